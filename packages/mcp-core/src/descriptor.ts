@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { ToolValidationError } from './errors.js';
+import type { AnyToolDefinition, ToolAnnotations } from './tool.js';
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const JsonSchemaObject = z.looseObject({
+  type: z.literal('object', { error: 'must be "object"' }),
+  properties: z.record(z.string(), z.unknown(), { error: 'must be an object of property schemas' }),
+});
+
+/** The published descriptor of a tool: exactly what `tools/list` carries for it. */
+export const ToolDefinitionSchema = z
+  .strictObject({
+    name: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .max(64, 'must be at most 64 characters')
+      .regex(TOOL_NAME_PATTERN, 'may only contain letters, digits, "_" and "-"'),
+    title: z.string().min(1, 'must not be empty when present').optional(),
+    description: z
+      .string({ error: 'is required' })
+      .refine((text) => text.trim().length > 0, 'must not be empty'),
+    inputSchema: JsonSchemaObject.extend({
+      additionalProperties: z.literal(false, {
+        error: 'must be false (use z.strictObject so unknown argument keys are rejected)',
+      }),
+    }),
+    outputSchema: JsonSchemaObject.optional(),
+    annotations: z.strictObject({
+      readOnlyHint: z.boolean({ error: 'must be set explicitly' }),
+      destructiveHint: z.boolean({ error: 'must be set explicitly' }),
+      idempotentHint: z.boolean({ error: 'must be set explicitly' }),
+      openWorldHint: z.boolean({ error: 'must be set explicitly' }),
+    }),
+  })
+  .superRefine((tool, ctx) => {
+    if (tool.annotations.readOnlyHint && tool.annotations.destructiveHint) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['annotations', 'destructiveHint'],
+        message: 'must be false when readOnlyHint is true (a read-only tool cannot be destructive)',
+      });
+    }
+  });
+
+export interface ToolDescriptor {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; [key: string]: unknown };
+  outputSchema?: { type: 'object'; properties: Record<string, unknown>; [key: string]: unknown };
+  annotations: ToolAnnotations;
+}
+
+/** Validates a raw descriptor; throws `ToolValidationError` naming every bad field. */
+export function validateToolDefinition(raw: unknown): ToolDescriptor {
+  const parsed = ToolDefinitionSchema.safeParse(raw);
+  if (parsed.success) return parsed.data as ToolDescriptor;
+  const name =
+    typeof raw === 'object' && raw !== null && typeof (raw as { name?: unknown }).name === 'string'
+      ? (raw as { name: string }).name
+      : undefined;
+  const issues = parsed.error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(root)',
+    message: issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message,
+  }));
+  throw new ToolValidationError(name || undefined, issues);
+}
+
+/** Builds and validates the descriptor of a tool definition. */
+export function describeTool(tool: AnyToolDefinition): ToolDescriptor {
+  const raw: Record<string, unknown> = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.inputSchema, 'input', tool.name, 'inputSchema'),
+    annotations: tool.annotations,
+  };
+  if (tool.title !== undefined) raw.title = tool.title;
+  if (tool.outputSchema !== undefined) {
+    raw.outputSchema = toJsonSchema(tool.outputSchema, 'output', tool.name, 'outputSchema');
+  }
+  return validateToolDefinition(raw);
+}
+
+function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string, field: string): unknown {
+  // Duck-typed so schemas from another zod v4 copy are accepted too.
+  if (typeof schema !== 'object' || schema === null || !('_zod' in schema)) {
+    throw new ToolValidationError(toolName, [{ field, message: 'must be a zod object schema' }]);
+  }
+  try {
+    return z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolValidationError(toolName, [
+      { field, message: `cannot be expressed as JSON Schema: ${reason}` },
+    ]);
+  }
+}

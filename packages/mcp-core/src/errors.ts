@@ -1,0 +1,161 @@
+/**
+ * One error vocabulary for every tool. A tool failure is a *result* the model reads
+ * (`isError: true` plus a JSON body), never an exception thrown through the protocol.
+ */
+
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'PERMISSION_DENIED',
+  'TOKEN_EXPIRED',
+  'RATE_LIMITED',
+  'TOOL_NOT_ENABLED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_ERROR',
+  'LIMIT_EXCEEDED',
+  'CONFLICT',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Extra fields that help an agent recover; they are merged into the error body. */
+export interface ErrorDetails {
+  /** Milliseconds to wait before retrying (rate limits, `Retry-After`). */
+  retry_after_ms?: number;
+  /** Close matches when an ID or name was not found. */
+  candidates?: readonly string[];
+  /** The next step the agent should take. */
+  hint?: string;
+  [key: string]: unknown;
+}
+
+export interface McpToolErrorOptions {
+  /** Whether the same call may succeed later; each code has a default. */
+  retryable?: boolean;
+  details?: ErrorDetails;
+  /** The underlying error. Kept for logs, never put into a result. */
+  cause?: unknown;
+}
+
+/** The JSON body of an error result. */
+export interface ToolErrorBody extends ErrorDetails {
+  error_code: ErrorCode;
+  message: string;
+  retryable: boolean;
+}
+
+const BRAND = Symbol.for('@x/mcp-core.McpToolError');
+
+/** Whether a code is, by default, worth retrying unchanged. */
+const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'UPSTREAM_UNAVAILABLE']);
+
+export class McpToolError extends Error {
+  readonly [BRAND] = true;
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details: Readonly<ErrorDetails>;
+
+  constructor(code: ErrorCode, message: string, options: McpToolErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'McpToolError';
+    this.code = code;
+    this.retryable = options.retryable ?? RETRYABLE_BY_DEFAULT.has(code);
+    this.details = options.details ?? {};
+  }
+
+  /** Works across duplicate installs of this package, unlike `instanceof`. */
+  static isInstance(value: unknown): value is McpToolError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  toJSON(): ToolErrorBody {
+    return { error_code: this.code, message: this.message, retryable: this.retryable, ...this.details };
+  }
+}
+
+type ToolErrorClass = new (message: string, options?: McpToolErrorOptions) => McpToolError;
+
+function errorClass(code: ErrorCode, name: string): ToolErrorClass {
+  const cls = class extends McpToolError {
+    constructor(message: string, options?: McpToolErrorOptions) {
+      super(code, message, options);
+      this.name = name;
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  return cls;
+}
+
+/** Arguments failed validation; `details.fields` lists each bad field. */
+export const InvalidInputError = errorClass('INVALID_INPUT', 'InvalidInputError');
+export type InvalidInputError = McpToolError;
+export const NotFoundError = errorClass('NOT_FOUND', 'NotFoundError');
+export type NotFoundError = McpToolError;
+export const PermissionDeniedError = errorClass('PERMISSION_DENIED', 'PermissionDeniedError');
+export type PermissionDeniedError = McpToolError;
+export const TokenExpiredError = errorClass('TOKEN_EXPIRED', 'TokenExpiredError');
+export type TokenExpiredError = McpToolError;
+export const RateLimitedError = errorClass('RATE_LIMITED', 'RateLimitedError');
+export type RateLimitedError = McpToolError;
+export const ToolNotEnabledError = errorClass('TOOL_NOT_ENABLED', 'ToolNotEnabledError');
+export type ToolNotEnabledError = McpToolError;
+export const UpstreamUnavailableError = errorClass('UPSTREAM_UNAVAILABLE', 'UpstreamUnavailableError');
+export type UpstreamUnavailableError = McpToolError;
+export const UpstreamError = errorClass('UPSTREAM_ERROR', 'UpstreamError');
+export type UpstreamError = McpToolError;
+export const LimitExceededError = errorClass('LIMIT_EXCEEDED', 'LimitExceededError');
+export type LimitExceededError = McpToolError;
+export const ConflictError = errorClass('CONFLICT', 'ConflictError');
+export type ConflictError = McpToolError;
+export const InternalError = errorClass('INTERNAL_ERROR', 'InternalError');
+export type InternalError = McpToolError;
+
+/**
+ * A tool is unusable as configured: a missing credential, a bad base URL. Its message
+ * names the variable or login command that fixes it, so it reaches the model as
+ * `TOOL_NOT_ENABLED` instead of being hidden as an internal error.
+ */
+export class ConfigError extends McpToolError {
+  constructor(message: string, options?: McpToolErrorOptions) {
+    super('TOOL_NOT_ENABLED', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A call ran past its time budget and was aborted. */
+export class ToolTimeoutError extends McpToolError {
+  readonly timeoutMs: number;
+  constructor(toolName: string, timeoutMs: number) {
+    super(
+      'UPSTREAM_UNAVAILABLE',
+      `Tool ${toolName} did not finish within ${timeoutMs} ms and was cancelled. Retry, or narrow the request.`,
+      { retryable: true, details: { timeout_ms: timeoutMs } },
+    );
+    this.name = 'ToolTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A second tool with the same name was registered. Thrown at registration, not a tool result. */
+export class DuplicateToolError extends Error {
+  readonly toolName: string;
+  constructor(toolName: string) {
+    super(`[mcp-core] A tool named "${toolName}" is already registered.`);
+    this.name = 'DuplicateToolError';
+    this.toolName = toolName;
+  }
+}
+
+/** A tool definition breaks the published contract. `field` names the first bad field. */
+export class ToolValidationError extends Error {
+  readonly field: string;
+  readonly issues: readonly { field: string; message: string }[];
+  constructor(toolName: string | undefined, issues: readonly { field: string; message: string }[]) {
+    const label = toolName ? `Invalid tool definition "${toolName}"` : 'Invalid tool definition';
+    super(`[mcp-core] ${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
+    this.name = 'ToolValidationError';
+    this.field = issues[0]?.field ?? '';
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,254 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from '@modelcontextprotocol/server';
+import { ConfigError } from './errors.js';
+import { createLogger, type Logger } from './logger.js';
+import { type ToolSource, toRegistry } from './mount.js';
+import { createMcpServer } from './server.js';
+
+export interface ServeHttpOptions {
+  name: string;
+  version: string;
+  instructions?: string;
+  registry: ToolSource;
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default `/mcp`. */
+  path?: string;
+  /** When set, every MCP request needs `Authorization: Bearer <token>`. Required beyond loopback. */
+  token?: string;
+  /** Listen beyond loopback without a token. Only for a trusted network behind your own auth. */
+  allowUnauthenticated?: boolean;
+  /** Extra `Host` header names to accept (e.g. your public hostname). Loopback names are always accepted. */
+  allowedHosts?: readonly string[];
+  /** Extra `Origin` host names to accept. Loopback origins are always accepted. */
+  allowedOrigins?: readonly string[];
+  /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  logger?: Logger;
+}
+
+export interface HttpHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  url: string;
+  port: number;
+  host: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Whether a listen address only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127(?:\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * Stateless Streamable HTTP. Each request is served by a fresh server instance, so any
+ * replica can answer any request. Guards, in order: path, `/healthz`, Host, Origin,
+ * bearer token, body size; then the SDK handles the MCP exchange.
+ */
+export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const logger = options.logger ?? createLogger(options.name);
+  const loopback = isLoopbackHost(host);
+  if (!loopback && !options.token && !options.allowUnauthenticated) {
+    throw new ConfigError(
+      `[mcp-core] Refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Set a token (MCP_HTTP_TOKEN / --token), bind 127.0.0.1, or pass allowUnauthenticated explicitly.`,
+    );
+  }
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new ConfigError(`[mcp-core] maxBodyBytes must be a positive integer, got ${maxBodyBytes}.`);
+  }
+  const registry = toRegistry(options.registry);
+  const toolCount = registry.toMcpTools().length;
+  const handler = createMcpHandler(
+    () =>
+      createMcpServer({
+        name: options.name,
+        version: options.version,
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        registry,
+        transport: 'http',
+      }),
+    { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
+  );
+  // Beyond loopback with a token, any Host is fine unless the operator pinned names.
+  const allowedHosts =
+    loopback || options.allowedHosts?.length
+      ? [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])]
+      : undefined;
+  const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
+  const expectedToken = options.token ? digest(options.token) : undefined;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error('HTTP request failed', { error });
+      if (!res.headersSent) sendJson(res, 500, jsonRpcError(-32603, 'Internal server error'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
+      return;
+    }
+    if (url.pathname !== path) {
+      sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+      return;
+    }
+    const headers = toHeaders(req);
+    const probe = new Request(`http://localhost${path}`, { headers });
+    const rejected =
+      (allowedHosts ? hostHeaderValidationResponse(probe, allowedHosts) : undefined) ??
+      originValidationResponse(probe, allowedOrigins);
+    if (rejected) {
+      await sendResponse(res, rejected);
+      return;
+    }
+    if (expectedToken && !tokenMatches(req.headers.authorization, expectedToken)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mcp"');
+      sendJson(res, 401, jsonRpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>.'));
+      return;
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBodyBytes) {
+      sendJson(res, 413, jsonRpcError(-32000, `Request body larger than ${maxBodyBytes} bytes.`));
+      req.resume();
+      return;
+    }
+    const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : undefined;
+    if (body === 'too-large') {
+      sendJson(res, 413, jsonRpcError(-32000, `Request body larger than ${maxBodyBytes} bytes.`));
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+      signal: abort.signal,
+    });
+    const authInfo = expectedToken
+      ? { token: 'bearer', clientId: 'bearer-token', scopes: [] as string[] }
+      : undefined;
+    await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}${path}`,
+    port: address.port,
+    host: address.address,
+    server,
+    close: async () => {
+      await handler.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function tokenMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(key, item);
+    else headers.set(key, value);
+  }
+  return headers;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Keep draining so the 413 can still be written on this connection.
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.once('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    const existing = headers[key];
+    if (existing === undefined) headers[key] = value;
+    else headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on('close', () => {
+    reader.cancel().catch(() => {});
+  });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    if (!res.write(value)) {
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+    }
+  }
+  res.end();
+}

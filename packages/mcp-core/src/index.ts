@@ -1,0 +1,60 @@
+export {
+  describeTool,
+  TOOL_NAME_PATTERN,
+  ToolDefinitionSchema,
+  type ToolDescriptor,
+  validateToolDefinition,
+} from './descriptor.js';
+export {
+  ConfigError,
+  ConflictError,
+  DuplicateToolError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDetails,
+  InternalError,
+  InvalidInputError,
+  LimitExceededError,
+  McpToolError,
+  type McpToolErrorOptions,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  TokenExpiredError,
+  type ToolErrorBody,
+  ToolNotEnabledError,
+  ToolTimeoutError,
+  ToolValidationError,
+  UpstreamError,
+  UpstreamUnavailableError,
+} from './errors.js';
+export type { CallContext } from './execute.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpHandle,
+  isLoopbackHost,
+  type ServeHttpOptions,
+  serveHttp,
+} from './http.js';
+export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
+export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  globalToolRegistry,
+  ToolRegistry,
+  type ToolRegistryOptions,
+  type UseOptions,
+} from './registry.js';
+export { isToolCallResult, type TextContent, type ToolCallResult, toolError, toolSuccess } from './result.js';
+export { type EnvironmentVariable, type RunBinOptions, runBin, type SandboxHandle } from './runner.js';
+export { type CreateMcpServerOptions, createMcpServer } from './server.js';
+export { claimStdout, type ServeStdioOptions, type StdioHandle, serveStdio } from './stdio.js';
+export {
+  type AnyToolDefinition,
+  defineTool,
+  type RequestInfo,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolProvider,
+} from './tool.js';

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { ToolDescriptor } from './descriptor.js';
+import type { CallContext } from './execute.js';
+import { ToolRegistry } from './registry.js';
+import type { ToolCallResult } from './result.js';
+import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
+
+/**
+ * The slice of `McpServer` we need. Both the SDK v2 `McpServer` (`@modelcontextprotocol/server`)
+ * and the v1 one (`@modelcontextprotocol/sdk/server/mcp.js`) have it.
+ */
+export interface McpServerLike {
+  registerTool(
+    name: string,
+    config: {
+      title?: string;
+      description?: string;
+      inputSchema?: never;
+      outputSchema?: never;
+      annotations?: Record<string, unknown>;
+    },
+    callback: never,
+  ): unknown;
+}
+
+export type ToolSource = ToolRegistry | ToolProvider | readonly AnyToolDefinition[];
+
+export interface MountOptions {
+  /** Reported to handlers as `context.request.transport`. */
+  transport?: RequestInfo['transport'];
+}
+
+/**
+ * Puts our tools on an existing MCP server, SDK v2 or v1. Arguments are validated by our
+ * own call path (so bad input gets our `INVALID_INPUT` result on either SDK), and
+ * `tools/list` shows exactly our descriptors.
+ */
+export function mountTools(server: McpServerLike, source: ToolSource, options: MountOptions = {}): void {
+  const registry = toRegistry(source);
+  const register = server.registerTool.bind(server) as unknown as RegisterTool;
+  for (const descriptor of registry.toMcpTools()) {
+    const schemas = sdkSchemas(descriptor);
+    register(
+      descriptor.name,
+      {
+        ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
+        description: descriptor.description,
+        inputSchema: schemas.input,
+        ...(schemas.output === undefined ? {} : { outputSchema: schemas.output }),
+        annotations: descriptor.annotations,
+      },
+      (args, extra) => registry.call(descriptor.name, args, callContext(extra, options.transport)),
+    );
+  }
+}
+
+export function toRegistry(source: ToolSource): ToolRegistry {
+  if (source instanceof ToolRegistry) return source;
+  const registry = new ToolRegistry();
+  const tools = Array.isArray(source) ? source : (source as ToolProvider).tools;
+  for (const tool of tools) registry.register(tool);
+  return registry;
+}
+
+type RegisterTool = (
+  name: string,
+  config: Record<string, unknown>,
+  callback: (args: unknown, extra: unknown) => Promise<ToolCallResult>,
+) => unknown;
+
+interface SdkSchemas {
+  input: z.ZodType;
+  output: z.ZodType | undefined;
+}
+
+const schemaCache = new WeakMap<ToolDescriptor, SdkSchemas>();
+
+/**
+ * Both SDKs take a zod schema; this one accepts any object (our call path validates) and
+ * converts to exactly our JSON Schema, because `.meta()` fields override the generated ones.
+ */
+function sdkSchemas(descriptor: ToolDescriptor): SdkSchemas {
+  let schemas = schemaCache.get(descriptor);
+  if (!schemas) {
+    schemas = { input: passThrough(descriptor.inputSchema), output: undefined };
+    if (descriptor.outputSchema) schemas.output = passThrough(descriptor.outputSchema);
+    schemaCache.set(descriptor, schemas);
+  }
+  return schemas;
+}
+
+function passThrough(jsonSchema: Record<string, unknown>): z.ZodType {
+  const { type: _type, ...rest } = jsonSchema;
+  return z.looseObject({}).meta(rest);
+}
+
+interface SdkExtra {
+  // SDK v2 handler context
+  mcpReq?: {
+    signal?: AbortSignal;
+    _meta?: { progressToken?: string | number };
+    notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  };
+  http?: { authInfo?: SdkAuthInfo };
+  // SDK v1 handler extra
+  signal?: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  authInfo?: SdkAuthInfo;
+}
+
+interface SdkAuthInfo {
+  clientId?: string;
+  scopes?: string[];
+  extra?: Record<string, unknown>;
+}
+
+function callContext(rawExtra: unknown, transport: RequestInfo['transport'] | undefined): CallContext {
+  const extra = (rawExtra ?? {}) as SdkExtra;
+  const signal = extra.mcpReq?.signal ?? extra.signal;
+  const progressToken = (extra.mcpReq?._meta ?? extra._meta)?.progressToken;
+  const notify = extra.mcpReq?.notify ?? extra.sendNotification;
+  const auth = extra.http?.authInfo ?? extra.authInfo;
+  const request: RequestInfo = { transport: transport ?? (auth ? 'http' : 'unknown') };
+  if (auth) {
+    request.auth = { clientId: auth.clientId ?? 'unknown', scopes: auth.scopes ?? [] };
+    if (auth.extra) request.auth.extra = auth.extra;
+  }
+  const context: CallContext = { request };
+  if (signal) context.signal = signal;
+  if (progressToken !== undefined && notify) {
+    context.reportProgress = async (progress, total, message) => {
+      const params: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      await notify({ method: 'notifications/progress', params });
+    };
+  }
+  return context;
+}

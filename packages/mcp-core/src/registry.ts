@@ -1,0 +1,162 @@
+import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descriptor.js';
+import { ConfigError, DuplicateToolError, NotFoundError, ToolValidationError } from './errors.js';
+import { type CallContext, executeTool } from './execute.js';
+import { createLogger, type Logger } from './logger.js';
+import type { ToolCallResult } from './result.js';
+import type { AnyToolDefinition, ToolProvider } from './tool.js';
+
+export interface ToolRegistryOptions {
+  /** Time budget of one call in milliseconds (a tool's own `timeoutMs` wins). Default 60 000. */
+  timeoutMs?: number;
+  /**
+   * Check results against each tool's `outputSchema`; a mismatch becomes `INTERNAL_ERROR`.
+   * Default: on unless `NODE_ENV` is `production`.
+   */
+  validateOutput?: boolean;
+  /** Where handler logs and hidden error details go. Default: stderr. */
+  logger?: Logger;
+}
+
+export interface UseOptions {
+  /** Prepended to every tool name as given (`forge_` makes `get_ticket` into `forge_get_ticket`). */
+  prefix?: string;
+  /** Keep only these tools: names or `*` patterns, matched against the provider's own names. */
+  include?: readonly string[];
+  /** Drop these tools: names or `*` patterns. */
+  exclude?: readonly string[];
+  /** Keep only tools whose `readOnlyHint` is true. */
+  readOnly?: boolean;
+}
+
+interface Entry {
+  tool: AnyToolDefinition;
+  descriptor: ToolDescriptor;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class ToolRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #instructions: string[] = [];
+  readonly #timeoutMs: number;
+  readonly #validateOutput: boolean;
+  readonly #logger: Logger;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new ConfigError(
+        `[mcp-core] timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`,
+      );
+    }
+    this.#timeoutMs = timeoutMs;
+    this.#validateOutput = options.validateOutput ?? process.env.NODE_ENV !== 'production';
+    this.#logger = options.logger ?? createLogger('mcp');
+  }
+
+  /** Validates the tool's published descriptor and adds it. */
+  register(tool: AnyToolDefinition): this {
+    if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
+    const descriptor = describeTool(tool);
+    this.#entries.set(tool.name, { tool, descriptor });
+    return this;
+  }
+
+  /** Adds a provider's tools, optionally prefixed and filtered. A rule that matches no tool is an error. */
+  use(provider: ToolProvider, options: UseOptions = {}): this {
+    const tools = selectTools(provider, options);
+    const prefix = options.prefix ?? '';
+    if (prefix !== '' && !/^[a-zA-Z0-9_-]+$/.test(prefix)) {
+      throw new ConfigError(
+        `[mcp-core] [${provider.id}] prefix "${prefix}" may only contain letters, digits, "_" and "-".`,
+      );
+    }
+    const renamed = tools.map((tool) => (prefix ? { ...tool, name: `${prefix}${tool.name}` } : tool));
+    for (const tool of renamed) {
+      if (!TOOL_NAME_PATTERN.test(tool.name)) {
+        throw new ToolValidationError(tool.name, [
+          {
+            field: 'name',
+            message: `is not a valid tool name after adding prefix "${prefix}" (at most 64 characters)`,
+          },
+        ]);
+      }
+      if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
+    }
+    for (const tool of renamed) this.register(tool);
+    if (provider.instructions) this.#instructions.push(provider.instructions);
+    return this;
+  }
+
+  getAll(): AnyToolDefinition[] {
+    return [...this.#entries.values()].map((entry) => entry.tool);
+  }
+
+  getByName(name: string): AnyToolDefinition | undefined {
+    return this.#entries.get(name)?.tool;
+  }
+
+  /** Descriptors in registration order: exactly what `tools/list` returns. */
+  toMcpTools(): ToolDescriptor[] {
+    return [...this.#entries.values()].map((entry) => entry.descriptor);
+  }
+
+  /** Instructions of every provider added with `use`, in order. */
+  get instructions(): string | undefined {
+    return this.#instructions.length > 0 ? this.#instructions.join('\n\n') : undefined;
+  }
+
+  /** Calls a tool in process. Failures come back as error results; an unknown name throws `NotFoundError`. */
+  call(name: string, args: unknown, context: CallContext = {}): Promise<ToolCallResult> {
+    const entry = this.#entries.get(name);
+    if (!entry) {
+      const candidates = [...this.#entries.keys()].filter((known) => similar(known, name));
+      throw new NotFoundError(`Unknown tool: ${name}.`, { details: { candidates } });
+    }
+    return executeTool(entry.tool, args, context, {
+      timeoutMs: this.#timeoutMs,
+      validateOutput: this.#validateOutput,
+      logger: this.#logger,
+    });
+  }
+}
+
+/** Convenience for scripts; nothing in this repository relies on it. */
+export const globalToolRegistry = new ToolRegistry();
+
+function selectTools(provider: ToolProvider, options: UseOptions): AnyToolDefinition[] {
+  const names = provider.tools.map((tool) => tool.name);
+  const unmatched = (rules: readonly string[] | undefined) =>
+    (rules ?? []).filter((rule) => !names.some((name) => matches(rule, name)));
+  const bad = [...unmatched(options.include), ...unmatched(options.exclude)];
+  if (bad.length > 0) {
+    throw new ConfigError(
+      `[mcp-core] [${provider.id}] filter rule(s) ${bad.map((rule) => `"${rule}"`).join(', ')} match no tool. Its tools are: ${names.join(', ')}.`,
+    );
+  }
+  const selected = provider.tools.filter(
+    (tool) =>
+      (!options.include || options.include.some((rule) => matches(rule, tool.name))) &&
+      !(options.exclude ?? []).some((rule) => matches(rule, tool.name)) &&
+      (!options.readOnly || tool.annotations.readOnlyHint),
+  );
+  if (selected.length === 0) {
+    throw new ConfigError(`[mcp-core] [${provider.id}] the filters leave no tool of this provider.`);
+  }
+  return selected;
+}
+
+function matches(rule: string, name: string): boolean {
+  if (!rule.includes('*')) return rule === name;
+  const pattern = rule
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`).test(name);
+}
+
+function similar(known: string, wanted: string): boolean {
+  const a = known.toLowerCase();
+  const b = wanted.toLowerCase();
+  return a.includes(b) || b.includes(a) || a.replace(/^[^_]*_/, '') === b.replace(/^[^_]*_/, '');
+}

@@ -1,0 +1,244 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, McpToolError, ToolValidationError } from './errors.js';
+import { serveHttp } from './http.js';
+import { createLogger } from './logger.js';
+import { ToolRegistry } from './registry.js';
+import { claimStdout, serveStdio } from './stdio.js';
+import type { ToolProvider } from './tool.js';
+
+export interface SandboxHandle {
+  /** A provider wired to the local fake upstream. */
+  provider: ToolProvider;
+  /** Shown on stderr at start, e.g. where the fake listens. */
+  description?: string;
+  close(): Promise<void>;
+}
+
+export interface EnvironmentVariable {
+  name: string;
+  description: string;
+}
+
+export interface RunBinOptions {
+  /** The command name, e.g. `forge-mcp`. */
+  name: string;
+  version: string;
+  /** One line for `--help`. */
+  description: string;
+  /** Loads the provider. Import heavy modules inside it so `--help` and the handshake stay fast. */
+  createProvider: () => ToolProvider | Promise<ToolProvider>;
+  /** Fills `--sandbox`: start a local fake of the upstream and return a provider wired to it. */
+  createSandbox?: () => Promise<SandboxHandle>;
+  /** Documented in `--help`. */
+  environment?: readonly EnvironmentVariable[];
+  /** Defaults to `process.argv.slice(2)`. */
+  argv?: readonly string[];
+}
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'allow-unauthenticated': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  include: { type: 'string' },
+  exclude: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  sandbox: { type: 'boolean' },
+} as const;
+
+/**
+ * The `main` of every provider bin. Resolves when the server has stopped; exits the process
+ * itself only on a usage error or a signal.
+ */
+export async function runBin(options: RunBinOptions): Promise<void> {
+  const argv = options.argv ?? process.argv.slice(2);
+  const wantsStdio = !argv.includes('--http') && !argv.some((arg) => /^(-h|--help|-v|--version)$/.test(arg));
+  // Before any provider code loads: from here on a stray console.log cannot reach the protocol stream.
+  if (wantsStdio) claimStdout();
+  for (const method of ['log', 'info', 'debug'] as const) {
+    console[method] = (...args: unknown[]) => console.error(...args);
+  }
+  const logger = createLogger(options.name);
+
+  let flags: ReturnType<typeof parseFlags>;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    process.stderr.write(
+      `${options.name}: ${(error as Error).message}\nRun ${options.name} --help for usage.\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  // --help and --version are not server modes, so they answer on stdout like any CLI.
+  if (flags.help) {
+    process.stdout.write(helpText(options));
+    return;
+  }
+  if (flags.version) {
+    process.stdout.write(`${options.version}\n`);
+    return;
+  }
+  if (flags.sandbox && !options.createSandbox) {
+    process.stderr.write(`${options.name}: --sandbox is not available for this server.\n`);
+    process.exitCode = 2;
+    return;
+  }
+
+  let sandbox: SandboxHandle | undefined;
+  const loadRegistry = async (): Promise<ToolRegistry> => {
+    let provider: ToolProvider;
+    if (flags.sandbox && options.createSandbox) {
+      sandbox = await options.createSandbox();
+      logger.info(`sandbox: ${sandbox.description ?? 'local fake upstream started'}`);
+      provider = sandbox.provider;
+    } else {
+      provider = await options.createProvider();
+    }
+    const registry = new ToolRegistry({ logger, ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}) });
+    return registry.use(provider, {
+      ...(flags.include ? { include: flags.include } : {}),
+      ...(flags.exclude ? { exclude: flags.exclude } : {}),
+      readOnly: flags.readOnly,
+    });
+  };
+
+  let stop: (() => Promise<void>) | undefined;
+  let stopped: Promise<void>;
+  try {
+    if (flags.http) {
+      const token = process.env.MCP_HTTP_TOKEN || undefined;
+      const handle = await serveHttp({
+        name: options.name,
+        version: options.version,
+        registry: await loadRegistry(),
+        port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
+        host: flags.host ?? '127.0.0.1',
+        ...(token ? { token } : {}),
+        allowUnauthenticated: flags.allowUnauthenticated,
+        ...(flags.allowedHosts ? { allowedHosts: flags.allowedHosts } : {}),
+        logger,
+      });
+      logger.info(`listening on ${handle.url}${token ? ' (bearer token required)' : ''}`);
+      stop = handle.close;
+      stopped = new Promise((resolve) => handle.server.once('close', resolve));
+    } else {
+      let registry: Promise<ToolRegistry> | undefined;
+      const handle = serveStdio({
+        name: options.name,
+        version: options.version,
+        registry: () => {
+          registry ??= loadRegistry();
+          return registry;
+        },
+        logger,
+      });
+      stop = handle.close;
+      stopped = handle.closed;
+      // Load the provider right after connecting, so a bad configuration shows at once.
+      registry ??= loadRegistry();
+      await registry;
+    }
+  } catch (error) {
+    await stop?.().catch(() => {});
+    await sandbox?.close().catch(() => {});
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${options.name}: ${message}\n`);
+    // A configuration problem is a usage error; stdin may still hold the process open, so exit.
+    process.exit(McpToolError.isInstance(error) || error instanceof ToolValidationError ? 2 : 1);
+  }
+
+  let shuttingDown = false;
+  const shutdown = async (reason: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.debug(`stopping (${reason})`);
+    await stop?.().catch((error: unknown) => logger.error('error while stopping', { error }));
+    await sandbox?.close().catch(() => {});
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    void shutdown(signal).then(() => process.exit(0));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await stopped;
+  await shutdown('client disconnected');
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+}
+
+function parseFlags(argv: readonly string[]) {
+  const { values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false });
+  const list = (value: string | undefined) =>
+    value
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+    throw new Error(`--timeout-ms must be a positive integer, got "${values['timeout-ms']}".`);
+  }
+  return {
+    help: values.help ?? false,
+    version: values.version ?? false,
+    http: values.http ?? false,
+    port: values.port === undefined ? undefined : parsePort(values.port),
+    host: values.host,
+    allowedHosts: list(values['allowed-hosts']),
+    allowUnauthenticated: values['allow-unauthenticated'] ?? false,
+    readOnly: values['read-only'] ?? false,
+    include: list(values.include),
+    exclude: list(values.exclude),
+    timeoutMs,
+    sandbox: values.sandbox ?? false,
+  };
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`port must be an integer between 0 and 65535, got "${raw}".`);
+  }
+  return port;
+}
+
+function helpText(options: RunBinOptions): string {
+  const environment = [
+    ...(options.environment ?? []),
+    {
+      name: 'MCP_HTTP_TOKEN',
+      description: 'bearer token required by --http (needed to listen beyond loopback)',
+    },
+    { name: 'PORT', description: 'default for --port' },
+    { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
+  ];
+  const width = Math.max(...environment.map((variable) => variable.name.length));
+  return `${options.name} ${options.version}
+${options.description}
+
+Usage: ${options.name} [options]
+
+Serves MCP over stdio by default (for Claude Desktop, Claude Code, Cursor, VS Code).
+
+Options:
+  --http                   serve stateless Streamable HTTP instead of stdio
+  --port <n>               HTTP port (default $PORT or 3000)
+  --host <addr>            HTTP listen address (default 127.0.0.1)
+  --allowed-hosts <a,b>    extra Host header names to accept over HTTP
+  --allow-unauthenticated  listen beyond loopback without MCP_HTTP_TOKEN (trusted networks only)
+  --read-only              serve only tools that never change anything
+  --include <a,b>          serve only these tools (names or * patterns)
+  --exclude <a,b>          do not serve these tools (names or * patterns)
+  --timeout-ms <n>         time budget of one tool call (default 60000)
+  --sandbox                serve against a local fake of the upstream (no account needed)${options.createSandbox ? '' : ' [not available]'}
+  -h, --help               show this help
+  -v, --version            print the version
+
+Environment:
+${environment.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.description}`).join('\n')}
+`;
+}

@@ -1,0 +1,25 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { mountTools, type ToolSource, toRegistry } from './mount.js';
+import type { RequestInfo } from './tool.js';
+
+export interface CreateMcpServerOptions {
+  name: string;
+  version: string;
+  /** Shown to the model at initialization. Defaults to the instructions of the providers in the registry. */
+  instructions?: string;
+  registry: ToolSource;
+  /** Reported to handlers as `context.request.transport`. */
+  transport?: RequestInfo['transport'];
+}
+
+/** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
+export function createMcpServer(options: CreateMcpServerOptions): McpServer {
+  const registry = toRegistry(options.registry);
+  const instructions = options.instructions ?? registry.instructions;
+  const server = new McpServer(
+    { name: options.name, version: options.version },
+    { capabilities: { tools: {} }, ...(instructions === undefined ? {} : { instructions }) },
+  );
+  mountTools(server, registry, { transport: options.transport ?? 'in-process' });
+  return server;
+}

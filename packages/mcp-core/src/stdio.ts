@@ -1,0 +1,80 @@
+import { Writable } from 'node:stream';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { createLogger, type Logger } from './logger.js';
+import { type CreateMcpServerOptions, createMcpServer } from './server.js';
+
+export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registry' | 'transport'> {
+  /** The tools, or a function that loads them on the first message (keeps start-up fast). */
+  registry: CreateMcpServerOptions['registry'] | (() => Promise<CreateMcpServerOptions['registry']>);
+  logger?: Logger;
+}
+
+export interface StdioHandle {
+  /** Resolves when the client has gone (stdin closed) or `close` was called. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves over stdin/stdout. Before anything else, stdout is taken over: JSON-RPC frames
+ * go to the real stdout, and every other write (a stray `console.log` in a handler or a
+ * dependency) is sent to stderr, so the protocol stream cannot be corrupted.
+ */
+export function serveStdio(options: ServeStdioOptions): StdioHandle {
+  const logger = options.logger ?? createLogger(options.name);
+  const protocolOut = claimStdout();
+  let registryPromise: Promise<CreateMcpServerOptions['registry']> | undefined;
+  const loadRegistry = () => {
+    registryPromise ??=
+      typeof options.registry === 'function' ? options.registry() : Promise.resolve(options.registry);
+    return registryPromise;
+  };
+  const transport = new StdioServerTransport(process.stdin, protocolOut);
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  const handle = sdkServeStdio(
+    async (): Promise<McpServer> =>
+      createMcpServer({
+        name: options.name,
+        version: options.version,
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        registry: await loadRegistry(),
+        transport: 'stdio',
+      }),
+    {
+      transport,
+      onerror: (error) => logger.error('stdio transport error', { error }),
+    },
+  );
+  process.stdin.once('end', () => resolveClosed());
+  process.stdin.once('close', () => resolveClosed());
+  return {
+    closed,
+    close: async () => {
+      await handle.close();
+      resolveClosed();
+    },
+  };
+}
+
+let claimed: Writable | undefined;
+
+/** Redirects `process.stdout.write` to stderr and returns a stream to the real stdout. */
+export function claimStdout(): Writable {
+  if (claimed) return claimed;
+  const stdout = process.stdout;
+  const realWrite = stdout.write.bind(stdout);
+  const toStderr = process.stderr.write.bind(process.stderr);
+  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
+    toStderr(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
+  claimed = new Writable({
+    write(chunk, _encoding, callback) {
+      realWrite(chunk, callback);
+    },
+  });
+  stdout.on('error', (error) => claimed?.destroy(error));
+  return claimed;
+}

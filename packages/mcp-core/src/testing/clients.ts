@@ -1,0 +1,86 @@
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { ToolSource } from '../mount.js';
+import { createMcpServer } from '../server.js';
+
+export interface ConnectedClient {
+  client: Client;
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: 'x-mcp-core-testing', version: '0.0.0' };
+
+/** A real MCP client talking to a server for `registry` over an in-memory transport. */
+export async function connectInMemory(
+  registry: ToolSource,
+  options: { name?: string; version?: string; instructions?: string } = {},
+): Promise<ConnectedClient> {
+  const server = createMcpServer({
+    name: options.name ?? 'test-server',
+    version: options.version ?? '0.0.0',
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    registry,
+    transport: 'in-process',
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client(CLIENT_INFO);
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export interface SpawnedClient extends ConnectedClient {
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  pid: number | null;
+}
+
+/** Spawns a bin and connects a real MCP client to it over stdio. */
+export async function spawnStdioClient(options: {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}): Promise<SpawnedClient> {
+  const transport = new StdioClientTransport({
+    command: options.command,
+    args: options.args ?? [],
+    env: { ...inheritedEnv(), ...options.env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client(CLIENT_INFO);
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    pid: transport.pid,
+    close: () => client.close(),
+  };
+}
+
+/** A real MCP client over Streamable HTTP. */
+export async function connectHttp(url: string, options: { token?: string } = {}): Promise<ConnectedClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(options.token ? { requestInit: { headers: { authorization: `Bearer ${options.token}` } } } : {}),
+  });
+  const client = new Client(CLIENT_INFO);
+  await client.connect(transport);
+  return { client, close: () => client.close() };
+}
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTool } from '../descriptor.js';
+import { ERROR_CODES } from '../errors.js';
+import { ToolRegistry } from '../registry.js';
+import type { ToolProvider } from '../tool.js';
+import { type ConnectedClient, connectInMemory } from './clients.js';
+import { fuzzCases } from './fuzz.js';
+import { errorBody } from './results.js';
+
+export interface DescribeToolProviderOptions {
+  /** Suite title; defaults to the provider id. */
+  name?: string;
+  /** Skip the fuzz battery for these tools (say why in the calling test). */
+  skipFuzz?: readonly string[];
+}
+
+type ProviderSource = ToolProvider | (() => ToolProvider | Promise<ToolProvider>);
+
+/**
+ * The conformance suite every provider runs: valid unique names, useful descriptions,
+ * strict schemas with described fields, explicit annotations, and a fuzz battery per tool
+ * through a real MCP client, each answered by a typed tool error, never a crash or a
+ * protocol error. Pass a function to build the provider after your own `beforeAll`
+ * (e.g. once a fake upstream is listening).
+ */
+export function describeToolProvider(
+  source: ProviderSource,
+  options: DescribeToolProviderOptions = {},
+): void {
+  const title = options.name ?? (typeof source === 'function' ? 'tool provider' : source.id);
+  describe(`${title} conformance`, () => {
+    let provider: ToolProvider;
+    let registry: ToolRegistry;
+    let connection: ConnectedClient;
+
+    beforeAll(async () => {
+      provider = typeof source === 'function' ? await source() : source;
+      registry = new ToolRegistry().use(provider);
+      connection = await connectInMemory(registry);
+    });
+    afterAll(async () => {
+      await connection?.close();
+    });
+
+    it('has an id, a version and at least one tool', () => {
+      expect(provider.id).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(provider.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(provider.tools.length).toBeGreaterThan(0);
+    });
+
+    it('has unique names and valid descriptors with explicit annotations', () => {
+      const names = provider.tools.map((tool) => tool.name);
+      expect(new Set(names).size).toBe(names.length);
+      for (const tool of provider.tools) expect(() => describeTool(tool)).not.toThrow();
+    });
+
+    it('describes every tool for a model', () => {
+      for (const tool of provider.tools) {
+        expect(tool.description.trim().length, `${tool.name}: description too short`).toBeGreaterThanOrEqual(
+          20,
+        );
+        expect(tool.description.trim(), `${tool.name}: description repeats the name`).not.toBe(tool.name);
+      }
+    });
+
+    it('has strict input schemas whose fields are all described', () => {
+      for (const descriptor of registry.toMcpTools()) {
+        expect(descriptor.inputSchema.additionalProperties, descriptor.name).toBe(false);
+        for (const [key, property] of Object.entries(descriptor.inputSchema.properties)) {
+          const description = (property as { description?: unknown }).description;
+          expect(
+            typeof description === 'string' && description.trim().length > 0,
+            `${descriptor.name}.${key} has no description`,
+          ).toBe(true);
+        }
+      }
+    });
+
+    it('lists exactly its descriptors over MCP', async () => {
+      const listed = await connection.client.listTools();
+      expect(listed.tools).toEqual(registry.toMcpTools());
+    });
+
+    it('answers every fuzz case with a typed result, never a crash or a protocol error', async () => {
+      const failures: string[] = [];
+      for (const descriptor of registry.toMcpTools()) {
+        if (options.skipFuzz?.includes(descriptor.name)) continue;
+        for (const fuzz of fuzzCases(descriptor)) {
+          const where = `${descriptor.name} with ${fuzz.label}`;
+          let result: Awaited<ReturnType<typeof connection.client.callTool>>;
+          try {
+            result = await connection.client.callTool({ name: descriptor.name, arguments: fuzz.args });
+          } catch (error) {
+            failures.push(`${where}: protocol error ${(error as Error).message}`);
+            continue;
+          }
+          if (!result.isError) {
+            if (fuzz.expect === 'invalid') failures.push(`${where}: accepted, expected INVALID_INPUT`);
+            continue;
+          }
+          let code: string;
+          try {
+            code = errorBody(result).error_code;
+          } catch (error) {
+            failures.push(`${where}: ${(error as Error).message}`);
+            continue;
+          }
+          if (!(ERROR_CODES as readonly string[]).includes(code))
+            failures.push(`${where}: unknown code ${code}`);
+          else if (fuzz.expect === 'invalid' && code !== 'INVALID_INPUT')
+            failures.push(`${where}: got ${code}, expected INVALID_INPUT`);
+          else if (code === 'INTERNAL_ERROR')
+            failures.push(`${where}: INTERNAL_ERROR (an unhandled failure)`);
+        }
+      }
+      expect(failures).toEqual([]);
+    }, 120_000);
+  });
+}

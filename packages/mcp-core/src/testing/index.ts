@@ -1,0 +1,10 @@
+export {
+  type ConnectedClient,
+  connectHttp,
+  connectInMemory,
+  type SpawnedClient,
+  spawnStdioClient,
+} from './clients.js';
+export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
+export { type FuzzCase, fuzzCases } from './fuzz.js';
+export { errorBody, resultData, resultText } from './results.js';

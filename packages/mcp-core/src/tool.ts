@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { Logger } from './logger.js';
+import type { ToolCallResult } from './result.js';
+
+/** All four hints are explicit: a client must never have to guess whether a tool writes. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Who is calling, as far as the transport knows. Never carries the raw token. */
+export interface RequestInfo {
+  transport: 'stdio' | 'http' | 'in-process' | 'unknown';
+  /** Set on HTTP when the request was authenticated. */
+  auth?: {
+    clientId: string;
+    scopes: readonly string[];
+    extra?: Record<string, unknown>;
+  };
+}
+
+export interface ToolContext {
+  /** Aborted when the client cancels or the call times out; pass it to `fetch`. */
+  signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for progress; a no-op otherwise. */
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Writes to stderr, never to the client. */
+  log: Logger;
+  request: RequestInfo;
+}
+
+export type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+type HandlerOutput<Output extends ZodObjectSchema | undefined> = Output extends ZodObjectSchema
+  ? z.input<Output>
+  : unknown;
+
+export interface ToolDefinition<
+  Input extends ZodObjectSchema = ZodObjectSchema,
+  Output extends ZodObjectSchema | undefined = ZodObjectSchema | undefined,
+> {
+  /** `^[a-zA-Z0-9_-]{1,64}$`, unique within a server. */
+  name: string;
+  /** A short human-readable name. */
+  title?: string;
+  /** Written for a model: what it does, when to call it, which tool supplies its IDs. */
+  description: string;
+  /** A strict zod object (`z.strictObject`); every field has `.describe()`. */
+  inputSchema: Input;
+  /** When set, results carry `structuredContent` that conforms to it. */
+  outputSchema?: Output;
+  annotations: ToolAnnotations;
+  /** Overrides the registry's per-call time budget. */
+  timeoutMs?: number;
+  /**
+   * Returns data (sent as JSON, and as `structuredContent` when it is an object), a
+   * string (sent as text), or a result built with `toolSuccess`. Failures are thrown as
+   * `McpToolError` subclasses.
+   */
+  handler: (
+    input: z.output<Input>,
+    context: ToolContext,
+  ) => Promise<HandlerOutput<Output> | ToolCallResult> | HandlerOutput<Output> | ToolCallResult;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** Declares a tool; its only job is to infer the handler's argument type from `inputSchema`. */
+export function defineTool<
+  Input extends ZodObjectSchema,
+  Output extends ZodObjectSchema | undefined = undefined,
+>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+  return definition;
+}
+
+/** What a provider package exports: `createForgeProvider(settings) -> ToolProvider`. */
+export interface ToolProvider {
+  /** Short, stable identifier, e.g. `forge`. */
+  id: string;
+  version: string;
+  tools: readonly AnyToolDefinition[];
+  /** Server instructions for the model, merged when providers are composed. */
+  instructions?: string;
+}

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, createLogger, type HttpHandle, serveHttp, ToolRegistry } from '../src/index.js';
+import { connectHttp, errorBody, resultData } from '../src/testing/index.js';
+import { createFixtureProvider } from './fixtures/tools.js';
+
+const TOKEN = 'test-token-0123456789';
+const quiet = createLogger('http-test', { level: 'silent' });
+const registry = new ToolRegistry({ logger: quiet }).use(createFixtureProvider());
+let open: HttpHandle;
+let secured: HttpHandle;
+
+beforeAll(async () => {
+  open = await serveHttp({
+    name: 'open',
+    version: '1.0.0',
+    registry,
+    port: 0,
+    maxBodyBytes: 4096,
+    logger: quiet,
+  });
+  secured = await serveHttp({
+    name: 'secured',
+    version: '1.0.0',
+    registry,
+    port: 0,
+    token: TOKEN,
+    logger: quiet,
+  });
+});
+afterAll(async () => {
+  await open.close();
+  await secured.close();
+});
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+describe('serveHttp', () => {
+  it('answers /healthz with 200', async () => {
+    const response = await fetch(new URL('/healthz', open.url));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', name: 'open', version: '1.0.0', tools: 8 });
+  });
+
+  it('serves a real client: list and call', async () => {
+    const connection = await connectHttp(open.url);
+    try {
+      const { tools } = await connection.client.listTools();
+      expect(tools).toEqual(registry.toMcpTools());
+      expect(
+        resultData(await connection.client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })),
+      ).toEqual({ sum: 42 });
+      expect(
+        errorBody(await connection.client.callTool({ name: 'add', arguments: { a: 'x', b: 1 } })).error_code,
+      ).toBe('INVALID_INPUT');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('rejects a foreign Origin with 403', async () => {
+    const response = await post(open.url, initialize, { origin: 'https://evil.example' });
+    expect(response.status).toBe(403);
+  });
+
+  it('rejects a foreign Host with 403 (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        open.url,
+        { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(initialize));
+    });
+    expect(status).toBe(403);
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const big = JSON.stringify({
+      ...initialize,
+      params: { ...initialize.params, padding: 'x'.repeat(10_000) },
+    });
+    const response = await post(open.url, big);
+    expect(response.status).toBe(413);
+  });
+
+  it('answers an oversized chunked body (no Content-Length) with 413', async () => {
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let index = 0; index < 10; index++)
+          controller.enqueue(new TextEncoder().encode('x'.repeat(1000)));
+        controller.close();
+      },
+    });
+    const response = await fetch(open.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it('answers other paths with 404', async () => {
+    expect((await fetch(new URL('/other', open.url))).status).toBe(404);
+  });
+
+  it('requires the bearer token when one is set: 401 without it', async () => {
+    const missing = await post(secured.url, initialize);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await post(secured.url, initialize, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await post(secured.url, initialize, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('passes the authenticated caller to handlers, never the token', async () => {
+    const connection = await connectHttp(secured.url, { token: TOKEN });
+    try {
+      const result = await connection.client.callTool({ name: 'whoami', arguments: {} });
+      expect(JSON.stringify(result)).not.toContain(TOKEN);
+      expect(resultData<{ request: unknown }>(result).request).toEqual({
+        transport: 'http',
+        auth: { clientId: 'bearer-token', scopes: [] },
+      });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('refuses to listen beyond loopback without a token', async () => {
+    await expect(
+      serveHttp({ name: 'x', version: '1', registry, host: '0.0.0.0', port: 0, logger: quiet }),
+    ).rejects.toThrow(ConfigError);
+  });
+
+  it('listens beyond loopback when explicitly allowed', async () => {
+    const handle = await serveHttp({
+      name: 'x',
+      version: '1',
+      registry,
+      host: '0.0.0.0',
+      port: 0,
+      allowUnauthenticated: true,
+      logger: quiet,
+    });
+    try {
+      expect((await fetch(`http://127.0.0.1:${handle.port}/healthz`)).status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorBody, resultData, type SpawnedClient, spawnStdioClient } from '../src/testing/index.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const binArgs = ['--import', 'tsx', 'test/fixtures/bin.ts'];
+const children: ChildProcessWithoutNullStreams[] = [];
+let spawned: SpawnedClient | undefined;
+
+afterEach(async () => {
+  await spawned?.close();
+  spawned = undefined;
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function startRaw(args: string[] = []) {
+  const child = spawn(process.execPath, [...binArgs, ...args], { cwd: packageRoot });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const waitFor = async (id: number) => {
+    await expect
+      .poll(() => stdout.split('\n').some((line) => line.includes(`"id":${id}`)), { timeout: 10_000 })
+      .toBe(true);
+  };
+  return { child, send, waitFor, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe('a spawned bin over stdio', () => {
+  it('keeps stdout pure JSON-RPC when a handler writes to console.log and process.stdout', async () => {
+    const raw = startRaw();
+    raw.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    await raw.waitFor(1);
+    raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+    await raw.waitFor(2);
+    const lines = raw.stdout().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(raw.stderr()).toContain('console.log from a handler');
+    expect(raw.stderr()).toContain('console.info from a handler');
+    expect(raw.stderr()).toContain('raw stdout write from a handler');
+    const answer = lines.map((line) => JSON.parse(line)).find((message) => message.id === 2);
+    expect(answer.result.structuredContent).toEqual({ ok: true });
+  });
+
+  it('serves a real SDK client', async () => {
+    spawned = await spawnStdioClient({ command: process.execPath, args: binArgs, cwd: packageRoot });
+    const { tools } = await spawned.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('echo');
+    expect(resultData(await spawned.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toEqual({
+      sum: 3,
+    });
+    const data = resultData<{ request: unknown }>(
+      await spawned.client.callTool({ name: 'whoami', arguments: {} }),
+    );
+    expect(data.request).toEqual({ transport: 'stdio' });
+  });
+
+  it('applies --read-only, --include and --exclude', async () => {
+    spawned = await spawnStdioClient({
+      command: process.execPath,
+      args: [...binArgs, '--read-only', '--include', 'echo,add,fail,slow', '--exclude', 'slow'],
+      cwd: packageRoot,
+    });
+    const { tools } = await spawned.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add']);
+    const body = errorBody(await spawned.client.callTool({ name: 'echo', arguments: { text: 1 } }));
+    expect(body.error_code).toBe('INVALID_INPUT');
+  });
+
+  it('runs with --sandbox through the provider hook', async () => {
+    spawned = await spawnStdioClient({
+      command: process.execPath,
+      args: [...binArgs, '--sandbox'],
+      cwd: packageRoot,
+    });
+    expect((await spawned.client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(spawned.stderr()).toContain('sandbox: fixture sandbox');
+  });
+
+  it('exits cleanly when stdin closes', async () => {
+    const raw = startRaw();
+    raw.child.stdin.end();
+    const [code] = await once(raw.child, 'exit');
+    expect(code).toBe(0);
+    expect(raw.stdout()).toBe('');
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('exits cleanly on %s', async (signal) => {
+    const raw = startRaw();
+    raw.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    await raw.waitFor(1);
+    raw.child.kill(signal);
+    const [code] = await once(raw.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('prints --help and --version, and rejects an unknown flag with exit code 2', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [...binArgs, ...args], {
+        cwd: packageRoot,
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: fixture-mcp [options]');
+    expect(help.stdout).toContain('FIXTURE_TOKEN');
+    expect(run('--version').stdout).toBe('1.2.3\n');
+    const bad = run('--bogus');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--bogus'");
+    expect(bad.stdout).toBe('');
+  });
+
+  it('exits with code 2 and a clear message when a filter matches nothing', () => {
+    const result = spawnSync(process.execPath, [...binArgs, '--include', 'nothing'], {
+      cwd: packageRoot,
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('"nothing" match no tool');
+    expect(result.stdout).toBe('');
+  });
+});
