@@ -68,19 +68,18 @@ async function runHandler(
 ): Promise<unknown> {
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
   const controller = new AbortController();
-  const timeoutError = new ToolTimeoutError(tool.name, timeoutMs);
-  const cancelled = new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`);
   let rejectRace: (reason: unknown) => void = () => {};
   const race = new Promise<never>((_, reject) => {
     rejectRace = reject;
   });
   const onCallerAbort = () => {
     controller.abort(context.signal?.reason);
-    rejectRace(cancelled);
+    rejectRace(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
   };
   const timer = setTimeout(() => {
-    controller.abort(timeoutError);
-    rejectRace(timeoutError);
+    const timeout = new ToolTimeoutError(tool.name, timeoutMs);
+    controller.abort(timeout);
+    rejectRace(timeout);
   }, timeoutMs);
   timer.unref?.();
   if (context.signal?.aborted) onCallerAbort();
