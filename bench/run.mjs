@@ -1,0 +1,815 @@
+#!/usr/bin/env node
+// Benchmark: an @x/mcp-core bin (`ours`) against a plain SDK v2 server (`plain-sdk`) and a
+// hand-written NDJSON echo (`floor`). Every number is measured with the same raw drivers
+// below (no MCP client library), so client cost is identical for all servers.
+//
+//   node bench/run.mjs            full run (about 75 s on 2 cores)
+//   node bench/run.mjs --quick    short run
+//   node bench/run.mjs --help     all flags
+//
+// Build first (`pnpm bench` does): the `ours` fixture is bench/dist/ours.js.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import os from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const PROTOCOL_VERSION = '2025-11-25';
+const REQUEST_TIMEOUT_MS = 10_000;
+const COLD_LIMIT_MS = 20_000;
+const WARM_LIMIT_MS = 120_000;
+const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
+const GLOBAL_LIMIT_MS = 8 * 60_000;
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'cold-runs': { type: 'string' },
+    calls: { type: 'string' },
+    reps: { type: 'string' },
+    'steady-warmup': { type: 'string' },
+    'http-seconds': { type: 'string' },
+    concurrency: { type: 'string' },
+    'skip-http': { type: 'boolean', default: false },
+    variants: { type: 'boolean', default: true },
+    pin: { type: 'boolean', default: true },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  allowNegative: true,
+});
+
+if (flags.help) {
+  console.log(`Usage: node bench/run.mjs [options]
+
+  --quick              short run: 10 cold starts, 3 warm runs of 1,000 calls, 5 s of HTTP per server
+  --cold-runs <n>      cold starts per server (default 20, --quick 10; at least 10 is sensible)
+  --calls <n>          timed sequential stdio calls per phase (default 2000, --quick 1000)
+  --reps <n>           warm repetitions per server, each in a fresh process (default 5, --quick 3)
+  --steady-warmup <n>  extra calls before the steady-state phase (default 10000, --quick 5000; 0 skips it)
+  --http-seconds <n>   measured HTTP load per server (default 10, --quick 5)
+  --concurrency <n>    concurrent HTTP client loops (default 16)
+  --skip-http          skip the HTTP measurement
+  --no-pin             do not pin the driver to CPU 0 and the servers to CPU 1
+  --no-variants        skip the informational cold-start variants (ours-lazy, ours-min, plain-sdk-bundled)
+  --out <file>         results file (default bench/results/latest.json)`);
+  process.exit(0);
+}
+
+const integerFlag = (raw, fallback, name, min = 1) => {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`--${name} must be an integer of at least ${min}, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+};
+
+const config = {
+  quick: flags.quick,
+  coldRuns: integerFlag(flags['cold-runs'], flags.quick ? 10 : 20, 'cold-runs'),
+  warmupCalls: 300,
+  calls: integerFlag(flags.calls, flags.quick ? 1000 : 2000, 'calls'),
+  steadyWarmupCalls: integerFlag(flags['steady-warmup'], flags.quick ? 5000 : 10_000, 'steady-warmup', 0),
+  reps: integerFlag(flags.reps, flags.quick ? 3 : 5, 'reps'),
+  httpSeconds: integerFlag(flags['http-seconds'], flags.quick ? 5 : 10, 'http-seconds'),
+  httpWarmupSeconds: flags.quick ? 1 : 2,
+  concurrency: integerFlag(flags.concurrency, 16, 'concurrency'),
+  http: !flags['skip-http'],
+  variants: flags.variants,
+  pin: flags.pin,
+};
+
+const OURS_BIN = join(HERE, 'dist/ours.js');
+const OURS_LAZY_BIN = join(HERE, 'dist/ours-lazy.js');
+const OURS_MIN_BIN = join(HERE, 'dist/ours-min.js');
+const PLAIN_BUNDLED = join(HERE, 'dist/plain-sdk-bundled.js');
+const PLAIN = join(HERE, 'fixtures/plain-sdk.mjs');
+const FLOOR = join(HERE, 'fixtures/floor.mjs');
+
+/** The servers compared. `args` start the stdio server; `httpArgs(port)` the HTTP one. */
+const SERVERS = [
+  { name: 'ours', args: [OURS_BIN], httpArgs: (port) => [OURS_BIN, '--http', '--port', String(port)] },
+  { name: 'plain-sdk', args: [PLAIN], httpArgs: (port) => [PLAIN, '--http', '--port', String(port)] },
+  { name: 'floor', args: [FLOOR] },
+];
+/**
+ * Measured for cold start only: `ours` with its provider imported lazily, `ours` minified, and
+ * the plain SDK server bundled exactly like `ours` (what bundling alone saves).
+ */
+const VARIANTS = [
+  { name: 'ours-lazy', args: [OURS_LAZY_BIN] },
+  { name: 'ours-min', args: [OURS_MIN_BIN] },
+  { name: 'plain-sdk-bundled', args: [PLAIN_BUNDLED] },
+];
+
+for (const file of [
+  OURS_BIN,
+  PLAIN,
+  FLOOR,
+  ...(config.variants ? VARIANTS.map((variant) => variant.args[0]) : []),
+]) {
+  if (!existsSync(file)) {
+    console.error(`Missing ${relative(ROOT, file)}. Build first: pnpm bench (or pnpm turbo run build).`);
+    process.exit(1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Process bookkeeping: every child is tracked, bounded in time, and killed on the way out.
+
+const children = new Set();
+
+/**
+ * CPU pinning: this driver on CPU 0, every measured server on CPU 1 (when there are two CPUs
+ * and `taskset` exists). Unpinned, a sequential ping-pong between two processes swings by
+ * ±30% from run to run depending on where the scheduler puts them; pinned, by a few percent.
+ */
+const pinning = (() => {
+  if (!flags.pin || os.availableParallelism() < 2) return false;
+  try {
+    execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function start(args, { stderr = 'pipe' } = {}) {
+  // taskset execs node in place, so child.pid is the server's pid.
+  const [command, commandArgs] = pinning
+    ? ['taskset', ['-c', '1', process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, commandArgs, {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', stderr],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  children.add(child);
+  child.stderrTail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text) => {
+    child.stderrTail = (child.stderrTail + text).slice(-2000);
+  });
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.once('exit', () => children.delete(child));
+  child.stdin.on('error', () => {});
+  return child;
+}
+
+/** Waits for the child to exit; SIGKILL after `ms`. */
+async function stop(child, { signal, ms = 5000 } = {}) {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exited;
+  if (signal) child.kill(signal);
+  else child.stdin.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const result = await child.exited;
+  clearTimeout(timer);
+  return result;
+}
+
+function killAll() {
+  for (const child of children) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+setTimeout(() => {
+  console.error(`Benchmark exceeded ${GLOBAL_LIMIT_MS / 60_000} minutes; aborting.`);
+  killAll();
+  process.exit(1);
+}, GLOBAL_LIMIT_MS).unref();
+
+// ---------------------------------------------------------------------------------------
+// The raw stdio driver: NDJSON lines in, responses matched by id.
+
+class StdioDriver {
+  constructor(args) {
+    this.child = start(args);
+    this.pending = new Map();
+    this.nextId = 1;
+    let buffer = '';
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.trim()) this.#onLine(line);
+      }
+    });
+    this.child.once('exit', (code, signal) => {
+      const error = new Error(
+        `server exited (code ${code}, signal ${signal}) with requests pending; stderr: ${this.child.stderrTail}`,
+      );
+      for (const { reject } of this.pending.values()) reject(error);
+      this.pending.clear();
+    });
+  }
+
+  #onLine(line) {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.fail(new Error(`server wrote a non-JSON line to stdout: ${line.slice(0, 200)}`));
+      return;
+    }
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`JSON-RPC error: ${JSON.stringify(message.error)}`));
+    else waiter.resolve(message.result);
+  }
+
+  /** Rejects every pending request and kills the server. */
+  fail(error) {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+    this.child.kill('SIGKILL');
+  }
+
+  /** Runs `phase`, failing it if it takes longer than `ms` (one timer per phase, not per request). */
+  async bounded(ms, what, phase) {
+    const timer = setTimeout(() => this.fail(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+    try {
+      return await phase();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Writes one frame without waiting. */
+  write(message) {
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Resolves with the result of request `id`. No timer per request: `bounded` limits a whole phase. */
+  wait(id) {
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  request(method, params) {
+    const id = this.nextId++;
+    const answered = this.wait(id);
+    this.write({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+    return answered;
+  }
+}
+
+const initializeParams = {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'x-bench', version: '0.0.0' },
+};
+
+function checkToolList(result, server) {
+  if (!result?.tools?.some((tool) => tool.name === 'echo')) {
+    throw new Error(`${server}: tools/list did not list echo: ${JSON.stringify(result)}`);
+  }
+}
+
+function checkEcho(result, text, server) {
+  if (result?.isError || result?.content?.[0]?.text !== text) {
+    throw new Error(`${server}: unexpected tools/call result ${JSON.stringify(result)}`);
+  }
+}
+
+/** Spawn → first tools/list answer, in ms. The three frames are written at once, right after spawn. */
+async function coldStart(server) {
+  const t0 = performance.now();
+  const driver = new StdioDriver(server.args);
+  try {
+    return await driver.bounded(COLD_LIMIT_MS, `${server.name} cold start`, async () => {
+      const initialized = driver.wait(1);
+      const listed = driver.wait(2);
+      driver.write({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams });
+      driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      driver.write({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      const result = await listed;
+      const ms = performance.now() - t0;
+      await initialized;
+      checkToolList(result, server.name);
+      return ms;
+    });
+  } finally {
+    await stop(driver.child);
+  }
+}
+
+/**
+ * Sequential tools/call over stdio in one process: a timed phase after a short warm-up (the
+ * first few thousand calls of a session, JIT still warming up), then optionally a second timed
+ * phase after many more calls (steady state). Also the server's peak RSS at the end.
+ */
+async function warmRun(server) {
+  const driver = new StdioDriver(server.args);
+  try {
+    return await driver.bounded(WARM_LIMIT_MS, `${server.name} warm run`, async () => {
+      await driver.request('initialize', initializeParams);
+      driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      checkToolList(await driver.request('tools/list'), server.name);
+      let sent = 0;
+      const calls = async (count) => {
+        for (let i = 0; i < count; i++) {
+          const text = `hello ${sent++}`;
+          const result = await driver.request('tools/call', { name: 'echo', arguments: { text } });
+          checkEcho(result, text, server.name);
+        }
+      };
+      const timed = async () => {
+        const cpu0 = await readCpuSeconds(driver.child.pid);
+        const t0 = performance.now();
+        await calls(config.calls);
+        const seconds = (performance.now() - t0) / 1000;
+        const cpu = (await readCpuSeconds(driver.child.pid)) - cpu0;
+        return { callsPerSecond: config.calls / seconds, serverCpuMicrosPerCall: (cpu / config.calls) * 1e6 };
+      };
+      await calls(config.warmupCalls);
+      const warm = await timed();
+      const afterWarm = await readMemory(driver.child.pid);
+      let steady;
+      if (config.steadyWarmupCalls > 0) {
+        await calls(config.steadyWarmupCalls);
+        steady = await timed();
+      }
+      // Read before stdin closes: VmHWM is the peak over the whole run.
+      const memory = await readMemory(driver.child.pid);
+      return { warm, steady, peakRssAfterWarmPhaseMiB: afterWarm.peakRssMiB, ...memory };
+    });
+  } finally {
+    await stop(driver.child);
+  }
+}
+
+/** User + system CPU time of a process so far, in seconds (10 ms resolution). */
+async function readCpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** VmHWM (peak resident set) and VmRSS of a process, in MiB. */
+async function readMemory(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { peakRssMiB: kib('VmHWM') / 1024, rssMiB: kib('VmRSS') / 1024 };
+}
+
+// ---------------------------------------------------------------------------------------
+// The raw HTTP driver: keep-alive node:http, stateless tools/call POSTs.
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function post(agent, port, message, extraHeaders = {}) {
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL_VERSION,
+          'content-length': Buffer.byteLength(body),
+          ...extraHeaders,
+        },
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('HTTP request timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The JSON-RPC messages of a response body, JSON or SSE. */
+function messagesOf(response) {
+  if (!response.text) return [];
+  if (String(response.headers['content-type']).startsWith('text/event-stream')) {
+    return response.text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => JSON.parse(line.slice(5)));
+  }
+  const parsed = JSON.parse(response.text);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+let callCounter = 0;
+/** One stateless tools/call; `withInitialize` sends an initialize POST first, as a 2025 stateless client would. */
+async function httpCall(agent, port, withInitialize) {
+  if (withInitialize) {
+    const init = await post(agent, port, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: initializeParams,
+    });
+    if (init.status !== 200) return false;
+  }
+  const id = ++callCounter;
+  const text = `hello ${id}`;
+  const response = await post(agent, port, {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text } },
+  });
+  if (response.status !== 200) return false;
+  const answer = messagesOf(response).find((message) => message.id === id);
+  return answer?.result?.content?.[0]?.text === text && !answer.result.isError;
+}
+
+async function startHttpServer(server) {
+  const port = await freePort();
+  const child = start(server.httpArgs(port));
+  const agent = new Agent({ keepAlive: true, maxSockets: config.concurrency });
+  const deadline = performance.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${server.name} --http exited: ${child.stderrTail}`);
+    try {
+      // The probe: a tools/call with no initialize before it.
+      if (await httpCall(agent, port, false)) return { server, child, port, agent, withInitialize: false };
+      if (await httpCall(agent, port, true)) return { server, child, port, agent, withInitialize: true };
+      throw new Error(`${server.name}: tools/call over HTTP failed even after initialize`);
+    } catch (error) {
+      if (!/ECONNREFUSED/.test(String(error?.code ?? error?.message)) || performance.now() > deadline) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** `concurrency` loops of back-to-back calls for `seconds`; only calls finished in the window count. */
+async function httpLoad(target, seconds) {
+  const end = performance.now() + seconds * 1000;
+  let ok = 0;
+  let failed = 0;
+  const errors = new Map();
+  const loop = async () => {
+    while (performance.now() < end) {
+      let success = false;
+      try {
+        success = await httpCall(target.agent, target.port, target.withInitialize);
+      } catch (error) {
+        const key = String(error?.code ?? error?.message);
+        errors.set(key, (errors.get(key) ?? 0) + 1);
+      }
+      if (performance.now() > end) break;
+      if (success) ok++;
+      else failed++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: config.concurrency }, loop));
+  const elapsed = Math.min(performance.now(), end) - t0;
+  return { ok, failed, seconds: elapsed / 1000, errors: Object.fromEntries(errors) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Untimed sanity check: a real SDK v2 client can list and call `echo` on every server.
+
+async function checkWithRealClient(name, transport) {
+  const client = new Client({ name: 'x-bench-check', version: '0.0.0' });
+  const timer = setTimeout(() => transport.close?.().catch(() => {}), COLD_LIMIT_MS);
+  try {
+    await client.connect(transport);
+    checkToolList(await client.listTools(), name);
+    checkEcho(await client.callTool({ name: 'echo', arguments: { text: 'check' } }), 'check', name);
+  } catch (error) {
+    throw new Error(`${name}: a real MCP client failed against it: ${error?.message ?? error}`);
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => {});
+  }
+}
+
+const stdioClientTransport = (server) =>
+  new StdioClientTransport({ command: process.execPath, args: server.args, cwd: ROOT, stderr: 'ignore' });
+
+// ---------------------------------------------------------------------------------------
+// Statistics and reporting.
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+const median = (values) => quantile(values, 0.5);
+
+function rotate(list, by) {
+  const shift = by % list.length;
+  return [...list.slice(shift), ...list.slice(0, shift)];
+}
+
+const log = (text) => process.stderr.write(`${text}\n`);
+
+function fmt(value, digits = 1) {
+  if (value === undefined || Number.isNaN(value)) return 'n/a';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let commit;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    commit = undefined;
+  }
+  return {
+    nproc: cpus.length,
+    cpu: cpus[0]?.model,
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverageAtStart: os.loadavg().map((load) => Math.round(load * 100) / 100),
+    commit,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// The run.
+
+async function main() {
+  const started = performance.now();
+  const info = machine();
+  log(
+    `Machine: ${info.nproc} CPUs (${info.cpu}), Node ${info.node}. ${config.quick ? 'Quick run' : 'Full run'}, ${pinning ? 'driver pinned to CPU 0 and servers to CPU 1' : 'no CPU pinning'}.`,
+  );
+
+  log('Checking that a real MCP client can list and call echo on every server...');
+  for (const server of SERVERS) await checkWithRealClient(server.name, stdioClientTransport(server));
+
+  // Cold start, round-robin across servers; one discarded run each first (warms the page cache).
+  const coldServers = [...SERVERS, ...(config.variants ? VARIANTS : [])];
+  const cold = Object.fromEntries(coldServers.map((server) => [server.name, []]));
+  log(`Cold start: ${config.coldRuns} run(s) per server, interleaved...`);
+  for (const server of coldServers) await coldStart(server);
+  for (let run = 0; run < config.coldRuns; run++) {
+    for (const server of rotate(coldServers, run)) cold[server.name].push(await coldStart(server));
+  }
+
+  // Warm sequential calls, each repetition in a fresh process, interleaved.
+  log(
+    `Warm stdio: ${config.reps} run(s) per server: ${config.calls} sequential calls after ${config.warmupCalls}` +
+      (config.steadyWarmupCalls ? `, again after ${config.steadyWarmupCalls} more...` : '...'),
+  );
+  const warm = Object.fromEntries(SERVERS.map((server) => [server.name, []]));
+  for (let rep = 0; rep < config.reps; rep++) {
+    for (const server of rotate(SERVERS, rep)) warm[server.name].push(await warmRun(server));
+  }
+
+  // Stateless HTTP: both servers up at once (the idle one costs nothing), measured in alternating windows.
+  const http = {};
+  if (config.http) {
+    const httpServers = SERVERS.filter((server) => server.httpArgs);
+    const windows = config.httpSeconds >= 10 ? 2 : 1;
+    const windowSeconds = config.httpSeconds / windows;
+    log(
+      `Stateless HTTP: ${config.concurrency} loops, ${config.httpSeconds} s per server in ${windows} window(s)...`,
+    );
+    const targets = [];
+    try {
+      for (const server of httpServers) {
+        const target = await startHttpServer(server);
+        targets.push(target);
+        const url = new URL(`http://127.0.0.1:${target.port}/mcp`);
+        await checkWithRealClient(`${server.name} --http`, new StreamableHTTPClientTransport(url));
+      }
+      for (const target of targets) {
+        await httpLoad(target, config.httpWarmupSeconds);
+        http[target.server.name] = {
+          mode: target.withInitialize ? 'initialize + tools/call per call' : 'tools/call only',
+          windows: [],
+        };
+      }
+      for (let window = 0; window < windows; window++) {
+        for (const target of rotate(targets, window)) {
+          const cpu0 = await readCpuSeconds(target.child.pid);
+          const result = await httpLoad(target, windowSeconds);
+          result.serverCpuSeconds = (await readCpuSeconds(target.child.pid)) - cpu0;
+          http[target.server.name].windows.push(result);
+        }
+      }
+      for (const target of targets) {
+        const entry = http[target.server.name];
+        const sum = (key) => entry.windows.reduce((total, window) => total + window[key], 0);
+        entry.callsPerSecond = sum('ok') / sum('seconds');
+        entry.serverCpuMicrosPerCall = (sum('serverCpuSeconds') / sum('ok')) * 1e6;
+        entry.failed = sum('failed');
+        Object.assign(entry, await readMemory(target.child.pid));
+      }
+    } finally {
+      for (const target of targets) {
+        target.agent.destroy();
+        await stop(target.child, { signal: 'SIGTERM' });
+      }
+    }
+  }
+
+  // Summaries.
+  const summary = {};
+  for (const server of coldServers) {
+    const samples = cold[server.name];
+    summary[server.name] = {
+      coldStartMs: median(samples),
+      coldStartP10Ms: quantile(samples, 0.1),
+      coldStartP90Ms: quantile(samples, 0.9),
+    };
+  }
+  for (const server of SERVERS) {
+    const runs = warm[server.name];
+    Object.assign(summary[server.name], {
+      warmCallsPerSecond: median(runs.map((run) => run.warm.callsPerSecond)),
+      warmServerCpuMicrosPerCall: median(runs.map((run) => run.warm.serverCpuMicrosPerCall)),
+      ...(config.steadyWarmupCalls
+        ? {
+            steadyCallsPerSecond: median(runs.map((run) => run.steady.callsPerSecond)),
+            steadyServerCpuMicrosPerCall: median(runs.map((run) => run.steady.serverCpuMicrosPerCall)),
+          }
+        : {}),
+      firstPhasePeakRssMiB: median(runs.map((run) => run.peakRssAfterWarmPhaseMiB)),
+      warmPeakRssMiB: median(runs.map((run) => run.peakRssMiB)),
+      ...(http[server.name]
+        ? {
+            httpCallsPerSecond: http[server.name].callsPerSecond,
+            httpServerCpuMicrosPerCall: http[server.name].serverCpuMicrosPerCall,
+            httpPeakRssMiB: http[server.name].peakRssMiB,
+          }
+        : {}),
+    });
+  }
+
+  const ours = summary.ours;
+  const plain = summary['plain-sdk'];
+  const floor = summary.floor;
+  const targets = [
+    {
+      name: 'cold start ≤ 1.6× floor',
+      ratio: ours.coldStartMs / floor.coldStartMs,
+      limit: 1.6,
+      lowerIsBetter: true,
+    },
+    {
+      name: 'cold start ≤ 0.75× plain-sdk',
+      ratio: ours.coldStartMs / plain.coldStartMs,
+      limit: 0.75,
+      lowerIsBetter: true,
+    },
+    {
+      name: `warm calls/s ≥ 0.9× plain-sdk (after ${config.warmupCalls} calls)`,
+      ratio: ours.warmCallsPerSecond / plain.warmCallsPerSecond,
+      limit: 0.9,
+      lowerIsBetter: false,
+    },
+    ...(config.steadyWarmupCalls
+      ? [
+          {
+            name: `same, steady state (after ${config.warmupCalls + config.calls + config.steadyWarmupCalls} calls)`,
+            ratio: ours.steadyCallsPerSecond / plain.steadyCallsPerSecond,
+            limit: 0.9,
+            lowerIsBetter: false,
+          },
+        ]
+      : []),
+    {
+      name: 'peak RSS ≤ plain-sdk',
+      ratio: ours.warmPeakRssMiB / plain.warmPeakRssMiB,
+      limit: 1,
+      lowerIsBetter: true,
+    },
+    ...(config.http
+      ? [
+          {
+            name: 'HTTP calls/s ≥ 0.9× plain-sdk',
+            ratio: ours.httpCallsPerSecond / plain.httpCallsPerSecond,
+            limit: 0.9,
+            lowerIsBetter: false,
+          },
+        ]
+      : []),
+  ].map((target) => ({
+    ...target,
+    pass: target.lowerIsBetter ? target.ratio <= target.limit : target.ratio >= target.limit,
+  }));
+
+  const ratio = (a, b) => (a === undefined || b === undefined ? 'n/a' : `${fmt(a / b, 2)}×`);
+  const row = (label, key, digits) => {
+    const values = SERVERS.map((server) => summary[server.name][key]);
+    return `| ${label} | ${values.map((value) => fmt(value, digits)).join(' | ')} | ${ratio(values[0], values[1])} | ${ratio(values[0], values[2])} | ${ratio(values[1], values[2])} |`;
+  };
+  const lines = [
+    '| median | ours | plain-sdk | floor | ours ÷ plain-sdk | ours ÷ floor | plain-sdk ÷ floor |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    row('cold start, spawn → tools/list (ms)', 'coldStartMs', 1),
+    row(`stdio calls/s, ${config.calls} sequential after ${config.warmupCalls}`, 'warmCallsPerSecond', 0),
+    row('server CPU per call in that phase (µs)', 'warmServerCpuMicrosPerCall', 0),
+    ...(config.steadyWarmupCalls
+      ? [
+          row(
+            `stdio calls/s, steady state (${config.calls} after ${config.warmupCalls + config.calls + config.steadyWarmupCalls})`,
+            'steadyCallsPerSecond',
+            0,
+          ),
+          row('server CPU per call in that phase (µs)', 'steadyServerCpuMicrosPerCall', 0),
+        ]
+      : []),
+    row('peak RSS after the first phase (MiB)', 'firstPhasePeakRssMiB', 1),
+    row('peak RSS at end of warm run (MiB)', 'warmPeakRssMiB', 1),
+    ...(config.http
+      ? [
+          row(`stateless HTTP calls/s (${config.concurrency} loops)`, 'httpCallsPerSecond', 0),
+          row('server CPU per HTTP call (µs)', 'httpServerCpuMicrosPerCall', 0),
+          row('peak RSS after HTTP load (MiB)', 'httpPeakRssMiB', 1),
+        ]
+      : []),
+    '',
+    '| target | measured | result |',
+    '| --- | ---: | --- |',
+    ...targets.map(
+      (target) => `| ${target.name} | ${fmt(target.ratio, 2)}× | ${target.pass ? 'pass' : 'FAIL'} |`,
+    ),
+    '',
+    '| cold start spread (ms) | p10 | median | p90 |',
+    '| --- | ---: | ---: | ---: |',
+    ...coldServers.map(
+      (server) =>
+        `| ${server.name} | ${fmt(summary[server.name].coldStartP10Ms)} | ${fmt(summary[server.name].coldStartMs)} | ${fmt(summary[server.name].coldStartP90Ms)} |`,
+    ),
+  ];
+  const table = lines.join('\n');
+
+  const seconds = (performance.now() - started) / 1000;
+  const results = {
+    date: new Date().toISOString(),
+    command: `node bench/run.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: info,
+    config: { ...config, pinned: pinning, protocolVersion: PROTOCOL_VERSION },
+    durationSeconds: Math.round(seconds),
+    summary,
+    targets,
+    raw: { coldStartMs: cold, warm, http },
+    table,
+  };
+  const out = flags.out ? join(process.cwd(), flags.out) : join(HERE, 'results/latest.json');
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+
+  console.log(table);
+  if (config.http) {
+    const modes = Object.entries(http).map(([name, entry]) => `${name}: ${entry.mode}`);
+    const failures = Object.entries(http).map(([name, entry]) => `${name} ${entry.failed}`);
+    console.log(`\nHTTP requests: ${modes.join('; ')}. Failed calls: ${failures.join(', ')}.`);
+  }
+  console.log(
+    `\n${info.nproc} CPUs (${info.cpu}), Node ${info.node}, ${pinning ? 'driver on CPU 0, servers on CPU 1' : 'unpinned'}, ${Math.round(seconds)} s. Results: ${relative(process.cwd(), out)}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  killAll();
+  process.exit(1);
+});
