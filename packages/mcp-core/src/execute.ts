@@ -8,6 +8,7 @@ import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
 export interface ExecuteOptions {
   timeoutMs: number;
   validateOutput: boolean;
+  /** The tool's own logger. */
   logger: Logger;
 }
 
@@ -19,6 +20,7 @@ export interface CallContext {
 }
 
 const noProgress: ToolContext['reportProgress'] = async () => {};
+const IN_PROCESS: RequestInfo = Object.freeze({ transport: 'in-process' });
 
 /**
  * Runs one call: validates the arguments, runs the handler under a time budget and the
@@ -31,7 +33,7 @@ export async function executeTool(
   context: CallContext,
   options: ExecuteOptions,
 ): Promise<ToolCallResult> {
-  const log = options.logger.child(tool.name);
+  const log = options.logger;
   try {
     const input = parseInput(tool, args);
     const output = await runHandler(tool, input, context, options, log);
@@ -59,7 +61,12 @@ function parseInput(tool: AnyToolDefinition, args: unknown): unknown {
   );
 }
 
-async function runHandler(
+/**
+ * Runs the handler under the time budget and the caller's cancellation. One promise settles
+ * on whichever comes first, so a handler that ignores its signal cannot hold the call open.
+ * The abort controller is only built if the handler reads `context.signal` or something aborts.
+ */
+function runHandler(
   tool: AnyToolDefinition,
   input: unknown,
   context: CallContext,
@@ -67,37 +74,57 @@ async function runHandler(
   log: Logger,
 ): Promise<unknown> {
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
-  const controller = new AbortController();
-  let rejectRace: (reason: unknown) => void = () => {};
-  const race = new Promise<never>((_, reject) => {
-    rejectRace = reject;
-  });
-  const onCallerAbort = () => {
-    controller.abort(context.signal?.reason);
-    rejectRace(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
+  const callerSignal = context.signal;
+  let controller: AbortController | undefined;
+  const abort = (reason: unknown) => {
+    controller ??= new AbortController();
+    controller.abort(reason);
   };
-  const timer = setTimeout(() => {
-    const timeout = new ToolTimeoutError(tool.name, timeoutMs);
-    controller.abort(timeout);
-    rejectRace(timeout);
-  }, timeoutMs);
-  timer.unref?.();
-  if (context.signal?.aborted) onCallerAbort();
-  else context.signal?.addEventListener('abort', onCallerAbort, { once: true });
-
   const toolContext: ToolContext = {
-    signal: controller.signal,
+    get signal() {
+      controller ??= new AbortController();
+      return controller.signal;
+    },
     reportProgress: context.reportProgress ?? noProgress,
     log,
-    request: context.request ?? { transport: 'in-process' },
+    request: context.request ?? IN_PROCESS,
   };
-  try {
-    // A handler that ignores its signal must not hold the call open past the budget.
-    return await Promise.race([Promise.resolve().then(() => tool.handler(input, toolContext)), race]);
-  } finally {
-    clearTimeout(timer);
-    context.signal?.removeEventListener('abort', onCallerAbort);
-  }
+  return new Promise<unknown>((resolve, reject) => {
+    const onCallerAbort = () => {
+      abort(callerSignal?.reason);
+      reject(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
+    };
+    const timer = setTimeout(() => {
+      const timeout = new ToolTimeoutError(tool.name, timeoutMs);
+      abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+    timer.unref?.();
+    const settle = () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    };
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    let output: unknown;
+    try {
+      output = tool.handler(input, toolContext);
+    } catch (error) {
+      settle();
+      reject(error);
+      return;
+    }
+    Promise.resolve(output).then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
 }
 
 function shapeOutput(tool: AnyToolDefinition, output: unknown, options: ExecuteOptions): ToolCallResult {

@@ -137,8 +137,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       sendJson(res, 413, jsonRpcError(-32000, `Request body larger than ${maxBodyBytes} bytes.`));
       return;
     }
+    // Abort only when the client goes away mid-exchange; 'close' also fires after every
+    // finished response, and aborting then sends each request down the cancellation path.
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
       method: req.method ?? 'GET',
       headers,

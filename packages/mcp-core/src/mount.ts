@@ -91,7 +91,15 @@ function sdkSchemas(descriptor: ToolDescriptor): SdkSchemas {
 
 function passThrough(jsonSchema: Record<string, unknown>): z.ZodType {
   const { type: _type, ...rest } = jsonSchema;
-  return z.looseObject({}).meta(rest);
+  const schema = z.looseObject({}).meta(rest);
+  // SDK v2 validates through Standard Schema: hand the arguments on untouched instead of
+  // copying them, since executeTool validates them properly. (v1 calls zod directly.)
+  const standard = schema['~standard'];
+  Object.defineProperty(schema, '~standard', {
+    value: { ...standard, validate: (value: unknown) => ({ value }) },
+    configurable: true,
+  });
+  return schema;
 }
 
 interface SdkExtra {

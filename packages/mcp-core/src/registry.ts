@@ -31,6 +31,7 @@ export interface UseOptions {
 interface Entry {
   tool: AnyToolDefinition;
   descriptor: ToolDescriptor;
+  logger?: Logger;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -113,10 +114,11 @@ export class ToolRegistry {
       const candidates = [...this.#entries.keys()].filter((known) => similar(known, name));
       throw new NotFoundError(`Unknown tool: ${name}.`, { details: { candidates } });
     }
+    entry.logger ??= this.#logger.child(name);
     return executeTool(entry.tool, args, context, {
       timeoutMs: this.#timeoutMs,
       validateOutput: this.#validateOutput,
-      logger: this.#logger,
+      logger: entry.logger,
     });
   }
 }

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, McpToolError, ToolValidationError } from './errors.js';
-import { serveHttp } from './http.js';
 import { createLogger } from './logger.js';
 import { ToolRegistry } from './registry.js';
 import { claimStdout, serveStdio } from './stdio.js';
@@ -111,6 +110,8 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   let stopped: Promise<void>;
   try {
     if (flags.http) {
+      // Loaded only in HTTP mode: stdio servers never pay for node:http.
+      const { serveHttp } = await import('./http.js');
       const token = process.env.MCP_HTTP_TOKEN || undefined;
       const handle = await serveHttp({
         name: options.name,

@@ -71,8 +71,10 @@ export function claimStdout(): Writable {
   stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
     toStderr(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
   claimed = new Writable({
-    write(chunk, _encoding, callback) {
-      realWrite(chunk, callback);
+    // Frames pass through as the strings they are; no Buffer copy per message.
+    decodeStrings: false,
+    write(chunk, encoding, callback) {
+      realWrite(chunk, encoding, callback);
     },
   });
   stdout.on('error', (error) => claimed?.destroy(error));
