@@ -64,7 +64,8 @@ function parseInput(tool: AnyToolDefinition, args: unknown): unknown {
 /**
  * Runs the handler under the time budget and the caller's cancellation. One promise settles
  * on whichever comes first, so a handler that ignores its signal cannot hold the call open.
- * The abort controller is only built if the handler reads `context.signal` or something aborts.
+ * A handler that answers synchronously needs none of that, and the abort controller is only
+ * built if the handler reads `context.signal` or something aborts.
  */
 function runHandler(
   tool: AnyToolDefinition,
@@ -72,14 +73,8 @@ function runHandler(
   context: CallContext,
   options: ExecuteOptions,
   log: Logger,
-): Promise<unknown> {
-  const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
-  const callerSignal = context.signal;
+): unknown {
   let controller: AbortController | undefined;
-  const abort = (reason: unknown) => {
-    controller ??= new AbortController();
-    controller.abort(reason);
-  };
   const toolContext: ToolContext = {
     get signal() {
       controller ??= new AbortController();
@@ -88,6 +83,15 @@ function runHandler(
     reportProgress: context.reportProgress ?? noProgress,
     log,
     request: context.request ?? IN_PROCESS,
+  };
+  const output: unknown = tool.handler(input, toolContext);
+  if (!isPromiseLike(output)) return output;
+
+  const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
+  const callerSignal = context.signal;
+  const abort = (reason: unknown) => {
+    controller ??= new AbortController();
+    controller.abort(reason);
   };
   return new Promise<unknown>((resolve, reject) => {
     const onCallerAbort = () => {
@@ -106,15 +110,7 @@ function runHandler(
     };
     if (callerSignal?.aborted) onCallerAbort();
     else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    let output: unknown;
-    try {
-      output = tool.handler(input, toolContext);
-    } catch (error) {
-      settle();
-      reject(error);
-      return;
-    }
-    Promise.resolve(output).then(
+    output.then(
       (value) => {
         settle();
         resolve(value);
@@ -125,6 +121,10 @@ function runHandler(
       },
     );
   });
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function shapeOutput(tool: AnyToolDefinition, output: unknown, options: ExecuteOptions): ToolCallResult {

@@ -16,9 +16,12 @@ export interface ToolCallResult {
 
 const RESULT_BRAND = Symbol.for('@x/mcp-core.ToolCallResult');
 
-/** Marks a result built here, so a handler can return one as is instead of data. */
+/**
+ * Marks a result built here, so a handler can return one as is instead of data. A symbol
+ * key never reaches JSON, and plain assignment keeps the object's shape fast.
+ */
 function mark(result: ToolCallResult): ToolCallResult {
-  Object.defineProperty(result, RESULT_BRAND, { value: true, enumerable: false });
+  (result as unknown as Record<symbol, unknown>)[RESULT_BRAND] = true;
   return result;
 }
 
