@@ -14,7 +14,7 @@ const echo = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  handler: ({ text }) => text,
+  handler: async ({ text }) => text,
 });
 
 export function createEchoProvider(): ToolProvider {

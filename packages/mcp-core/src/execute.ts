@@ -63,9 +63,11 @@ function parseInput(tool: AnyToolDefinition, args: unknown): unknown {
 
 /**
  * Runs the handler under the time budget and the caller's cancellation. One promise settles
- * on whichever comes first, so a handler that ignores its signal cannot hold the call open.
- * A handler that answers synchronously needs none of that, and the abort controller is only
- * built if the handler reads `context.signal` or something aborts.
+ * on whichever comes first, so a handler that ignores its signal cannot hold the call open
+ * past the budget. Costs are paid only when used: a synchronous handler skips all of it, and
+ * the abort controller and the link to the client's cancellation are built only when the
+ * handler reads `context.signal` (a handler that never reads it cannot react to a
+ * cancellation anyway; the SDK drops the result of a cancelled request).
  */
 function runHandler(
   tool: AnyToolDefinition,
@@ -74,10 +76,20 @@ function runHandler(
   options: ExecuteOptions,
   log: Logger,
 ): unknown {
+  const callerSignal = context.signal;
   let controller: AbortController | undefined;
+  let rejectCall: ((reason: unknown) => void) | undefined;
+  const onCallerAbort = () => {
+    controller?.abort(callerSignal?.reason);
+    rejectCall?.(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
+  };
   const toolContext: ToolContext = {
     get signal() {
-      controller ??= new AbortController();
+      if (!controller) {
+        controller = new AbortController();
+        if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+        else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      }
       return controller.signal;
     },
     reportProgress: context.reportProgress ?? noProgress,
@@ -85,31 +97,26 @@ function runHandler(
     request: context.request ?? IN_PROCESS,
   };
   const output: unknown = tool.handler(input, toolContext);
-  if (!isPromiseLike(output)) return output;
+  if (!isPromiseLike(output)) {
+    if (controller) callerSignal?.removeEventListener('abort', onCallerAbort);
+    return output;
+  }
 
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
-  const callerSignal = context.signal;
-  const abort = (reason: unknown) => {
-    controller ??= new AbortController();
-    controller.abort(reason);
-  };
   return new Promise<unknown>((resolve, reject) => {
-    const onCallerAbort = () => {
-      abort(callerSignal?.reason);
-      reject(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
-    };
+    rejectCall = reject;
     const timer = setTimeout(() => {
       const timeout = new ToolTimeoutError(tool.name, timeoutMs);
-      abort(timeout);
+      controller?.abort(timeout);
       reject(timeout);
     }, timeoutMs);
     timer.unref?.();
     const settle = () => {
       clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      if (controller) callerSignal?.removeEventListener('abort', onCallerAbort);
     };
-    if (callerSignal?.aborted) onCallerAbort();
-    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (controller?.signal.aborted)
+      reject(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
     output.then(
       (value) => {
         settle();

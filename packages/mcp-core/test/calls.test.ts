@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, ERROR_CODES, ToolRegistry } from '../src/index.js';
+import { z } from 'zod';
+import { createLogger, defineTool, ERROR_CODES, ToolRegistry } from '../src/index.js';
 import { type ConnectedClient, connectInMemory, errorBody, resultData } from '../src/testing/index.js';
 import { createFixtureProvider, slowEvents } from './fixtures/tools.js';
 
@@ -149,6 +150,19 @@ describe('progress, timeout and cancellation', () => {
     expect(body.message).toContain('did not finish within 50 ms');
     expect(slowEvents).toEqual(['aborted']);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('times out a handler that never settles and ignores its signal', async () => {
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'Never answers and never looks at its signal.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      timeoutMs: 30,
+      handler: () => new Promise<never>(() => {}),
+    });
+    const body = errorBody(await new ToolRegistry().register(stuck).call('stuck', {}));
+    expect(body).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', timeout_ms: 30 });
   });
 
   it('aborts the handler signal when the client cancels', async () => {
