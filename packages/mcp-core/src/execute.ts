@@ -6,6 +6,7 @@ import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from '.
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
 
 export interface ExecuteOptions {
+  /** The tool's time budget. */
   timeoutMs: number;
   validateOutput: boolean;
   /** The tool's own logger. */
@@ -36,7 +37,14 @@ export async function executeTool(
   const log = options.logger;
   try {
     const input = parseInput(tool, args);
-    const output = await runHandler(tool, input, context, options, log);
+    const call = new ToolCall(
+      tool.name,
+      context.signal,
+      log,
+      context.request ?? IN_PROCESS,
+      context.reportProgress ?? noProgress,
+    );
+    const output = await call.run(tool, input, options.timeoutMs);
     return shapeOutput(tool, output, options);
   } catch (error) {
     return errorResult(tool.name, error, log);
@@ -62,72 +70,81 @@ function parseInput(tool: AnyToolDefinition, args: unknown): unknown {
 }
 
 /**
- * Runs the handler under the time budget and the caller's cancellation. One promise settles
- * on whichever comes first, so a handler that ignores its signal cannot hold the call open
- * past the budget. Costs are paid only when used: a synchronous handler skips all of it, and
- * the abort controller and the link to the client's cancellation are built only when the
- * handler reads `context.signal` (a handler that never reads it cannot react to a
- * cancellation anyway; the SDK drops the result of a cancelled request).
+ * One running call, and the handler's context. It runs the handler under the time budget and
+ * the caller's cancellation; one promise settles on whichever comes first, so a handler that
+ * ignores its signal cannot hold the call open past the budget. Costs are paid only when
+ * used: a synchronous handler skips the timer, and the abort controller and the link to the
+ * client's cancellation are built only when the handler reads `signal` (a handler that never
+ * reads it cannot react to a cancellation; the SDK drops a cancelled request's result).
  */
-function runHandler(
-  tool: AnyToolDefinition,
-  input: unknown,
-  context: CallContext,
-  options: ExecuteOptions,
-  log: Logger,
-): unknown {
-  const callerSignal = context.signal;
-  let controller: AbortController | undefined;
-  let rejectCall: ((reason: unknown) => void) | undefined;
-  const onCallerAbort = () => {
-    controller?.abort(callerSignal?.reason);
-    rejectCall?.(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
-  };
-  const toolContext: ToolContext = {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (callerSignal?.aborted) controller.abort(callerSignal.reason);
-        else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-      }
-      return controller.signal;
-    },
-    reportProgress: context.reportProgress ?? noProgress,
-    log,
-    request: context.request ?? IN_PROCESS,
-  };
-  const output: unknown = tool.handler(input, toolContext);
-  if (!isPromiseLike(output)) {
-    if (controller) callerSignal?.removeEventListener('abort', onCallerAbort);
-    return output;
+class ToolCall implements ToolContext {
+  #controller: AbortController | undefined;
+  #reject: ((reason: unknown) => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly toolName: string,
+    private readonly callerSignal: AbortSignal | undefined,
+    readonly log: Logger,
+    readonly request: RequestInfo,
+    readonly reportProgress: ToolContext['reportProgress'],
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.callerSignal?.aborted) this.#controller.abort(this.callerSignal.reason);
+      else this.callerSignal?.addEventListener('abort', this, { once: true });
+    }
+    return this.#controller.signal;
   }
 
-  const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
-  return new Promise<unknown>((resolve, reject) => {
-    rejectCall = reject;
-    const timer = setTimeout(() => {
-      const timeout = new ToolTimeoutError(tool.name, timeoutMs);
-      controller?.abort(timeout);
-      reject(timeout);
-    }, timeoutMs);
-    timer.unref?.();
-    const settle = () => {
-      clearTimeout(timer);
-      if (controller) callerSignal?.removeEventListener('abort', onCallerAbort);
-    };
-    if (controller?.signal.aborted)
-      reject(new McpToolError('INTERNAL_ERROR', `Call to ${tool.name} was cancelled by the client.`));
-    output.then(
-      (value) => {
-        settle();
-        resolve(value);
-      },
-      (error: unknown) => {
-        settle();
-        reject(error);
-      },
+  /** The caller cancelled (the EventListener interface, so no closure per call). */
+  handleEvent(): void {
+    this.#controller?.abort(this.callerSignal?.reason);
+    this.#reject?.(
+      new McpToolError('INTERNAL_ERROR', `Call to ${this.toolName} was cancelled by the client.`),
     );
-  });
+  }
+
+  run(tool: AnyToolDefinition, input: unknown, timeoutMs: number): unknown {
+    const output: unknown = tool.handler(input, this);
+    if (!isPromiseLike(output)) {
+      this.#unlink();
+      return output;
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      this.#reject = reject;
+      this.#timer = setTimeout(onTimeout, timeoutMs, this, timeoutMs);
+      this.#timer.unref?.();
+      if (this.#controller?.signal.aborted) this.handleEvent();
+      output.then(
+        (value) => {
+          this.#unlink();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#unlink();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  timeout(timeoutMs: number): void {
+    const error = new ToolTimeoutError(this.toolName, timeoutMs);
+    this.#controller?.abort(error);
+    this.#reject?.(error);
+  }
+
+  #unlink(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#controller) this.callerSignal?.removeEventListener('abort', this);
+  }
+}
+
+function onTimeout(call: ToolCall, timeoutMs: number): void {
+  call.timeout(timeoutMs);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

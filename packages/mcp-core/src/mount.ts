@@ -123,16 +123,28 @@ interface SdkAuthInfo {
   extra?: Record<string, unknown>;
 }
 
+const UNAUTHENTICATED: Record<RequestInfo['transport'], RequestInfo> = {
+  stdio: Object.freeze({ transport: 'stdio' }),
+  http: Object.freeze({ transport: 'http' }),
+  'in-process': Object.freeze({ transport: 'in-process' }),
+  unknown: Object.freeze({ transport: 'unknown' }),
+};
+
 function callContext(rawExtra: unknown, transport: RequestInfo['transport'] | undefined): CallContext {
   const extra = (rawExtra ?? {}) as SdkExtra;
   const signal = extra.mcpReq?.signal ?? extra.signal;
   const progressToken = (extra.mcpReq?._meta ?? extra._meta)?.progressToken;
   const notify = extra.mcpReq?.notify ?? extra.sendNotification;
   const auth = extra.http?.authInfo ?? extra.authInfo;
-  const request: RequestInfo = { transport: transport ?? (auth ? 'http' : 'unknown') };
+  let request: RequestInfo;
   if (auth) {
-    request.auth = { clientId: auth.clientId ?? 'unknown', scopes: auth.scopes ?? [] };
-    if (auth.extra) request.auth.extra = auth.extra;
+    request = {
+      transport: transport ?? 'http',
+      auth: { clientId: auth.clientId ?? 'unknown', scopes: auth.scopes ?? [] },
+    };
+    if (auth.extra && request.auth) request.auth.extra = auth.extra;
+  } else {
+    request = UNAUTHENTICATED[transport ?? 'unknown'];
   }
   const context: CallContext = { request };
   if (signal) context.signal = signal;

@@ -1,6 +1,6 @@
 import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descriptor.js';
 import { ConfigError, DuplicateToolError, NotFoundError, ToolValidationError } from './errors.js';
-import { type CallContext, executeTool } from './execute.js';
+import { type CallContext, type ExecuteOptions, executeTool } from './execute.js';
 import { createLogger, type Logger } from './logger.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, ToolProvider } from './tool.js';
@@ -31,7 +31,8 @@ export interface UseOptions {
 interface Entry {
   tool: AnyToolDefinition;
   descriptor: ToolDescriptor;
-  logger?: Logger;
+  /** Built on the first call. */
+  options?: ExecuteOptions;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -114,12 +115,12 @@ export class ToolRegistry {
       const candidates = [...this.#entries.keys()].filter((known) => similar(known, name));
       throw new NotFoundError(`Unknown tool: ${name}.`, { details: { candidates } });
     }
-    entry.logger ??= this.#logger.child(name);
-    return executeTool(entry.tool, args, context, {
-      timeoutMs: this.#timeoutMs,
+    entry.options ??= {
+      timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
       validateOutput: this.#validateOutput,
-      logger: entry.logger,
-    });
+      logger: this.#logger.child(name),
+    };
+    return executeTool(entry.tool, args, context, entry.options);
   }
 }
 
