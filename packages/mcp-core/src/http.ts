@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
-  originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
@@ -112,13 +112,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
       return;
     }
-    const headers = toHeaders(req);
-    const probe = new Request(`http://localhost${path}`, { headers });
-    const rejected =
-      (allowedHosts ? hostHeaderValidationResponse(probe, allowedHosts) : undefined) ??
-      originValidationResponse(probe, allowedOrigins);
+    const hostCheck = allowedHosts ? validateHostHeader(req.headers.host, allowedHosts) : undefined;
+    const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
+    const rejected = hostCheck?.ok === false ? hostCheck : originCheck.ok === false ? originCheck : undefined;
     if (rejected) {
-      await sendResponse(res, rejected);
+      sendJson(res, 403, jsonRpcError(-32000, `Forbidden: ${rejected.message}`));
       return;
     }
     if (expectedToken && !tokenMatches(req.headers.authorization, expectedToken)) {
@@ -145,7 +143,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     });
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
       method: req.method ?? 'GET',
-      headers,
+      headers: toHeaders(req),
       ...(body === undefined ? {} : { body: new Uint8Array(body) }),
       signal: abort.signal,
     });
