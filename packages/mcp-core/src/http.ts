@@ -144,7 +144,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
       method: req.method ?? 'GET',
       headers: toHeaders(req),
-      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+      ...(body === undefined ? {} : { body }),
       signal: abort.signal,
     });
     const authInfo = expectedToken
