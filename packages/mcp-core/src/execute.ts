@@ -56,7 +56,11 @@ function parseInput(tool: AnyToolDefinition, args: unknown): unknown {
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'unknown field' }));
+      // Key names come from the client: cap them so a huge key is not echoed back whole.
+      return issue.keys.map((key) => ({
+        field: [...issue.path, key.length > 64 ? `${key.slice(0, 64)}…` : key].join('.'),
+        message: 'unknown field',
+      }));
     }
     return [{ field: issue.path.length > 0 ? issue.path.join('.') : '(arguments)', message: issue.message }];
   });

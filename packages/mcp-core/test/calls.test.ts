@@ -55,6 +55,14 @@ describe('tools/call results', () => {
     expect(body.message).toMatch(/^Invalid arguments for add: a: .*; b: .*; c: unknown field/);
   });
 
+  it('does not echo a huge unknown key back whole', async () => {
+    const body = errorBody(
+      await connection.client.callTool({ name: 'echo', arguments: { text: 'a', ['k'.repeat(5000)]: 1 } }),
+    );
+    expect(body.error_code).toBe('INVALID_INPUT');
+    expect(JSON.stringify(body).length).toBeLessThan(500);
+  });
+
   it('treats missing arguments as an empty object', async () => {
     const body = errorBody(await connection.client.callTool({ name: 'echo' }));
     expect(body).toMatchObject({ error_code: 'INVALID_INPUT', fields: [{ field: 'text' }] });
