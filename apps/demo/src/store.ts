@@ -1,4 +1,11 @@
 import { ConflictError, LimitExceededError, NotFoundError } from '@x/mcp-core';
+import { z } from 'zod';
+
+/** The argument every tool that takes one note uses. */
+export const noteIdSchema = z
+  .string()
+  .regex(/^n\d+$/, 'must look like n1, n2, ...')
+  .describe('Note id from list_notes, e.g. "n1"');
 
 export interface Note {
   id: string;

@@ -32,19 +32,22 @@ function startRaw(args: string[] = []) {
       .poll(() => stdout.split('\n').some((line) => line.includes(`"id":${id}`)), { timeout: 10_000 })
       .toBe(true);
   };
-  return { child, send, waitFor, stdout: () => stdout, stderr: () => stderr };
-}
-
-describe('a spawned bin over stdio', () => {
-  it('keeps stdout pure JSON-RPC when a handler writes to console.log and process.stdout', async () => {
-    const raw = startRaw();
-    raw.send({
+  const initialize = async () => {
+    send({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
-    await raw.waitFor(1);
+    await waitFor(1);
+  };
+  return { child, send, waitFor, initialize, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe('a spawned bin over stdio', () => {
+  it('keeps stdout pure JSON-RPC when a handler writes to console.log and process.stdout', async () => {
+    const raw = startRaw();
+    await raw.initialize();
     raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
     await raw.waitFor(2);
@@ -103,13 +106,7 @@ describe('a spawned bin over stdio', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)('exits cleanly on %s', async (signal) => {
     const raw = startRaw();
-    raw.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    await raw.waitFor(1);
+    await raw.initialize();
     raw.child.kill(signal);
     const [code] = await once(raw.child, 'exit');
     expect(code).toBe(0);

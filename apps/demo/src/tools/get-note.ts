@@ -1,6 +1,6 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import type { NoteStore } from '../store.js';
+import { type NoteStore, noteIdSchema } from '../store.js';
 
 export const createGetNote = (store: NoteStore) =>
   defineTool({
@@ -8,10 +8,7 @@ export const createGetNote = (store: NoteStore) =>
     title: 'Get a note',
     description: 'Returns one note with its full body. Take the id from list_notes.',
     inputSchema: z.strictObject({
-      id: z
-        .string()
-        .regex(/^n\d+$/, 'must look like n1, n2, ...')
-        .describe('Note id from list_notes, e.g. "n1"'),
+      id: noteIdSchema,
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: ({ id }) => store.get(id),
