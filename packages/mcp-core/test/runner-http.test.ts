@@ -1,34 +1,22 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, resultData } from '../src/testing/index.js';
-
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const binArgs = ['--import', 'tsx', 'test/fixtures/bin.ts'];
+import { runFixtureBin, startFixtureBin } from './fixtures/spawn-bin.js';
 
 describe('a bin started with --http', () => {
   it('serves a real client over HTTP, requires MCP_HTTP_TOKEN when set, and exits cleanly on SIGTERM', async () => {
     const token = 'runner-test-token';
-    const child = spawn(process.execPath, [...binArgs, '--http', '--port', '0', '--include', 'add,whoami'], {
-      cwd: packageRoot,
-      env: { ...process.env, MCP_HTTP_TOKEN: token },
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+    const { child, stdout, stderr } = startFixtureBin(['--http', '--port', '0', '--include', 'add,whoami'], {
+      ...process.env,
+      MCP_HTTP_TOKEN: token,
     });
     try {
       await expect
-        .poll(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], { timeout: 15_000 })
+        .poll(() => /listening on (http:\/\/\S+)/.exec(stderr())?.[1], { timeout: 15_000 })
         .toBeDefined();
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] as string;
-      expect(stderr).toContain('(bearer token required)');
-      expect(stderr).not.toContain(token);
+      const url = /listening on (http:\/\/\S+)/.exec(stderr())?.[1] as string;
+      expect(stderr()).toContain('(bearer token required)');
+      expect(stderr()).not.toContain(token);
       const unauthorized = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -50,7 +38,7 @@ describe('a bin started with --http', () => {
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');
       expect(code).toBe(0);
-      expect(stdout).toBe('');
+      expect(stdout()).toBe('');
     } finally {
       child.kill('SIGKILL');
     }
@@ -59,12 +47,7 @@ describe('a bin started with --http', () => {
   it('refuses to listen beyond loopback without a token (exit code 2)', () => {
     const env = { ...process.env };
     delete env.MCP_HTTP_TOKEN;
-    const result = spawnSync(process.execPath, [...binArgs, '--http', '--host', '0.0.0.0', '--port', '0'], {
-      cwd: packageRoot,
-      env,
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const result = runFixtureBin(['--http', '--host', '0.0.0.0', '--port', '0'], env);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a bearer token');
   });

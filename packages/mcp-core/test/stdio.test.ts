@@ -1,11 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorBody, resultData, type SpawnedClient, spawnStdioClient } from '../src/testing/index.js';
+import { fixtureBin, runFixtureBin, startFixtureBin } from './fixtures/spawn-bin.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const binArgs = ['--import', 'tsx', 'test/fixtures/bin.ts'];
 const children: ChildProcessWithoutNullStreams[] = [];
 let spawned: SpawnedClient | undefined;
 
@@ -16,20 +14,20 @@ afterEach(async () => {
 });
 
 function startRaw(args: string[] = []) {
-  const child = spawn(process.execPath, [...binArgs, ...args], { cwd: packageRoot });
+  const bin = startFixtureBin(args);
+  const { child } = bin;
   children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   const waitFor = async (id: number) => {
     await expect
-      .poll(() => stdout.split('\n').some((line) => line.includes(`"id":${id}`)), { timeout: 10_000 })
+      .poll(
+        () =>
+          bin
+            .stdout()
+            .split('\n')
+            .some((line) => line.includes(`"id":${id}`)),
+        { timeout: 10_000 },
+      )
       .toBe(true);
   };
   const initialize = async () => {
@@ -41,7 +39,7 @@ function startRaw(args: string[] = []) {
     });
     await waitFor(1);
   };
-  return { child, send, waitFor, initialize, stdout: () => stdout, stderr: () => stderr };
+  return { ...bin, send, waitFor, initialize };
 }
 
 describe('a spawned bin over stdio', () => {
@@ -62,7 +60,7 @@ describe('a spawned bin over stdio', () => {
   });
 
   it('serves a real SDK client', async () => {
-    spawned = await spawnStdioClient({ command: process.execPath, args: binArgs, cwd: packageRoot });
+    spawned = await spawnStdioClient(fixtureBin);
     const { tools } = await spawned.client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('echo');
     expect(resultData(await spawned.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toEqual({
@@ -76,9 +74,8 @@ describe('a spawned bin over stdio', () => {
 
   it('applies --read-only, --include and --exclude', async () => {
     spawned = await spawnStdioClient({
-      command: process.execPath,
-      args: [...binArgs, '--read-only', '--include', 'echo,add,fail,slow', '--exclude', 'slow'],
-      cwd: packageRoot,
+      ...fixtureBin,
+      args: [...fixtureBin.args, '--read-only', '--include', 'echo,add,fail,slow', '--exclude', 'slow'],
     });
     const { tools } = await spawned.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add']);
@@ -87,11 +84,7 @@ describe('a spawned bin over stdio', () => {
   });
 
   it('runs with --sandbox through the provider hook', async () => {
-    spawned = await spawnStdioClient({
-      command: process.execPath,
-      args: [...binArgs, '--sandbox'],
-      cwd: packageRoot,
-    });
+    spawned = await spawnStdioClient({ ...fixtureBin, args: [...fixtureBin.args, '--sandbox'] });
     expect((await spawned.client.listTools()).tools.length).toBeGreaterThan(0);
     expect(spawned.stderr()).toContain('sandbox: fixture sandbox');
   });
@@ -113,12 +106,7 @@ describe('a spawned bin over stdio', () => {
   });
 
   it('prints --help and --version, and rejects an unknown flag with exit code 2', () => {
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, [...binArgs, ...args], {
-        cwd: packageRoot,
-        encoding: 'utf8',
-        timeout: 15_000,
-      });
+    const run = (...args: string[]) => runFixtureBin(args);
     const help = run('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: fixture-mcp [options]');
@@ -131,11 +119,7 @@ describe('a spawned bin over stdio', () => {
   });
 
   it('exits with code 2 and a clear message when a filter matches nothing', () => {
-    const result = spawnSync(process.execPath, [...binArgs, '--include', 'nothing'], {
-      cwd: packageRoot,
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const result = runFixtureBin(['--include', 'nothing']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('"nothing" match no tool');
     expect(result.stdout).toBe('');
