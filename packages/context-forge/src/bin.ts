@@ -1,0 +1,24 @@
+import { runBin } from '@x/mcp-core';
+import { VERSION } from './version.js';
+
+await runBin({
+  name: 'context-forge-mcp',
+  version: VERSION,
+  description: 'Context Forge project tools for AI agents, on the desktop app’s own projects.json',
+  environment: [
+    {
+      name: 'CONTEXT_FORGE_DATA_DIR',
+      description: 'Directory of projects.json (default: the Context Forge app’s config directory)',
+    },
+  ],
+  createProvider: async () => (await import('./index.js')).createContextForgeProvider(),
+  createSandbox: async () => {
+    const { createExampleStore } = await import('./testing/index.js');
+    const store = await createExampleStore();
+    return {
+      provider: (await import('./index.js')).createContextForgeProvider({ dataDir: store.dataDir }),
+      description: `temporary Context Forge store at ${store.dataDir} with ${store.projects.length} example projects`,
+      close: store.close,
+    };
+  },
+});

@@ -1,0 +1,41 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { buildContext } from '../context/build.js';
+import type { ProjectStore } from '../store/project-store.js';
+import { overrideFields, projectIdSchema } from './schemas.js';
+
+const inputSchema = z.strictObject({ projectId: projectIdSchema, ...overrideFields });
+
+async function generate(store: ProjectStore, input: z.infer<typeof inputSchema>): Promise<string> {
+  const { projectId, additionalInstructions, ...overrides } = input;
+  const project = await store.get(projectId);
+  return buildContext(project, { overrides, ...(additionalInstructions ? { additionalInstructions } : {}) });
+}
+
+export const createContextBuild = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'context_build',
+    title: 'Build the context prompt',
+    description:
+      'Generates the context prompt Context Forge builds for a project: project header, tools, monorepo note, ' +
+      'recent events, the prompt selected by the instruction (from the project prompt file, parameters ' +
+      'filled) and additional notes. Use it at the start of a session. Overrides (slice, instruction, ...) ' +
+      'apply to this context only and are never saved; use project_update to change the project. ' +
+      'Take projectId from project_list.',
+    inputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: (input) => generate(store(), input),
+  });
+
+export const createTemplatePreview = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'template_preview',
+    title: 'Preview a context prompt',
+    description:
+      'Shows the context prompt a project would get with other settings, e.g. a different instruction or ' +
+      'slice, without changing anything. Same output as context_build; use it to compare variants before ' +
+      'saving one with project_update. Take projectId from project_list.',
+    inputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: (input) => generate(store(), input),
+  });

@@ -1,0 +1,28 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ProjectStore } from '../store/project-store.js';
+import { projectIdSchema, projectOutput, summaryText } from './schemas.js';
+
+export const createContextSummarize = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'context_summarize',
+    title: 'Save a session summary',
+    description:
+      "Saves a summary of the session as the project's recent events (and, if given, its additional notes), " +
+      'so the next context_build starts from it; other custom fields are kept. Call it at milestones or ' +
+      'before ending a session. Returns the updated project. Take projectId from project_list.',
+    inputSchema: z.strictObject({
+      projectId: projectIdSchema,
+      summary: summaryText
+        .trim()
+        .min(1, 'must not be empty: summarize what happened and where work stands')
+        .describe('What happened and where work stands; replaces the recent events'),
+      additionalNotes: summaryText.optional().describe('Replaces the additional notes when given'),
+    }),
+    outputSchema: projectOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: ({ projectId, summary, additionalNotes }) =>
+      store().update(projectId, {
+        customData: { recentEvents: summary, ...(additionalNotes === undefined ? {} : { additionalNotes }) },
+      }),
+  });

@@ -1,0 +1,18 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ProjectStore } from '../store/project-store.js';
+import { projectIdSchema, projectOutput } from './schemas.js';
+
+export const createProjectGet = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'project_get',
+    title: 'Get a Context Forge project',
+    description:
+      'Returns every stored field of one project: configuration (template, slice, task file, instruction, ' +
+      'phase, work type, project path), its custom notes (recent events, additional notes, monorepo note, ' +
+      'available tools) and timestamps. Take the id from project_list.',
+    inputSchema: z.strictObject({ id: projectIdSchema }),
+    outputSchema: projectOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: ({ id }) => store().get(id),
+  });

@@ -1,0 +1,30 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { summarize } from '../store/project.js';
+import type { ProjectStore } from '../store/project-store.js';
+
+export const createProjectList = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'project_list',
+    title: 'List Context Forge projects',
+    description:
+      'Lists every Context Forge project (the same ones the desktop app shows) with its ID, name, current ' +
+      'slice, template, instruction and project path. Call this first: the other tools take a project ID from here.',
+    inputSchema: z.strictObject({}),
+    outputSchema: z.object({
+      projects: z.array(
+        z.looseObject({ id: z.string(), name: z.string().optional(), updatedAt: z.string().optional() }),
+      ),
+      count: z.number().int(),
+      hint: z.string().optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async () => {
+      const projects = (await store().list()).map(summarize);
+      return {
+        projects,
+        count: projects.length,
+        ...(projects.length === 0 ? { hint: 'No projects yet. Create one with project_create.' } : {}),
+      };
+    },
+  });

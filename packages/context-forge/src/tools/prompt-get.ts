@@ -1,0 +1,34 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { projectRoot, promptFileOf } from '../context/project-files.js';
+import { findPrompt, loadPrompts } from '../context/prompts.js';
+import type { ProjectStore } from '../store/project-store.js';
+import { projectIdSchema } from './schemas.js';
+
+export const createPromptGet = (store: () => ProjectStore) =>
+  defineTool({
+    name: 'prompt_get',
+    title: 'Get a prompt template',
+    description:
+      "Returns one prompt template from a project's prompt file: its name, key, parameters and the raw " +
+      'template text (placeholders unfilled). Take projectId from project_list and templateName from prompt_list.',
+    inputSchema: z.strictObject({
+      projectId: projectIdSchema,
+      templateName: z
+        .string()
+        .trim()
+        .min(1)
+        .max(300)
+        .describe(
+          'Template name (any case), e.g. "Implementation (Phase 6)", or its exact key, e.g. "implementation-phase-6"',
+        ),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async ({ projectId, templateName }) => {
+      const project = await store().get(projectId);
+      const prompts = await loadPrompts(promptFileOf(projectRoot(project, 'reading prompts')));
+      const prompt = findPrompt(prompts, templateName);
+      const parameters = prompt.parameters.join(', ') || 'none';
+      return `# ${prompt.name}\nKey: ${prompt.key}\nParameters: ${parameters}\n\n---\n\n${prompt.content}`;
+    },
+  });
