@@ -166,7 +166,7 @@ function findProject(projects: Project[], id: string): Project {
 }
 
 /** The app's guard against catastrophic loss: never replace more than 2 projects by 1 or none. */
-function checkWriteGuard(before: number, after: number): void {
+export function checkWriteGuard(before: number, after: number): void {
   if (before > 2 && after <= 1) {
     throw new ConflictError(
       `Refusing to replace ${before} projects with ${after}: that looks like data loss. Nothing was written.`,
