@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { resolveSettings } from '../settings.js';
+import { VERSION } from '../version.js';
+import { type ForgeConfig, removeConfig, writeConfig } from './config-file.js';
+
+export interface LoginOptions {
+  /** Default: `$FORGE_API_URL`, then `https://www.forge-ai.dev/api`. */
+  apiUrl?: string;
+  /** Default: `$FORGE_CONFIG_PATH`, then `~/.forge/config.json`. */
+  configPath?: string;
+  env?: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+  /** Where the instructions for the user go. Default: stderr. */
+  write?: (text: string) => void;
+  /** Cancels the login; nothing is written. */
+  signal?: AbortSignal;
+  /** Replaces the polling interval the server asks for (tests). */
+  pollIntervalMs?: number;
+  /** Added to the interval when the server answers `slow_down`. Default 5000 (RFC 8628). */
+  slowDownMs?: number;
+  /** Time limit of one HTTP request. Default 30000. */
+  timeoutMs?: number;
+}
+
+export interface LoginResult {
+  config: ForgeConfig;
+  configPath: string;
+}
+
+/** A login that did not succeed; the message says what to do. */
+export class LoginError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginError';
+  }
+}
+
+const DeviceCodeSchema = z.object({
+  deviceCode: z.string().min(1),
+  userCode: z.string().min(1),
+  verificationUri: z.string().min(1),
+  expiresIn: z.number().positive().optional(),
+  interval: z.number().positive().optional(),
+});
+
+const DeviceTokenSchema = z.object({
+  accessToken: z.string().min(1),
+  refreshToken: z.string(),
+  userId: z.string(),
+  teamId: z.string(),
+  user: z.object({ email: z.string(), displayName: z.string() }),
+});
+
+/** The CLI records a token as valid for 15 minutes; we write the same. Renewal happens on a 401 either way. */
+const ASSUMED_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+const MAX_TRANSIENT_FAILURES = 5;
+
+/**
+ * Signs in with Forge's device flow, like `forge login`: shows a URL and a code, polls until
+ * the user approves in the browser, then writes the CLI's login file (mode 0600, atomically).
+ */
+export async function login(options: LoginOptions = {}): Promise<LoginResult> {
+  const settings = resolveSettings({
+    ...(options.apiUrl === undefined ? {} : { apiUrl: options.apiUrl }),
+    ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  const write = options.write ?? ((text: string) => process.stderr.write(text));
+  const post = async (path: string, body?: unknown) => {
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    try {
+      return await settings.fetch(`${settings.apiUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'user-agent': `@x/mcp-forge/${VERSION}`,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw new LoginError('Login cancelled; nothing was saved.');
+      throw new LoginError(
+        `Cannot reach the Forge server at ${settings.apiUrl}${describeNetworkError(error)}. Check your connection, or FORGE_API_URL for a self-hosted Forge.`,
+      );
+    }
+  };
+
+  const started = await post('/auth/device/request');
+  if (!started.ok) {
+    throw new LoginError(`Forge could not start a login (HTTP ${started.status}). Try again in a moment.`);
+  }
+  const device = DeviceCodeSchema.safeParse(await started.json().catch(() => undefined));
+  if (!device.success) throw new LoginError('Forge answered the login request with an unexpected response.');
+  const { deviceCode, userCode, verificationUri } = device.data;
+  const expiresInMs = (device.data.expiresIn ?? 300) * 1000;
+  let intervalMs = options.pollIntervalMs ?? (device.data.interval ?? 5) * 1000;
+
+  write(
+    `\nTo sign in to Forge, open this address in a browser:\n\n  ${verificationUri}\n\nand enter the code:\n\n  ${userCode}\n\nWaiting for approval (the code expires in ${Math.round(expiresInMs / 60_000) || 1} min; Ctrl+C cancels)...\n`,
+  );
+
+  const deadline = Date.now() + expiresInMs;
+  let transientFailures = 0;
+  while (Date.now() < deadline) {
+    await sleep(intervalMs, options.signal);
+    const response = await post('/auth/device/token', { deviceCode }).catch((error: unknown) => {
+      if (options.signal?.aborted) throw error;
+      transientFailures++;
+      if (transientFailures >= MAX_TRANSIENT_FAILURES) throw error;
+      return undefined;
+    });
+    if (!response) continue;
+    if (response.ok) {
+      const token = DeviceTokenSchema.safeParse(await response.json().catch(() => undefined));
+      if (!token.success)
+        throw new LoginError('Forge approved the login but sent an unexpected token response.');
+      const config: ForgeConfig = {
+        accessToken: token.data.accessToken,
+        refreshToken: token.data.refreshToken,
+        expiresAt: new Date(Date.now() + ASSUMED_TOKEN_LIFETIME_MS).toISOString(),
+        userId: token.data.userId,
+        teamId: token.data.teamId,
+        user: token.data.user,
+      };
+      await writeConfig(settings.configPath, config);
+      write(
+        `Logged in to Forge as ${config.user.email || config.user.displayName || config.userId} (team ${config.teamId}). Saved to ${settings.configPath}\n`,
+      );
+      return { config, configPath: settings.configPath };
+    }
+    if (response.status === 400) {
+      const body = (await response.json().catch(() => ({}))) as { error?: unknown };
+      switch (body.error) {
+        case 'authorization_pending':
+          continue;
+        case 'slow_down':
+          intervalMs += options.slowDownMs ?? 5_000;
+          continue;
+        case 'expired_token':
+          throw new LoginError('The login code expired before it was approved. Run `forge-mcp login` again.');
+        case 'access_denied':
+          throw new LoginError('The login was denied in the browser. Run `forge-mcp login` to try again.');
+        default:
+          throw new LoginError(
+            `Forge refused the login${typeof body.error === 'string' ? ` (${body.error.slice(0, 100)})` : ''}. Run \`forge-mcp login\` to start again.`,
+          );
+      }
+    }
+    if (response.status === 429 || response.status >= 500) {
+      await response.body?.cancel().catch(() => {});
+      transientFailures++;
+      if (transientFailures >= MAX_TRANSIENT_FAILURES) {
+        throw new LoginError(
+          `Forge kept failing while waiting for approval (HTTP ${response.status}). Try again later.`,
+        );
+      }
+      if (response.status === 429) intervalMs += options.slowDownMs ?? 5_000;
+      continue;
+    }
+    throw new LoginError(
+      `Forge answered the login poll with HTTP ${response.status}. Run \`forge-mcp login\` again.`,
+    );
+  }
+  throw new LoginError('The login code expired before it was approved. Run `forge-mcp login` again.');
+}
+
+/** Removes the login file (the same file `forge logout` removes). Returns whether there was one. */
+export async function logout(
+  options: { configPath?: string; env?: Record<string, string | undefined> } = {},
+) {
+  const { configPath } = resolveSettings({
+    ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  return { removed: await removeConfig(configPath), configPath };
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? ` (${cause.code})` : '';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cancelled = () => new LoginError('Login cancelled; nothing was saved.');
+    if (signal?.aborted) {
+      reject(cancelled());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

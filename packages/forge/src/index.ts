@@ -1,0 +1,61 @@
+import type { ToolProvider } from '@x/mcp-core';
+import { ForgeClient } from './client/client.js';
+import type { ForgeSettings } from './settings.js';
+import { createGetFileChanges } from './tools/get-file-changes.js';
+import { createGetRepositoryContext } from './tools/get-repository-context.js';
+import { createGetTicketContext } from './tools/get-ticket-context.js';
+import { createListTickets } from './tools/list-tickets.js';
+import { createReportDecision } from './tools/report-decision.js';
+import { createReportRisk } from './tools/report-risk.js';
+import { createReportScopeChange } from './tools/report-scope-change.js';
+import { createStartImplementation } from './tools/start-implementation.js';
+import { createSubmitReviewSession } from './tools/submit-review-session.js';
+import { createSubmitSettlement } from './tools/submit-settlement.js';
+import { createUpdateTicketStatus } from './tools/update-ticket-status.js';
+import { VERSION } from './version.js';
+
+const INSTRUCTIONS =
+  'Forge tickets for a coding agent. list_tickets gives the ticket ids every other tool takes. ' +
+  'Read a ticket with get_ticket_context (or just its files with get_file_changes) and the local git state with get_repository_context. ' +
+  'Review: submit_review_session. Implement: start_implementation (branch "forge/..."), then report_decision, report_risk and report_scope_change as you go, and submit_settlement when done. ' +
+  'update_ticket_status moves a ticket through its lifecycle.';
+
+/**
+ * The Forge tools. Nothing is read or fetched here: settings, the environment and the login
+ * file are read when a tool first runs.
+ */
+export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider {
+  const client = new ForgeClient(settings);
+  return {
+    id: 'forge',
+    version: VERSION,
+    instructions: INSTRUCTIONS,
+    tools: [
+      createListTickets(client),
+      createGetTicketContext(client),
+      createGetFileChanges(client),
+      createGetRepositoryContext(() => settings.cwd ?? process.cwd()),
+      createUpdateTicketStatus(client),
+      createSubmitReviewSession(client),
+      createStartImplementation(client),
+      createReportDecision(client),
+      createReportRisk(client),
+      createReportScopeChange(client),
+      createSubmitSettlement(client),
+    ],
+  };
+}
+
+export { type ForgeConfig, readConfig, removeConfig, writeConfig } from './auth/config-file.js';
+export { type LoginOptions, type LoginResult, login, logout } from './auth/login.js';
+export { ForgeClient, type RequestOptions } from './client/client.js';
+export { DEFAULT_API_URL, defaultConfigPath, type ForgeSettings } from './settings.js';
+export { normalizeTicket } from './tickets/normalize.js';
+export type { FileChange, TicketContext, TicketSummary } from './tickets/schema.js';
+export {
+  SETTABLE_STATUSES,
+  type SettableStatus,
+  TICKET_STATUSES,
+  type TicketStatus,
+} from './tickets/status.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,72 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@x/mcp-core';
+
+/** The Forge API the `forge` CLI talks to; it includes the `/api` prefix. */
+export const DEFAULT_API_URL = 'https://www.forge-ai.dev/api';
+
+export interface ForgeSettings {
+  /** Forge API base URL including `/api`. Default: `$FORGE_API_URL`, then `https://www.forge-ai.dev/api`. */
+  apiUrl?: string;
+  /**
+   * Access token. Default: `$FORGE_ACCESS_TOKEN`, then the `forge` CLI's stored login. A token
+   * given this way cannot be refreshed; a rejected one asks for a new one.
+   */
+  accessToken?: string;
+  /** Team sent as `x-team-id`. Default: `$FORGE_TEAM_ID`, then the stored login's team. */
+  teamId?: string;
+  /** The login file. Default: `$FORGE_CONFIG_PATH`, then `~/.forge/config.json` (shared with the `forge` CLI). */
+  configPath?: string;
+  /** Time limit of one HTTP request in ms. Default 30000. */
+  timeoutMs?: number;
+  /** Wait before the single retry after a 5xx, in ms. Default 1000. */
+  retryDelayMs?: number;
+  /** Directory `get_repository_context` works in and may not leave. Default: the process's working directory. */
+  cwd?: string;
+  /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Environment to read the defaults from. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedSettings {
+  apiUrl: string;
+  accessToken: string | undefined;
+  teamId: string | undefined;
+  configPath: string;
+  timeoutMs: number;
+  retryDelayMs: number;
+  cwd: string;
+  fetch: typeof fetch;
+}
+
+/** Reads settings and their environment fallbacks. Called on first use, never at import. */
+export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
+  const env = settings.env ?? process.env;
+  const rawUrl = settings.apiUrl ?? (env.FORGE_API_URL || DEFAULT_API_URL);
+  let apiUrl: string;
+  try {
+    const url = new URL(rawUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    apiUrl = url.toString().replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(
+      `FORGE_API_URL is not a valid http(s) URL: "${rawUrl.slice(0, 200)}". Set it to the Forge API base, e.g. ${DEFAULT_API_URL}.`,
+    );
+  }
+  return {
+    apiUrl,
+    accessToken: settings.accessToken ?? (env.FORGE_ACCESS_TOKEN || undefined),
+    teamId: settings.teamId ?? (env.FORGE_TEAM_ID || undefined),
+    configPath: settings.configPath ?? defaultConfigPath(env),
+    timeoutMs: settings.timeoutMs ?? 30_000,
+    retryDelayMs: settings.retryDelayMs ?? 1_000,
+    cwd: settings.cwd ?? process.cwd(),
+    fetch: settings.fetch ?? globalThis.fetch,
+  };
+}
+
+/** `$FORGE_CONFIG_PATH`, then the `forge` CLI's `~/.forge/config.json`. */
+export function defaultConfigPath(env: Record<string, string | undefined> = process.env): string {
+  return env.FORGE_CONFIG_PATH || join(env.HOME || homedir(), '.forge', 'config.json');
+}

@@ -1,0 +1,39 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ForgeClient } from '../client/client.js';
+import {
+  EVENT_ANNOTATIONS,
+  eventOutputSchema,
+  MAX_EVENT_DESCRIPTION,
+  recordExecutionEvent,
+  summarySchema,
+} from './execution-event.js';
+import { ticketIdSchema } from './shared.js';
+
+export const createReportScopeChange = (client: ForgeClient) =>
+  defineTool({
+    name: 'report_scope_change',
+    title: 'Report a change of scope',
+    description:
+      "Records that the implementation deviates from the Forge ticket's spec (something added, dropped or done differently) and why. Only works while the ticket is executing (after start_implementation). Take the ticket id from list_tickets.",
+    inputSchema: z.strictObject({
+      ticketId: ticketIdSchema,
+      summary: summarySchema('What changed compared with the spec'),
+      reason: z
+        .string()
+        .trim()
+        .min(1)
+        .max(MAX_EVENT_DESCRIPTION)
+        .optional()
+        .describe('Why the change was necessary'),
+    }),
+    outputSchema: eventOutputSchema,
+    annotations: EVENT_ANNOTATIONS,
+    handler: ({ ticketId, summary, reason }, { signal }) =>
+      recordExecutionEvent(
+        client,
+        ticketId,
+        { type: 'scope_change', title: summary, description: reason ?? summary },
+        signal,
+      ),
+  });

@@ -1,0 +1,51 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ForgeClient } from '../client/client.js';
+import { qaItemSchema, ticketIdSchema, ticketPath } from './shared.js';
+
+export const createStartImplementation = (client: ForgeClient) =>
+  defineTool({
+    name: 'start_implementation',
+    title: 'Start implementing a Forge ticket',
+    description:
+      'Records the branch the work happens on (it must start with "forge/") and optional preparation Q&A, and moves the Forge ticket to \'executing\'. Call it after creating the branch and before writing code; then report with report_decision, report_risk, report_scope_change and finish with submit_settlement. Take the ticket id from list_tickets.',
+    inputSchema: z.strictObject({
+      ticketId: ticketIdSchema,
+      branchName: z
+        .string()
+        .trim()
+        .max(200)
+        .regex(
+          /^forge\/[A-Za-z0-9._/-]+$/,
+          'must start with "forge/" followed by letters, digits, ".", "_", "-" or "/", e.g. "forge/FOR-12-add-login"',
+        )
+        .describe(
+          'The git branch of the implementation; must start with "forge/", e.g. "forge/FOR-12-add-login"',
+        ),
+      qaItems: z
+        .array(qaItemSchema)
+        .max(50)
+        .optional()
+        .describe('Optional question and answer pairs from preparing the implementation, up to 50'),
+    }),
+    outputSchema: z.object({
+      success: z.boolean(),
+      ticketId: z.string(),
+      branchName: z.string(),
+      status: z.string(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async ({ ticketId, branchName, qaItems }, { signal }) => {
+      const result = await client.request<Record<string, unknown> | undefined>(
+        'POST',
+        ticketPath(ticketId, '/start-implementation'),
+        { body: qaItems === undefined ? { branchName } : { branchName, qaItems }, signal, ticketId },
+      );
+      return {
+        success: result?.success !== false,
+        ticketId: typeof result?.ticketId === 'string' ? result.ticketId : ticketId,
+        branchName: typeof result?.branchName === 'string' ? result.branchName : branchName,
+        status: typeof result?.status === 'string' ? result.status : 'unknown',
+      };
+    },
+  });

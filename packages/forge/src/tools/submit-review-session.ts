@@ -1,0 +1,30 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ForgeClient } from '../client/client.js';
+import { qaItemSchema, ticketIdSchema, ticketPath } from './shared.js';
+
+export const createSubmitReviewSession = (client: ForgeClient) =>
+  defineTool({
+    name: 'submit_review_session',
+    title: 'Submit review answers for a Forge ticket',
+    description:
+      "Sends the questions and the developer's answers from a review of a Forge ticket back to Forge, replacing any earlier review; the ticket moves to 'refined' so the product manager can see them. Call it once every question is answered. Take the ticket id from list_tickets; read the ticket with get_ticket_context first.",
+    inputSchema: z.strictObject({
+      ticketId: ticketIdSchema,
+      qaItems: z.array(qaItemSchema).min(1).max(50).describe('The question and answer pairs, 1 to 50'),
+    }),
+    outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    handler: async ({ ticketId, qaItems }, { signal }) => {
+      const result = await client.request<Record<string, unknown> | undefined>(
+        'POST',
+        ticketPath(ticketId, '/review-session'),
+        { body: { qaItems }, signal, ticketId },
+      );
+      return {
+        success: result?.success !== false,
+        ticketId: typeof result?.ticketId === 'string' ? result.ticketId : ticketId,
+        status: typeof result?.status === 'string' ? result.status : 'unknown',
+      };
+    },
+  });

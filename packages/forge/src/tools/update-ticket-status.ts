@@ -1,0 +1,34 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import type { ForgeClient } from '../client/client.js';
+import { SETTABLE_STATUSES } from '../tickets/status.js';
+import { ticketIdSchema, ticketPath } from './shared.js';
+
+const ALLOWED = SETTABLE_STATUSES.join(', ');
+
+export const createUpdateTicketStatus = (client: ForgeClient) =>
+  defineTool({
+    name: 'update_ticket_status',
+    title: 'Change the status of a Forge ticket',
+    description: `Moves a Forge ticket to another status (${ALLOWED}). Forge enforces the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use start_implementation, to finish use submit_settlement. Take the ticket id from list_tickets.`,
+    inputSchema: z.strictObject({
+      ticketId: ticketIdSchema,
+      status: z
+        .enum(SETTABLE_STATUSES, { error: () => `must be one of: ${ALLOWED}` })
+        .describe(`The new status, one of: ${ALLOWED}`),
+    }),
+    outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    handler: async ({ ticketId, status }, { signal }) => {
+      const updated = await client.request<{ status?: unknown } | undefined>('PATCH', ticketPath(ticketId), {
+        body: { status },
+        signal,
+        ticketId,
+      });
+      return {
+        success: true,
+        ticketId,
+        status: typeof updated?.status === 'string' ? updated.status : status,
+      };
+    },
+  });

@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'forge',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+    // Points HOME and FORGE_CONFIG_PATH at a throwaway directory: no test can reach the real ~/.forge.
+    setupFiles: ['./src/test-setup.ts'],
+  },
+});
