@@ -34,6 +34,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface InjectedFailure {
@@ -423,6 +425,7 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
         query: Object.fromEntries(url.searchParams),
         headers,
         body: parsed,
+        at: Date.now(),
       };
       requests.push(recorded);
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
