@@ -40,7 +40,7 @@ describe('bbj-mcp bin', () => {
       });
       expect(resultText(found)).toMatch(/^Found 3 results for: window button event \(/);
       expect(fake.requests[before]?.body).toEqual({
-        query: 'custom class method',
+        query: 'window button event',
         limit: 3,
         generation: 'bbj_gui',
       });
