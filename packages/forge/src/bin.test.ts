@@ -1,0 +1,218 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectHttp, errorBody, resultData, resultText, spawnStdioClient } from '@x/mcp-core/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeForge, startFakeForge } from './testing/index.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const WRITE_TOOLS = [
+  'update_ticket_status',
+  'submit_review_session',
+  'start_implementation',
+  'report_decision',
+  'report_risk',
+  'report_scope_change',
+  'submit_settlement',
+];
+
+let fake: FakeForge;
+let home: string;
+let configPath: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  fake = await startFakeForge({ device: { interval: 1, pendingPolls: 1 } });
+  home = mkdtempSync(join(tmpdir(), 'forge-bin-home-'));
+  configPath = join(home, '.forge', 'config.json');
+  // A throwaway HOME as well as FORGE_CONFIG_PATH: the bin cannot reach the real ~/.forge.
+  env = {
+    HOME: home,
+    USERPROFILE: home,
+    FORGE_API_URL: fake.url,
+    FORGE_CONFIG_PATH: configPath,
+    MCP_LOG_LEVEL: 'info',
+  };
+});
+afterAll(() => fake.close());
+
+/** Runs the bin to completion without a shell. */
+function runBinToEnd(args: string[], extraEnv: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env, ...extraEnv } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('forge-mcp login and logout (built bin)', () => {
+  it('mentions the subcommands in --help', () => {
+    const help = spawnSync(process.execPath, [bin, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('forge-mcp login');
+    expect(help.stdout).toContain('forge-mcp logout');
+    expect(help.stdout).toContain('FORGE_CONFIG_PATH');
+  });
+
+  it('logs in through the device endpoints, writing the login file with mode 0600', async () => {
+    const { code, stdout, stderr } = await runBinToEnd(['login']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${fake.url.replace(/\/api$/, '')}/device`);
+    expect(stderr).toMatch(/enter the code:\n\n {2}[A-F0-9]{4}-[A-F0-9]{4}/);
+    expect(stderr).toContain('Logged in to Forge as dev@example.com');
+    expect(stderr).not.toContain(fake.accessToken);
+    expect(statSync(configPath).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(configPath, 'utf8'))).toMatchObject({
+      accessToken: fake.accessToken,
+      teamId: fake.teamId,
+    });
+  });
+
+  it('serves the tools over stdio with that login and saves a refreshed token', async () => {
+    const { client, close, stderr } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(11);
+      const context = await client.callTool({ name: 'get_ticket_context', arguments: { ticketId: 'FOR-1' } });
+      expect(resultText(context)).toContain('# Add password reset by email');
+      expect(context.structuredContent).toMatchObject({ slug: 'FOR-1', status: 'approved' });
+
+      const before = JSON.parse(readFileSync(configPath, 'utf8')).accessToken;
+      fake.expireAccessToken();
+      expect(
+        (await client.callTool({ name: 'list_tickets', arguments: { filter: 'mine' } })).isError,
+      ).toBeFalsy();
+      const after = JSON.parse(readFileSync(configPath, 'utf8'));
+      expect(after.accessToken).not.toBe(before);
+      expect(after.accessToken).toBe(fake.accessToken);
+      expect(statSync(configPath).mode & 0o777).toBe(0o600);
+
+      const missing = errorBody(
+        await client.callTool({ name: 'get_file_changes', arguments: { ticketId: 'FOR-404' } }),
+      );
+      expect(missing.message).toBe('Ticket not found: FOR-404. Use list_tickets to see ticket IDs.');
+      expect(stderr()).not.toContain(fake.accessToken);
+    } finally {
+      await close();
+    }
+  });
+
+  it('logs out by removing the file; a tool then asks for a login', async () => {
+    const { code, stderr } = await runBinToEnd(['logout']);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`removed ${configPath}`);
+    expect(existsSync(configPath)).toBe(false);
+
+    const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
+    try {
+      const body = errorBody(await client.callTool({ name: 'list_tickets', arguments: {} }));
+      expect(body.error_code).toBe('TOOL_NOT_ENABLED');
+      expect(body.message).toContain('forge-mcp login');
+    } finally {
+      await close();
+    }
+  });
+
+  it('fails login with exit code 1 and a message when the user denies it', async () => {
+    const denying = await startFakeForge({ device: { interval: 1, pendingPolls: 0, outcome: 'deny' } });
+    try {
+      const { code, stderr } = await runBinToEnd(['login'], { FORGE_API_URL: denying.url });
+      expect(code).toBe(1);
+      expect(stderr).toContain('denied');
+      expect(existsSync(configPath)).toBe(false);
+    } finally {
+      await denying.close();
+    }
+  });
+});
+
+describe('forge-mcp serving modes (built bin)', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill('SIGTERM');
+    child = undefined;
+  });
+
+  it('hides the write tools with --read-only', async () => {
+    const tokenEnv = { ...env, FORGE_ACCESS_TOKEN: fake.accessToken, FORGE_TEAM_ID: fake.teamId };
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--read-only'],
+      env: tokenEnv,
+    });
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.sort()).toEqual([
+        'get_file_changes',
+        'get_repository_context',
+        'get_ticket_context',
+        'list_tickets',
+      ]);
+      for (const write of WRITE_TOOLS) expect(names).not.toContain(write);
+    } finally {
+      await close();
+    }
+  });
+
+  it('serves a local fake with --sandbox and no credentials at all', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'forge-sandbox-home-'));
+    const { client, close, stderr } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox'],
+      env: { HOME: empty, FORGE_CONFIG_PATH: join(empty, 'none.json') },
+    });
+    try {
+      const list = await client.callTool({ name: 'list_tickets', arguments: {} });
+      expect(resultText(list)).toContain('4 tickets');
+      const started = resultData(
+        await client.callTool({
+          name: 'start_implementation',
+          arguments: { ticketId: 'FOR-1', branchName: 'forge/FOR-1-x' },
+        }),
+      );
+      expect(started).toMatchObject({ status: 'executing' });
+      expect(stderr()).toContain('sandbox: fake Forge at http://127.0.0.1:');
+    } finally {
+      await close();
+    }
+  });
+
+  it('serves stateless HTTP with --http --port 0', async () => {
+    const tokenEnv = { ...env, FORGE_ACCESS_TOKEN: fake.accessToken, FORGE_TEAM_ID: fake.teamId };
+    const spawned = spawn(process.execPath, [bin, '--http', '--port', '0'], {
+      env: { ...process.env, ...tokenEnv },
+    });
+    child = spawned;
+    let stderr = '';
+    spawned.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await expect
+      .poll(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], { timeout: 15_000 })
+      .toBeDefined();
+    const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] as string;
+    const connection = await connectHttp(url);
+    try {
+      const result = await connection.client.callTool({
+        name: 'get_file_changes',
+        arguments: { ticketId: 'T-001' },
+      });
+      expect(resultData<{ fileChanges: unknown[] }>(result).fileChanges).toHaveLength(2);
+    } finally {
+      await connection.close();
+    }
+  });
+});
