@@ -8,24 +8,37 @@
 //   node bench/run.mjs --help     all flags
 //
 // Build first (`pnpm bench` does): the `ours` fixture is bench/dist/ours.js.
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import {
+  COLD_LIMIT_MS,
+  fmt,
+  guardRun,
+  initializeParams,
+  log,
+  machine,
+  coldStart as measureColdStart,
+  median,
+  PROTOCOL_VERSION,
+  pinning,
+  quantile,
+  ROOT,
+  rotate,
+  StdioDriver,
+  stop,
+  usePinning,
+} from './lib.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..');
-const PROTOCOL_VERSION = '2025-11-25';
 const REQUEST_TIMEOUT_MS = 10_000;
-const COLD_LIMIT_MS = 20_000;
 const WARM_LIMIT_MS = 120_000;
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 const GLOBAL_LIMIT_MS = 8 * 60_000;
@@ -125,157 +138,8 @@ for (const file of [
   }
 }
 
-// ---------------------------------------------------------------------------------------
-// Process bookkeeping: every child is tracked, bounded in time, and killed on the way out.
-
-const children = new Set();
-
-/**
- * CPU pinning: this driver on CPU 0, every measured server on CPU 1 (when there are two CPUs
- * and `taskset` exists). Unpinned, a sequential ping-pong between two processes swings by
- * ±30% from run to run depending on where the scheduler puts them; pinned, by a few percent.
- */
-const pinning = (() => {
-  if (!flags.pin || os.availableParallelism() < 2) return false;
-  try {
-    execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-function start(args, { stderr = 'pipe' } = {}) {
-  // taskset execs node in place, so child.pid is the server's pid.
-  const [command, commandArgs] = pinning
-    ? ['taskset', ['-c', '1', process.execPath, ...args]]
-    : [process.execPath, args];
-  const child = spawn(command, commandArgs, {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', stderr],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  children.add(child);
-  child.stderrTail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (text) => {
-    child.stderrTail = (child.stderrTail + text).slice(-2000);
-  });
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  child.once('exit', () => children.delete(child));
-  child.stdin.on('error', () => {});
-  return child;
-}
-
-/** Waits for the child to exit; SIGKILL after `ms`. */
-async function stop(child, { signal, ms = 5000 } = {}) {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exited;
-  if (signal) child.kill(signal);
-  else child.stdin.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-  const result = await child.exited;
-  clearTimeout(timer);
-  return result;
-}
-
-function killAll() {
-  for (const child of children) child.kill('SIGKILL');
-}
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-setTimeout(() => {
-  console.error(`Benchmark exceeded ${GLOBAL_LIMIT_MS / 60_000} minutes; aborting.`);
-  killAll();
-  process.exit(1);
-}, GLOBAL_LIMIT_MS).unref();
-
-// ---------------------------------------------------------------------------------------
-// The raw stdio driver: NDJSON lines in, responses matched by id.
-
-class StdioDriver {
-  constructor(args) {
-    this.child = start(args);
-    this.pending = new Map();
-    this.nextId = 1;
-    let buffer = '';
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (line.trim()) this.#onLine(line);
-      }
-    });
-    this.child.once('exit', (code, signal) => {
-      const error = new Error(
-        `server exited (code ${code}, signal ${signal}) with requests pending; stderr: ${this.child.stderrTail}`,
-      );
-      for (const { reject } of this.pending.values()) reject(error);
-      this.pending.clear();
-    });
-  }
-
-  #onLine(line) {
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.fail(new Error(`server wrote a non-JSON line to stdout: ${line.slice(0, 200)}`));
-      return;
-    }
-    const waiter = this.pending.get(message.id);
-    if (!waiter) return;
-    this.pending.delete(message.id);
-    if (message.error) waiter.reject(new Error(`JSON-RPC error: ${JSON.stringify(message.error)}`));
-    else waiter.resolve(message.result);
-  }
-
-  /** Rejects every pending request and kills the server. */
-  fail(error) {
-    for (const { reject } of this.pending.values()) reject(error);
-    this.pending.clear();
-    this.child.kill('SIGKILL');
-  }
-
-  /** Runs `phase`, failing it if it takes longer than `ms` (one timer per phase, not per request). */
-  async bounded(ms, what, phase) {
-    const timer = setTimeout(() => this.fail(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-    try {
-      return await phase();
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Writes one frame without waiting. */
-  write(message) {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  /** Resolves with the result of request `id`. No timer per request: `bounded` limits a whole phase. */
-  wait(id) {
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-  }
-
-  request(method, params) {
-    const id = this.nextId++;
-    const answered = this.wait(id);
-    this.write({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-    return answered;
-  }
-}
-
-const initializeParams = {
-  protocolVersion: PROTOCOL_VERSION,
-  capabilities: {},
-  clientInfo: { name: 'x-bench', version: '0.0.0' },
-};
+usePinning(flags.pin);
+guardRun(GLOBAL_LIMIT_MS);
 
 function checkToolList(result, server) {
   if (!result?.tools?.some((tool) => tool.name === 'echo')) {
@@ -289,27 +153,8 @@ function checkEcho(result, text, server) {
   }
 }
 
-/** Spawn → first tools/list answer, in ms. The three frames are written at once, right after spawn. */
-async function coldStart(server) {
-  const t0 = performance.now();
-  const driver = new StdioDriver(server.args);
-  try {
-    return await driver.bounded(COLD_LIMIT_MS, `${server.name} cold start`, async () => {
-      const initialized = driver.wait(1);
-      const listed = driver.wait(2);
-      driver.write({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams });
-      driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      driver.write({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      const result = await listed;
-      const ms = performance.now() - t0;
-      await initialized;
-      checkToolList(result, server.name);
-      return ms;
-    });
-  } finally {
-    await stop(driver.child);
-  }
-}
+/** Spawn → first tools/list answer, in ms. */
+const coldStart = (server) => measureColdStart(server, (result) => checkToolList(result, server.name));
 
 /**
  * Sequential tools/call over stdio in one process: a timed phase after a short warm-up (the
@@ -524,50 +369,6 @@ async function checkWithRealClient(name, transport) {
 
 const stdioClientTransport = (server) =>
   new StdioClientTransport({ command: process.execPath, args: server.args, cwd: ROOT, stderr: 'ignore' });
-
-// ---------------------------------------------------------------------------------------
-// Statistics and reporting.
-
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
-}
-const median = (values) => quantile(values, 0.5);
-
-function rotate(list, by) {
-  const shift = by % list.length;
-  return [...list.slice(shift), ...list.slice(0, shift)];
-}
-
-const log = (text) => process.stderr.write(`${text}\n`);
-
-function fmt(value, digits = 1) {
-  if (value === undefined || Number.isNaN(value)) return 'n/a';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function machine() {
-  const cpus = os.cpus();
-  let commit;
-  try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    commit = undefined;
-  }
-  return {
-    nproc: cpus.length,
-    cpu: cpus[0]?.model,
-    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
-    node: process.version,
-    platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    loadAverageAtStart: os.loadavg().map((load) => Math.round(load * 100) / 100),
-    commit,
-  };
-}
 
 // ---------------------------------------------------------------------------------------
 // The run.
