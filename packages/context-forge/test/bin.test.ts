@@ -48,6 +48,31 @@ describe('context-forge-mcp', () => {
     );
   });
 
+  it('needs no configuration: it uses the app’s own config directory', async () => {
+    const home = await createExampleStore({ seedProjects: false });
+    const env = {
+      HOME: home.dataDir,
+      XDG_CONFIG_HOME: join(home.dataDir, 'config'),
+      CONTEXT_FORGE_DATA_DIR: '',
+    };
+    const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
+    try {
+      const created = resultData<Project>(
+        await client.callTool({
+          name: 'project_create',
+          arguments: { name: 'first', template: 'default', slice: '' },
+        }),
+      );
+      const stored = JSON.parse(
+        await readFile(join(home.dataDir, 'config', 'context-forge', 'projects.json'), 'utf8'),
+      );
+      expect(stored).toEqual([created]);
+    } finally {
+      await close();
+      await home.close();
+    }
+  });
+
   it('works on CONTEXT_FORGE_DATA_DIR over HTTP, and the file it writes is the app’s format', async () => {
     const store = await createExampleStore();
     const child = spawn(process.execPath, [bin, '--http', '--port', '0'], {
