@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorBody, resultText } from '@x/mcp-core/testing';
@@ -7,15 +7,26 @@ import { compilers, connectProvider, isAlive, readCalls } from '../../test/helpe
 import type { BbjRagSettings } from '../settings.js';
 
 let scratch: string;
+let snippets: string;
 let recordFile: string;
 let counter = 0;
+const originalTmpdir = process.env.TMPDIR;
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'bbj-rag-test-'));
+  // The tool puts snippets under os.tmpdir(): a private one shows exactly what it leaves behind.
+  snippets = join(scratch, 'tmp');
+  mkdirSync(snippets);
+  process.env.TMPDIR = snippets;
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  if (originalTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = originalTmpdir;
+  rmSync(scratch, { recursive: true, force: true });
+});
 afterEach(() => {
   delete process.env.BBJCPL_RECORD;
+  expect(readdirSync(snippets)).toEqual([]);
 });
 
 /** Calls the tool once through a real client, with a fresh record of what the compiler saw. */
@@ -29,8 +40,6 @@ async function validate(code: string, settings: BbjRagSettings) {
     await connection.close();
   }
 }
-
-const snippetDirectories = () => readdirSync(tmpdir()).filter((name) => name.startsWith('bbj-mcp-'));
 
 describe('validate_bbj_syntax', () => {
   it('runs the compiler with -N on a temporary file holding the code, and removes it', async () => {
@@ -48,6 +57,7 @@ describe('validate_bbj_syntax', () => {
     const [call] = readCalls(recordFile);
     expect(call?.args[0]).toBe('-N');
     expect(call?.file).toMatch(/snippet\.bbj$/);
+    expect(call?.file.startsWith(snippets)).toBe(true);
     expect(call?.existed).toBe(true);
     expect(call?.code).toBe(code);
     expect(existsSync(call?.file ?? '')).toBe(false);
@@ -87,13 +97,33 @@ describe('validate_bbj_syntax', () => {
     await expect.poll(() => isAlive(call?.grandchildPid ?? -1), { timeout: 2_000 }).toBe(false);
   });
 
+  it('kills the compiler and removes the file when the client cancels the call', async () => {
+    recordFile = join(scratch, `calls-${++counter}.jsonl`);
+    process.env.BBJCPL_RECORD = recordFile;
+    const connection = await connectProvider({ compilerPath: compilers.hanging, compilerTimeoutSeconds: 30 });
+    try {
+      const controller = new AbortController();
+      const call = connection.client.callTool(
+        { name: 'validate_bbj_syntax', arguments: { code: 'print "x"' } },
+        { signal: controller.signal },
+      );
+      await expect.poll(() => readCalls(recordFile).length, { timeout: 5_000 }).toBe(1);
+      controller.abort();
+      await expect(call).rejects.toThrow();
+      const [seen] = readCalls(recordFile);
+      await expect.poll(() => isAlive(seen?.pid ?? -1), { timeout: 2_000 }).toBe(false);
+      await expect.poll(() => isAlive(seen?.grandchildPid ?? -1), { timeout: 2_000 }).toBe(false);
+      await expect.poll(() => readdirSync(snippets), { timeout: 2_000 }).toEqual([]);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('says clearly when there is no compiler', async () => {
-    const before = snippetDirectories().length;
     const body = errorBody(await validate('print "x"', { compilerPath: compilers.missing }));
     expect(body).toMatchObject({ error_code: 'TOOL_NOT_ENABLED', retryable: false, reason: 'missing' });
     expect(body.message).toContain('Validation unavailable');
     expect(body.message).toContain('BBJ_RAG_COMPILER_PATH');
-    expect(snippetDirectories().length).toBe(before);
   });
 
   it('says clearly when the compiler is not executable', async () => {
