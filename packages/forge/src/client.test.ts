@@ -6,6 +6,7 @@ import { type ConnectedClient, connectInMemory, errorBody, resultText } from '@x
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from './auth/config-file.js';
 import { login } from './auth/login.js';
+import { parseRetryAfter } from './client/errors.js';
 import { createForgeProvider, type ForgeSettings } from './index.js';
 import { type FakeForge, startFakeForge } from './testing/index.js';
 
@@ -112,6 +113,20 @@ describe('credentials', () => {
     const warnings: string[] = [];
     await readConfig(configPath, (warning) => warnings.push(warning));
     expect(warnings[0]).toContain('chmod 600');
+  });
+
+  it('reads nothing when the provider is built; settings and environment are read on the first call', async () => {
+    const env: Record<string, string | undefined> = { FORGE_API_URL: 'not a url at all' };
+    const provider = createForgeProvider({ env, configPath: join(directory, 'missing', 'config.json') });
+    expect(provider.tools).toHaveLength(11);
+    expect(fake.requests).toHaveLength(0);
+    env.FORGE_API_URL = fake.url;
+    env.FORGE_ACCESS_TOKEN = fake.accessToken;
+    env.FORGE_TEAM_ID = fake.teamId;
+    const connection = await connectInMemory(new ToolRegistry().use(provider));
+    connections.push(connection);
+    expect((await connection.client.callTool({ name: 'list_tickets', arguments: {} })).isError).toBeFalsy();
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('refuses an invalid FORGE_API_URL with a configuration error', async () => {
@@ -234,6 +249,14 @@ describe('failures mapped by status code', () => {
       retryable: true,
       retry_after_ms: 7000,
     });
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('12', now)).toBe(12_000);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
   it('names the URL when Forge cannot be reached', async () => {
