@@ -241,6 +241,15 @@ describe('failures mapped by status code', () => {
     });
   });
 
+  it('hints at FORGE_API_URL when a 404 is a web page rather than the API', async () => {
+    const call = await connect(token());
+    fake.failNext({ status: 404, body: '<!doctype html><h1>404</h1>' });
+    const body = errorBody(await call('get_ticket_context', getTicket));
+    expect(body.error_code).toBe('NOT_FOUND');
+    expect(body.message).toContain('Ticket not found: FOR-1.');
+    expect(body.message).toContain('FORGE_API_URL ends in /api');
+  });
+
   it('maps 429 to RATE_LIMITED with retry_after_ms from Retry-After', async () => {
     const call = await connect(token());
     fake.failNext({ status: 429, retryAfter: '7' });

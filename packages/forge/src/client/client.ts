@@ -109,9 +109,10 @@ export class ForgeClient {
       authorization: `Bearer ${credentials.accessToken}`,
       'content-type': 'application/json',
       accept: 'application/json',
-      'x-team-id': credentials.teamId,
       'user-agent': `@x/mcp-forge/${VERSION}`,
     };
+    // A login without a team (Forge can issue one) uses the personal workspace: no header at all.
+    if (credentials.teamId) headers['x-team-id'] = credentials.teamId;
     try {
       return await fetch(url, {
         method,

@@ -44,7 +44,12 @@ export function errorForStatus(
   }
   if (status === 404) {
     if (context.ticketId) {
-      return new NotFoundError(`Ticket not found: ${context.ticketId}. Use list_tickets to see ticket IDs.`);
+      // An HTML 404 is not the API speaking: most likely FORGE_API_URL lacks the /api prefix.
+      const hint =
+        body === undefined ? ' (Forge answered without JSON: check that FORGE_API_URL ends in /api.)' : '';
+      return new NotFoundError(
+        `Ticket not found: ${context.ticketId}. Use list_tickets to see ticket IDs.${hint}`,
+      );
     }
     return new NotFoundError(
       `Forge has no ${request} (404). Check FORGE_API_URL: it must include the /api prefix.`,

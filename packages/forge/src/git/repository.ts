@@ -36,7 +36,7 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
  * resolved, so a link inside the working directory cannot lead out of it.
  */
 export async function resolveInside(cwd: string, requested: string | undefined): Promise<string> {
-  const base = await realpath(cwd);
+  const base = await workingDirectory(cwd);
   if (requested === undefined || requested.trim() === '') return base;
   if (requested.includes('\u0000')) throw new InvalidInputError('path must not contain NUL characters.');
   let target: string;
@@ -63,6 +63,16 @@ export async function resolveInside(cwd: string, requested: string | undefined):
   return target;
 }
 
+async function workingDirectory(cwd: string): Promise<string> {
+  try {
+    return await realpath(cwd);
+  } catch {
+    throw new ToolNotEnabledError(
+      "The server's working directory is not accessible. Start the server in the project directory.",
+    );
+  }
+}
+
 /** Branch, status and a bounded file list of the git work tree at `directory`. Runs git without a shell. */
 export async function readRepository(
   cwd: string,
@@ -71,7 +81,7 @@ export async function readRepository(
   signal?: AbortSignal,
 ): Promise<RepositoryContext> {
   const directory = await resolveInside(cwd, requested);
-  const base = await realpath(cwd);
+  const base = await workingDirectory(cwd);
   const git = (args: string[]) => runGit(directory, args, signal);
 
   const inside = await git(['rev-parse', '--is-inside-work-tree']).catch((error: unknown) => {

@@ -48,7 +48,7 @@ export interface InjectedFailure {
   path?: string | RegExp;
   /** `Retry-After` header value. */
   retryAfter?: string;
-  /** Response body; default a NestJS-style error body. */
+  /** Response body; default a NestJS-style error body. A string is sent as is, as HTML (a proxy's or a web app's error page). */
   body?: unknown;
 }
 
@@ -464,9 +464,10 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
       }
     }
     if (outgoing.destroyed) return;
-    const text = body === undefined ? '' : JSON.stringify(body);
+    const html = typeof body === 'string';
+    const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
     outgoing.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
       'x-powered-by': 'Express',
       ...extraHeaders,
