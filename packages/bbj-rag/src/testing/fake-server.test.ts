@@ -190,6 +190,17 @@ describe('the fake BBj RAG service', () => {
     expect(fake.requests.at(-1)?.body).toEqual({ query: 'x' });
   });
 
+  it('keeps only the latest 1,000 requests', async () => {
+    const small = await startFakeBbjRag();
+    try {
+      for (let i = 0; i < 1005; i++) await fetch(`${small.url}/health?n=${i}`);
+      expect(small.requests).toHaveLength(1000);
+      expect(small.requests.at(-1)?.path).toBe('/health');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('serves an empty index', async () => {
     const empty = await startFakeBbjRag({ corpus: [] });
     try {

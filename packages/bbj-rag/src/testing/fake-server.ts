@@ -4,6 +4,8 @@ import { type FakeChunk, SAMPLE_CORPUS } from './corpus.js';
 
 export type BackendState = 'up' | 'down';
 
+const MAX_RECORDED = 1000;
+
 export interface FakeBbjRagOptions {
   /**
    * `current` (default) sends `display_url`, `source_type` and `source_type_counts`;
@@ -33,7 +35,7 @@ export interface RecordedRequest {
 export interface FakeBbjRag {
   /** Base URL, e.g. `http://127.0.0.1:43123`. */
   url: string;
-  /** Every request received, oldest first. */
+  /** The requests received, oldest first: the latest 1,000, so a long sandbox session stays small. */
   requests: RecordedRequest[];
   /** Changes the behaviour of later requests. */
   update(options: FakeBbjRagOptions): void;
@@ -78,6 +80,7 @@ export async function startFakeBbjRag(options: FakeBbjRagOptions = {}): Promise<
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     const body = raw === '' ? undefined : tryJson(raw);
     requests.push({ method: request.method ?? 'GET', path, headers: { ...request.headers }, body });
+    if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (response.destroyed) return;
 
