@@ -10,9 +10,6 @@ import { createProjectList } from './tools/project-list.js';
 import { createProjectUpdate } from './tools/project-update.js';
 import { createPromptGet } from './tools/prompt-get.js';
 import { createPromptList } from './tools/prompt-list.js';
-
-export { VERSION } from './version.js';
-
 import { VERSION } from './version.js';
 
 export interface ContextForgeSettings {
@@ -68,3 +65,4 @@ export { legacyDataDir, PROJECTS_FILE, resolveDataDir } from './paths.js';
 export type { LockOptions } from './store/lock.js';
 export type { CustomData, NewProject, Project, ProjectChanges, WorkType } from './store/project.js';
 export { ProjectStore, type ProjectStoreOptions } from './store/project-store.js';
+export { VERSION } from './version.js';

@@ -221,7 +221,7 @@ describe('the store lock', () => {
   it('breaks a lock left by a process that died', async () => {
     const dir = await tempDir();
     const lock = join(dir, 'projects.json.lock');
-    const owner = { pid: deadPid(), host: (await import('node:os')).hostname(), token: 't', acquiredAt: '' };
+    const owner = { pid: deadPid(), host: (await import('node:os')).hostname(), token: 't' };
     await writeFile(lock, JSON.stringify(owner));
     expect(await withLock(lock, async () => 'ran', { timeoutMs: 2_000 })).toBe('ran');
     expect(existsSync(lock)).toBe(false);

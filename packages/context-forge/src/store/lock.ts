@@ -14,7 +14,6 @@ interface LockOwner {
   pid: number;
   host: string;
   token: string;
-  acquiredAt: string;
 }
 
 /** Callers in this process queue per lock path before they compete for the file. */
@@ -51,11 +50,10 @@ async function holdFileLock<T>(lockPath: string, fn: () => Promise<T>, options: 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function acquire(lockPath: string, { staleMs = 10_000, timeoutMs = 10_000 }: LockOptions) {
-  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), acquiredAt: '' };
+  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID() };
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
   for (;;) {
-    owner.acquiredAt = new Date().toISOString();
     if (await tryCreate(lockPath, owner)) return owner;
     const held = await inspect(lockPath);
     if (held && isStale(held, staleMs)) {
