@@ -10,7 +10,7 @@
 // Build first (`pnpm bench:providers` does): scenarios run the packages' built dist/.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -226,7 +226,7 @@ async function main() {
     }
   }
   console.log(lines.join('\n'));
-  const out = flags.out ? join(process.cwd(), flags.out) : join(HERE, 'results/providers.json');
+  const out = flags.out ? resolve(flags.out) : join(HERE, 'results/providers.json');
   await mkdir(dirname(out), { recursive: true });
   await writeFile(
     out,

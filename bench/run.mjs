@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -594,7 +594,7 @@ async function main() {
     raw: { coldStartMs: cold, warm, http },
     table,
   };
-  const out = flags.out ? join(process.cwd(), flags.out) : join(HERE, 'results/latest.json');
+  const out = flags.out ? resolve(flags.out) : join(HERE, 'results/latest.json');
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 

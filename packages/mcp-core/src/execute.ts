@@ -156,9 +156,8 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 function shapeOutput(tool: AnyToolDefinition, output: unknown, options: ExecuteOptions): ToolCallResult {
-  if (isToolCallResult(output)) return output;
-  const result = toolSuccess(output);
-  if (tool.outputSchema !== undefined && options.validateOutput) {
+  const result = isToolCallResult(output) ? output : toolSuccess(output);
+  if (tool.outputSchema !== undefined && options.validateOutput && !result.isError) {
     const checked = (tool.outputSchema as z.ZodType).safeParse(result.structuredContent);
     if (!checked.success) {
       throw new Error(

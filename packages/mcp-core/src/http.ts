@@ -11,6 +11,7 @@ import {
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
 import { type ToolSource, toRegistry } from './mount.js';
+import type { RegistryReadiness } from './registry.js';
 import { createMcpServer } from './server.js';
 
 export interface ServeHttpOptions {
@@ -47,6 +48,7 @@ export interface HttpHandle {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const READINESS_TTL_MS = 5_000;
 
 /** Whether a listen address only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
@@ -56,8 +58,9 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Stateless Streamable HTTP. Each request is served by a fresh server instance, so any
- * replica can answer any request. Guards, in order: path, `/healthz`, Host, Origin,
- * bearer token, body size; then the SDK handles the MCP exchange.
+ * replica can answer any request. `/healthz` (liveness) and `/readyz` (every provider's
+ * readiness check; 503 when one fails) need no token. Guards for the MCP endpoint, in order:
+ * path, Host, Origin, bearer token, body size; then the SDK handles the MCP exchange.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -93,6 +96,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       : undefined;
   const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
   const expectedToken = options.token ? digest(options.token) : undefined;
+  // Load balancers poll often; upstream checks run at most once per READINESS_TTL_MS.
+  let lastReadiness: { at: number; result: Promise<RegistryReadiness> } | undefined;
+  const readiness = (): Promise<RegistryReadiness> => {
+    if (!lastReadiness || Date.now() - lastReadiness.at > READINESS_TTL_MS) {
+      lastReadiness = { at: Date.now(), result: registry.readiness() };
+    }
+    return lastReadiness.result;
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -106,6 +117,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
       sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
+      return;
+    }
+    if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      const report = await readiness();
+      sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
       return;
     }
     if (url.pathname !== path) {

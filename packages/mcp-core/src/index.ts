@@ -41,17 +41,37 @@ export { type McpServerLike, type MountOptions, mountTools, type ToolSource } fr
 export {
   DEFAULT_TIMEOUT_MS,
   globalToolRegistry,
+  type RegistryReadiness,
   ToolRegistry,
   type ToolRegistryOptions,
   type UseOptions,
 } from './registry.js';
-export { isToolCallResult, type TextContent, type ToolCallResult, toolError, toolSuccess } from './result.js';
-export { type EnvironmentVariable, type RunBinOptions, runBin, type SandboxHandle } from './runner.js';
+export {
+  isToolCallResult,
+  type TextContent,
+  type ToolCallResult,
+  type ToolSuccessOptions,
+  toolError,
+  toolSuccess,
+} from './result.js';
+export {
+  type BinCommand,
+  type BinContext,
+  type BinFlag,
+  type EnvironmentVariable,
+  type ProviderEntry,
+  type ProviderSource,
+  type RunBinOptions,
+  runBin,
+  type SandboxHandle,
+} from './runner.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
 export { claimStdout, type ServeStdioOptions, type StdioHandle, serveStdio } from './stdio.js';
 export {
   type AnyToolDefinition,
   defineTool,
+  type ProviderReadiness,
+  type ReadinessCheck,
   type RequestInfo,
   type ToolAnnotations,
   type ToolContext,

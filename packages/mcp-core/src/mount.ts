@@ -57,8 +57,8 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
 export function toRegistry(source: ToolSource): ToolRegistry {
   if (source instanceof ToolRegistry) return source;
   const registry = new ToolRegistry();
-  const tools = Array.isArray(source) ? source : (source as ToolProvider).tools;
-  for (const tool of tools) registry.register(tool);
+  if (!Array.isArray(source)) return registry.use(source as ToolProvider);
+  for (const tool of source) registry.register(tool);
   return registry;
 }
 

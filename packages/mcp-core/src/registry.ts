@@ -1,9 +1,15 @@
 import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descriptor.js';
-import { ConfigError, DuplicateToolError, NotFoundError, ToolValidationError } from './errors.js';
+import {
+  ConfigError,
+  DuplicateToolError,
+  McpToolError,
+  NotFoundError,
+  ToolValidationError,
+} from './errors.js';
 import { type CallContext, type ExecuteOptions, executeTool } from './execute.js';
 import { createLogger, type Logger } from './logger.js';
 import type { ToolCallResult } from './result.js';
-import type { AnyToolDefinition, ToolProvider } from './tool.js';
+import type { AnyToolDefinition, ProviderReadiness, ToolProvider } from './tool.js';
 
 export interface ToolRegistryOptions {
   /** Time budget of one call in milliseconds (a tool's own `timeoutMs` wins). Default 60 000. */
@@ -37,9 +43,16 @@ interface Entry {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** What `/readyz` reports: every provider added with `use`, in order. */
+export interface RegistryReadiness {
+  ready: boolean;
+  providers: Array<ProviderReadiness & { id: string }>;
+}
+
 export class ToolRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #instructions: string[] = [];
+  readonly #providers: ToolProvider[] = [];
   readonly #timeoutMs: number;
   readonly #validateOutput: boolean;
   readonly #logger: Logger;
@@ -87,7 +100,22 @@ export class ToolRegistry {
     }
     for (const tool of renamed) this.register(tool);
     if (provider.instructions) this.#instructions.push(provider.instructions);
+    this.#providers.push(provider);
     return this;
+  }
+
+  /**
+   * Runs every provider's readiness check at once, each bounded by `timeoutMs` (default 5 s).
+   * A provider without a check is ready; a check that throws or times out is not.
+   */
+  async readiness({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<RegistryReadiness> {
+    const providers = await Promise.all(
+      this.#providers.map(async (provider) => ({
+        id: provider.id,
+        ...(await checkProvider(provider, timeoutMs)),
+      })),
+    );
+    return { ready: providers.every((provider) => provider.ready), providers };
   }
 
   getAll(): AnyToolDefinition[] {
@@ -124,29 +152,67 @@ export class ToolRegistry {
   }
 }
 
+async function checkProvider(provider: ToolProvider, timeoutMs: number): Promise<ProviderReadiness> {
+  if (!provider.checkReadiness) return { ready: true, checks: [] };
+  const signal = AbortSignal.timeout(timeoutMs);
+  const timedOut = new Promise<ProviderReadiness>((resolve) =>
+    signal.addEventListener('abort', () =>
+      resolve({
+        ready: false,
+        checks: [{ name: 'readiness', ok: false, detail: `no answer within ${timeoutMs} ms` }],
+      }),
+    ),
+  );
+  try {
+    return await Promise.race([provider.checkReadiness({ signal }), timedOut]);
+  } catch (error) {
+    const detail = McpToolError.isInstance(error) ? error.message : 'the readiness check failed';
+    return { ready: false, checks: [{ name: 'readiness', ok: false, detail }] };
+  }
+}
+
 /** Convenience for scripts; nothing in this repository relies on it. */
 export const globalToolRegistry = new ToolRegistry();
 
 function selectTools(provider: ToolProvider, options: UseOptions): AnyToolDefinition[] {
-  const names = provider.tools.map((tool) => tool.name);
-  const unmatched = (rules: readonly string[] | undefined) =>
-    (rules ?? []).filter((rule) => !names.some((name) => matches(rule, name)));
-  const bad = [...unmatched(options.include), ...unmatched(options.exclude)];
-  if (bad.length > 0) {
-    throw new ConfigError(
-      `[mcp-core] [${provider.id}] filter rule(s) ${bad.map((rule) => `"${rule}"`).join(', ')} match no tool. Its tools are: ${names.join(', ')}.`,
-    );
-  }
+  const kept = new Set(
+    filterToolNames(
+      provider.tools.map((tool) => tool.name),
+      options,
+      `[mcp-core] [${provider.id}] `,
+    ),
+  );
   const selected = provider.tools.filter(
-    (tool) =>
-      (!options.include || options.include.some((rule) => matches(rule, tool.name))) &&
-      !(options.exclude ?? []).some((rule) => matches(rule, tool.name)) &&
-      (!options.readOnly || tool.annotations.readOnlyHint),
+    (tool) => kept.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint),
   );
   if (selected.length === 0) {
     throw new ConfigError(`[mcp-core] [${provider.id}] the filters leave no tool of this provider.`);
   }
   return selected;
+}
+
+/**
+ * The names kept by `include` / `exclude` rules (names or `*` patterns). A rule that matches no
+ * name is a `ConfigError` listing the names, prefixed with `scope`.
+ */
+export function filterToolNames(
+  names: readonly string[],
+  { include, exclude }: Pick<UseOptions, 'include' | 'exclude'>,
+  scope = '',
+): string[] {
+  const unmatched = [...(include ?? []), ...(exclude ?? [])].filter(
+    (rule) => !names.some((name) => matches(rule, name)),
+  );
+  if (unmatched.length > 0) {
+    throw new ConfigError(
+      `${scope}filter rule(s) ${unmatched.map((rule) => `"${rule}"`).join(', ')} match no tool. Its tools are: ${names.join(', ')}.`,
+    );
+  }
+  return names.filter(
+    (name) =>
+      (!include || include.some((rule) => matches(rule, name))) &&
+      !(exclude ?? []).some((rule) => matches(rule, name)),
+  );
 }
 
 function matches(rule: string, name: string): boolean {

@@ -42,13 +42,22 @@ export function toolError(
   return mark({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] });
 }
 
+export interface ToolSuccessOptions {
+  /**
+   * The text block, when the model is better served by something other than the JSON, e.g.
+   * Markdown; `structuredContent` still carries the data. Default: the data as JSON.
+   */
+  text?: string;
+}
+
 /**
- * A success result. Objects are returned as `structuredContent` plus the same JSON as
- * text (clients without structured output read the text); strings are returned as text.
+ * A success result. Objects are returned as `structuredContent` plus a text block (the same
+ * JSON unless `options.text` is given; clients without structured output read the text);
+ * strings are returned as text.
  */
-export function toolSuccess(data: unknown): ToolCallResult {
+export function toolSuccess(data: unknown, options: ToolSuccessOptions = {}): ToolCallResult {
   if (typeof data === 'string') return mark({ content: [{ type: 'text', text: data }] });
-  const text = JSON.stringify(data ?? null);
+  const text = options.text ?? JSON.stringify(data ?? null);
   if (isPlainObject(data)) return mark({ content: [{ type: 'text', text }], structuredContent: data });
   return mark({ content: [{ type: 'text', text }] });
 }

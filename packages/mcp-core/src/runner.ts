@@ -1,13 +1,44 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, McpToolError, ToolValidationError } from './errors.js';
+import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import { createLogger } from './logger.js';
-import { ToolRegistry } from './registry.js';
+import { filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import type { ToolProvider } from './tool.js';
 
-export interface SandboxHandle {
-  /** A provider wired to the local fake upstream. */
+/** A provider with its own `use` options (prefix, filters, read-only), for composed servers. */
+export interface ProviderEntry {
   provider: ToolProvider;
+  use?: UseOptions;
+}
+
+/** One provider, or several composed into one server. */
+export type ProviderSource = ToolProvider | readonly ProviderEntry[];
+
+/** A subcommand such as `login`: `<bin> login [args]` runs it instead of a server. */
+export interface BinCommand {
+  /** One line for `--help`. */
+  summary: string;
+  /** Receives the arguments after the command name; resolves with the exit code. */
+  run(argv: readonly string[]): Promise<number> | number;
+}
+
+/** A flag of this bin beyond the shared ones, shown in `--help` and passed to `createProvider`. */
+export interface BinFlag {
+  type: 'string' | 'boolean';
+  /** Shown in `--help`, e.g. `<file>`. */
+  value?: string;
+  description: string;
+}
+
+/** What `createProvider` and `createSandbox` receive. */
+export interface BinContext {
+  /** Values of the bin's own `flags`, by name (a string, or true when a boolean flag is given). */
+  flags: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+export interface SandboxHandle {
+  /** A provider (or several) wired to the local fake upstream. */
+  provider: ProviderSource;
   /** Shown on stderr at start, e.g. where the fake listens. */
   description?: string;
   close(): Promise<void>;
@@ -24,10 +55,17 @@ export interface RunBinOptions {
   version: string;
   /** One line for `--help`. */
   description: string;
-  /** Loads the provider. Import heavy modules inside it so `--help` and the handshake stay fast. */
-  createProvider: () => ToolProvider | Promise<ToolProvider>;
+  /**
+   * Loads the provider, or several with their own options. Import heavy modules inside it so
+   * `--help` and the handshake stay fast.
+   */
+  createProvider: (context: BinContext) => ProviderSource | Promise<ProviderSource>;
   /** Fills `--sandbox`: start a local fake of the upstream and return a provider wired to it. */
-  createSandbox?: () => Promise<SandboxHandle>;
+  createSandbox?: (context: BinContext) => Promise<SandboxHandle>;
+  /** Subcommands, e.g. `login` and `logout`. */
+  commands?: Readonly<Record<string, BinCommand>>;
+  /** Flags of this bin beyond the shared ones. */
+  flags?: Readonly<Record<string, BinFlag>>;
   /** Documented in `--help`. */
   environment?: readonly EnvironmentVariable[];
   /** Defaults to `process.argv.slice(2)`. */
@@ -55,6 +93,11 @@ const OPTIONS = {
  */
 export async function runBin(options: RunBinOptions): Promise<void> {
   const argv = options.argv ?? process.argv.slice(2);
+  const command = argv[0] === undefined ? undefined : options.commands?.[argv[0]];
+  if (command) {
+    process.exitCode = await command.run(argv.slice(1));
+    return;
+  }
   const wantsStdio = !argv.includes('--http') && !argv.some((arg) => /^(-h|--help|-v|--version)$/.test(arg));
   // Before any provider code loads: from here on a stray console.log cannot reach the protocol stream.
   if (wantsStdio) claimStdout();
@@ -65,7 +108,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
 
   let flags: ReturnType<typeof parseFlags>;
   try {
-    flags = parseFlags(argv);
+    flags = parseFlags(argv, options.flags ?? {});
   } catch (error) {
     process.stderr.write(
       `${options.name}: ${(error as Error).message}\nRun ${options.name} --help for usage.\n`,
@@ -89,21 +132,18 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   }
 
   let sandbox: SandboxHandle | undefined;
+  const context: BinContext = { flags: flags.own };
   const loadRegistry = async (): Promise<ToolRegistry> => {
-    let provider: ToolProvider;
+    let source: ProviderSource;
     if (flags.sandbox && options.createSandbox) {
-      sandbox = await options.createSandbox();
+      sandbox = await options.createSandbox(context);
       logger.info(`sandbox: ${sandbox.description ?? 'local fake upstream started'}`);
-      provider = sandbox.provider;
+      source = sandbox.provider;
     } else {
-      provider = await options.createProvider();
+      source = await options.createProvider(context);
     }
     const registry = new ToolRegistry({ logger, ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}) });
-    return registry.use(provider, {
-      ...(flags.include ? { include: flags.include } : {}),
-      ...(flags.exclude ? { exclude: flags.exclude } : {}),
-      readOnly: flags.readOnly,
-    });
+    return composeInto(registry, isProviderList(source) ? source : [{ provider: source }], flags);
   };
 
   let stop: (() => Promise<void>) | undefined;
@@ -150,7 +190,13 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${options.name}: ${message}\n`);
     // A configuration problem is a usage error; stdin may still hold the process open, so exit.
-    process.exit(McpToolError.isInstance(error) || error instanceof ToolValidationError ? 2 : 1);
+    process.exit(
+      McpToolError.isInstance(error) ||
+        error instanceof ToolValidationError ||
+        error instanceof DuplicateToolError
+        ? 2
+        : 1,
+    );
   }
 
   let shuttingDown = false;
@@ -172,8 +218,53 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   process.off('SIGTERM', onSignal);
 }
 
-function parseFlags(argv: readonly string[]) {
-  const { values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false });
+const isProviderList = (source: ProviderSource): source is readonly ProviderEntry[] => Array.isArray(source);
+
+/**
+ * Adds every entry with its own options, then applies the command line on top: `--read-only`
+ * to all, and `--include` / `--exclude` matched against the final (prefixed) names across all
+ * providers. A rule that matches no tool anywhere is an error, as for a single provider.
+ */
+function composeInto(
+  registry: ToolRegistry,
+  entries: readonly ProviderEntry[],
+  flags: Pick<ReturnType<typeof parseFlags>, 'include' | 'exclude' | 'readOnly'>,
+): ToolRegistry {
+  if (entries.length === 1 && entries[0] && !entries[0].use) {
+    return registry.use(entries[0].provider, {
+      ...(flags.include ? { include: flags.include } : {}),
+      ...(flags.exclude ? { exclude: flags.exclude } : {}),
+      readOnly: flags.readOnly,
+    });
+  }
+  const staged = new ToolRegistry();
+  for (const { provider, use = {} } of entries) {
+    staged.use(provider, { ...use, readOnly: (use.readOnly ?? false) || flags.readOnly });
+  }
+  const names = staged.getAll().map((tool) => tool.name);
+  const chosen = new Set(
+    filterToolNames(names, {
+      ...(flags.include ? { include: flags.include } : {}),
+      ...(flags.exclude ? { exclude: flags.exclude } : {}),
+    }),
+  );
+  for (const { provider, use = {} } of entries) {
+    const prefix = use.prefix ?? '';
+    const own = provider.tools.map((tool) => tool.name).filter((name) => chosen.has(`${prefix}${name}`));
+    if (own.length === 0) continue;
+    registry.use(provider, { prefix, include: own, readOnly: (use.readOnly ?? false) || flags.readOnly });
+  }
+  return registry;
+}
+
+function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFlag>>) {
+  const extra = Object.fromEntries(Object.entries(own).map(([name, flag]) => [name, { type: flag.type }]));
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { ...extra, ...OPTIONS },
+    strict: true,
+    allowPositionals: false,
+  });
   const list = (value: string | undefined) =>
     value
       ?.split(',')
@@ -196,6 +287,9 @@ function parseFlags(argv: readonly string[]) {
     exclude: list(values.exclude),
     timeoutMs,
     sandbox: values.sandbox ?? false,
+    own: Object.fromEntries(
+      Object.keys(own).map((name) => [name, (values as Record<string, string | boolean | undefined>)[name]]),
+    ),
   };
 }
 
@@ -218,15 +312,25 @@ function helpText(options: RunBinOptions): string {
     { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
   ];
   const width = Math.max(...environment.map((variable) => variable.name.length));
+  const commands = Object.entries(options.commands ?? {});
+  const commandWidth = Math.max(0, ...commands.map(([name]) => name.length));
+  const usage = commands.length
+    ? `Usage: ${options.name} [options]\n       ${options.name} <command> [args]\n\nCommands:\n${commands
+        .map(([name, command]) => `  ${name.padEnd(commandWidth)}  ${command.summary}`)
+        .join('\n')}\n`
+    : `Usage: ${options.name} [options]\n`;
+  const ownFlags = Object.entries(options.flags ?? {}).map(([name, flag]) => {
+    const left = `--${name}${flag.value ? ` ${flag.value}` : ''}`;
+    return `  ${left.padEnd(23)}  ${flag.description}\n`;
+  });
   return `${options.name} ${options.version}
 ${options.description}
 
-Usage: ${options.name} [options]
-
+${usage}
 Serves MCP over stdio by default (for Claude Desktop, Claude Code, Cursor, VS Code).
 
 Options:
-  --http                   serve stateless Streamable HTTP instead of stdio
+${ownFlags.join('')}  --http                   serve stateless Streamable HTTP instead of stdio
   --port <n>               HTTP port (default $PORT or 3000)
   --host <addr>            HTTP listen address (default 127.0.0.1)
   --allowed-hosts <a,b>    extra Host header names to accept over HTTP

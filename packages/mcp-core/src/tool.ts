@@ -84,4 +84,22 @@ export interface ToolProvider {
   tools: readonly AnyToolDefinition[];
   /** Server instructions for the model, merged when providers are composed. */
   instructions?: string;
+  /**
+   * Whether the provider can serve calls now: credentials present, upstream reachable. Used by
+   * `/readyz`. Details must never contain a secret; they are shown to anyone who can reach it.
+   */
+  checkReadiness?: (options: { signal: AbortSignal }) => Promise<ProviderReadiness>;
+}
+
+/** One readiness check of a provider, e.g. `credentials` or `upstream`. */
+export interface ReadinessCheck {
+  name: string;
+  ok: boolean;
+  /** What was found, or what to do; never a secret. */
+  detail?: string;
+}
+
+export interface ProviderReadiness {
+  ready: boolean;
+  checks: ReadinessCheck[];
 }

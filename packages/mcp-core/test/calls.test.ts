@@ -1,7 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger, defineTool, ERROR_CODES, ToolRegistry } from '../src/index.js';
+import { createLogger, defineTool, ERROR_CODES, ToolRegistry, toolSuccess } from '../src/index.js';
 import { type ConnectedClient, connectInMemory, errorBody, resultData } from '../src/testing/index.js';
 import { createFixtureProvider, slowEvents } from './fixtures/tools.js';
 
@@ -111,6 +111,29 @@ describe('tools/call results', () => {
     const body = errorBody(await connection.client.callTool({ name: 'bad_output', arguments: {} }));
     expect(body.error_code).toBe('INTERNAL_ERROR');
     expect(logLines.join('')).toContain('does not match its outputSchema');
+  });
+
+  it('sends custom text beside structuredContent, and still checks a prebuilt result against the schema', async () => {
+    const report = (count: unknown) =>
+      defineTool({
+        name: 'report',
+        description: 'Returns a Markdown report and the same data structured.',
+        inputSchema: z.strictObject({}),
+        outputSchema: z.object({ count: z.int() }),
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: () => toolSuccess({ count }, { text: `# Report\n\n${String(count)} items` }),
+      });
+    const good = await new ToolRegistry().register(report(3)).call('report', {});
+    expect(good.content).toEqual([{ type: 'text', text: '# Report\n\n3 items' }]);
+    expect(good.structuredContent).toEqual({ count: 3 });
+    const quietLog = createLogger('test', { level: 'silent' });
+    const bad = await new ToolRegistry({ logger: quietLog }).register(report('three')).call('report', {});
+    expect(errorBody(bad).error_code).toBe('INTERNAL_ERROR');
   });
 
   it('answers an unknown tool with JSON-RPC -32602', async () => {

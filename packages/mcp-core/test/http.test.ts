@@ -58,6 +58,85 @@ describe('serveHttp', () => {
     expect(await response.json()).toEqual({ status: 'ok', name: 'open', version: '1.0.0', tools: 8 });
   });
 
+  it('answers /readyz from every provider check, without a token, cached for a few seconds', async () => {
+    let upstreamUp = true;
+    let checks = 0;
+    const provider = {
+      ...createFixtureProvider(),
+      checkReadiness: async () => {
+        checks++;
+        return {
+          ready: upstreamUp,
+          checks: [{ name: 'upstream', ok: upstreamUp, detail: upstreamUp ? 'reachable' : 'no answer' }],
+        };
+      },
+    };
+    const withCheck = new ToolRegistry({ logger: quiet })
+      .use(provider, { prefix: 'a_' })
+      .use({ ...createFixtureProvider(), id: 'plain' }, { prefix: 'b_' });
+    const handle = await serveHttp({
+      name: 'r',
+      version: '1',
+      registry: withCheck,
+      port: 0,
+      token: TOKEN,
+      logger: quiet,
+    });
+    try {
+      const ready = await fetch(`http://127.0.0.1:${handle.port}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        ready: true,
+        providers: [
+          { id: 'fixture', ready: true, checks: [{ name: 'upstream', ok: true, detail: 'reachable' }] },
+          { id: 'plain', ready: true, checks: [] },
+        ],
+      });
+      upstreamUp = false;
+      expect((await fetch(`http://127.0.0.1:${handle.port}/readyz`)).status).toBe(200);
+      expect(checks).toBe(1);
+    } finally {
+      await handle.close();
+    }
+    const report = await withCheck.readiness();
+    expect(report.ready).toBe(false);
+    expect(report.providers[0]?.checks).toEqual([{ name: 'upstream', ok: false, detail: 'no answer' }]);
+  });
+
+  it('reports a readiness check that throws or hangs as not ready, without its message', async () => {
+    const failing = (id: string, check: () => Promise<never>) => ({
+      ...createFixtureProvider(),
+      id,
+      checkReadiness: check,
+    });
+    const registry = new ToolRegistry({ logger: quiet })
+      .use(
+        failing('throws', () => Promise.reject(new Error('token=abc123 leaked'))),
+        { prefix: 'a_' },
+      )
+      .use(
+        failing('hangs', () => new Promise<never>(() => {})),
+        { prefix: 'b_' },
+      );
+    const report = await registry.readiness({ timeoutMs: 50 });
+    expect(report).toEqual({
+      ready: false,
+      providers: [
+        {
+          id: 'throws',
+          ready: false,
+          checks: [{ name: 'readiness', ok: false, detail: 'the readiness check failed' }],
+        },
+        {
+          id: 'hangs',
+          ready: false,
+          checks: [{ name: 'readiness', ok: false, detail: 'no answer within 50 ms' }],
+        },
+      ],
+    });
+  });
+
   it('serves a real client: list and call', async () => {
     const connection = await connectHttp(open.url);
     try {

@@ -118,6 +118,55 @@ describe('a spawned bin over stdio', () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('runs a subcommand instead of a server and lists commands and own flags in --help', () => {
+    const greeted = runFixtureBin(['greet', 'Ada', 'Lovelace']);
+    expect(greeted.status).toBe(3);
+    expect(greeted.stdout).toBe('hello Ada Lovelace\n');
+    const help = runFixtureBin(['--help']).stdout;
+    expect(help).toContain('fixture-mcp <command> [args]');
+    expect(help).toMatch(/Commands:\n {2}greet {2}print a greeting and exit with code 3/);
+    expect(help).toMatch(/--second-prefix <p> +prefix of the second copy/);
+  });
+
+  it('composes several providers: own prefixes and read-only, then the command line across all', async () => {
+    spawned = await spawnStdioClient({ ...fixtureBin, args: [...fixtureBin.args, '--compose'] });
+    const names = (await spawned.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('a_remove_item');
+    expect(names).toContain('b_echo');
+    expect(names).not.toContain('b_remove_item');
+    expect(resultData(await spawned.client.callTool({ name: 'b_add', arguments: { a: 2, b: 3 } }))).toEqual({
+      sum: 5,
+    });
+    await spawned.close();
+
+    spawned = await spawnStdioClient({
+      ...fixtureBin,
+      args: [
+        ...fixtureBin.args,
+        '--compose',
+        '--second-prefix',
+        'z_',
+        '--include',
+        '*_echo,a_add',
+        '--read-only',
+      ],
+    });
+    expect((await spawned.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'a_echo',
+      'a_add',
+      'z_echo',
+    ]);
+  });
+
+  it('refuses a composition whose names collide, or a rule that matches no composed tool (exit code 2)', () => {
+    const collision = runFixtureBin(['--compose', '--second-prefix', 'a_']);
+    expect(collision.status).toBe(2);
+    expect(collision.stderr).toContain('a_echo');
+    const unmatched = runFixtureBin(['--compose', '--exclude', 'echo']);
+    expect(unmatched.status).toBe(2);
+    expect(unmatched.stderr).toContain('filter rule(s) "echo" match no tool');
+  });
+
   it('exits with code 2 and a clear message when a filter matches nothing', () => {
     const result = runFixtureBin(['--include', 'nothing']);
     expect(result.status).toBe(2);
