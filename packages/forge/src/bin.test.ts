@@ -61,8 +61,9 @@ describe('forge-mcp login and logout (built bin)', () => {
       env: { ...process.env, ...env },
     });
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('forge-mcp login');
-    expect(help.stdout).toContain('forge-mcp logout');
+    expect(help.stdout).toContain('forge-mcp <command> [args]');
+    expect(help.stdout).toMatch(/\n {2}login {3}sign in to Forge in the browser/);
+    expect(help.stdout).toMatch(/\n {2}logout {2}delete the saved login/);
     expect(help.stdout).toContain('FORGE_CONFIG_PATH');
   });
 

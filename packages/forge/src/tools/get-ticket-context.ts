@@ -18,8 +18,6 @@ export const createGetTicketContext = (client: ForgeClient) =>
     handler: async ({ ticketId }, { signal }) => {
       const raw = await client.request<unknown>('GET', ticketPath(ticketId), { signal, ticketId });
       const ticket = normalizeTicket(raw);
-      const result = toolSuccess(ticketMarkdown(ticket));
-      result.structuredContent = ticket;
-      return result;
+      return toolSuccess(ticket, { text: ticketMarkdown(ticket) });
     },
   });

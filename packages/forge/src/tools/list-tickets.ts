@@ -46,8 +46,6 @@ export const createListTickets = (client: ForgeClient) =>
         all.length === 0
           ? `No tickets (filter: ${filter}).`
           : `${all.length} ticket${all.length === 1 ? '' : 's'} (filter: ${filter})${data.truncated ? `, showing the first ${tickets.length}` : ''}:`;
-      const result = toolSuccess([header, ...tickets.map(ticketLine)].join('\n'));
-      result.structuredContent = data;
-      return result;
+      return toolSuccess(data, { text: [header, ...tickets.map(ticketLine)].join('\n') });
     },
   });
