@@ -1,8 +1,9 @@
 import { runBin } from '@x/mcp-core';
+import { VERSION } from './version.js';
 
 await runBin({
   name: 'bbj-mcp',
-  version: '0.0.0',
+  version: VERSION,
   description: 'BBj documentation search (BBj RAG REST service) and BBj syntax checks (bbjcpl) for AI agents',
   environment: [
     { name: 'BBJ_RAG_API_URL', description: 'BBj RAG REST service (default http://localhost:10800)' },

@@ -1,11 +1,11 @@
-import type { ToolProvider } from '@x/mcp-core';
+import { McpToolError, type ToolProvider } from '@x/mcp-core';
 import { BbjRagRuntime } from './runtime.js';
 import type { BbjRagSettings } from './settings.js';
 import { createBbjKnowledgeStatus } from './tools/bbj-knowledge-status.js';
 import { createSearchBbjKnowledge } from './tools/search-bbj-knowledge.js';
 import { createValidateBbjSyntax } from './tools/validate-bbj-syntax.js';
 
-export const VERSION = '0.0.0';
+import { VERSION } from './version.js';
 
 /**
  * BBj documentation search over the BBj RAG REST service, and BBj syntax checks with the
@@ -24,6 +24,21 @@ export function createBbjRagProvider(settings: BbjRagSettings = {}): ToolProvide
       createValidateBbjSyntax(runtime),
       createBbjKnowledgeStatus(runtime),
     ],
+    // Ready when the service reports itself healthy: a degraded one cannot search.
+    checkReadiness: async ({ signal }) => {
+      try {
+        const { body } = await runtime.client().health({ signal });
+        const parts = Object.entries(body.checks).map(([name, state]) => `${name}: ${state}`);
+        const ok = body.status === 'healthy';
+        return {
+          ready: ok,
+          checks: [{ name: 'service', ok, detail: `${body.status} (${parts.join(', ')})` }],
+        };
+      } catch (error) {
+        const detail = McpToolError.isInstance(error) ? error.message : 'the health check failed';
+        return { ready: false, checks: [{ name: 'service', ok: false, detail }] };
+      }
+    },
   };
 }
 
@@ -34,3 +49,4 @@ export {
   DEFAULT_COMPILER_TIMEOUT_SECONDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './settings.js';
+export { VERSION } from './version.js';

@@ -57,6 +57,29 @@ describe('createBbjRagProvider', () => {
     expect(provider.tools).toHaveLength(3);
   });
 
+  it('is ready when the service is healthy, and says why not otherwise', async () => {
+    const provider = createBbjRagProvider({ apiUrl: fake.url });
+    const check = () => provider.checkReadiness?.({ signal: AbortSignal.timeout(5_000) });
+    try {
+      expect(await check()).toEqual({
+        ready: true,
+        checks: [{ name: 'service', ok: true, detail: 'healthy (database: ok, ollama: ok)' }],
+      });
+      fake.update({ embedding: 'down' });
+      expect(await check()).toMatchObject({
+        ready: false,
+        checks: [{ ok: false, detail: expect.stringMatching(/^degraded \(/) }],
+      });
+    } finally {
+      fake.update({ embedding: 'up' });
+    }
+    const unreachable = await createBbjRagProvider({ apiUrl: 'http://127.0.0.1:9' }).checkReadiness?.({
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(unreachable?.ready).toBe(false);
+    expect(unreachable?.checks[0]?.detail).toContain('http://127.0.0.1:9');
+  });
+
   it('answers a bad BBJ_RAG_API_URL with TOOL_NOT_ENABLED naming the variable', async () => {
     process.env.BBJ_RAG_API_URL = 'ftp://docs.example.com';
     const connection = await connectProvider({});

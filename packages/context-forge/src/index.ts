@@ -1,4 +1,4 @@
-import type { ToolProvider } from '@x/mcp-core';
+import { McpToolError, type ToolProvider } from '@x/mcp-core';
 import { legacyDataDir, resolveDataDir } from './paths.js';
 import type { LockOptions } from './store/lock.js';
 import { ProjectStore } from './store/project-store.js';
@@ -55,6 +55,19 @@ export function createContextForgeProvider(settings: ContextForgeSettings = {}):
       createPromptGet(getStore),
       createContextSummarize(getStore),
     ],
+    // Ready when projects.json can be read (a missing one is an empty store, which is fine).
+    checkReadiness: async () => {
+      try {
+        const count = (await getStore().list()).length;
+        return {
+          ready: true,
+          checks: [{ name: 'store', ok: true, detail: `projects.json readable, ${count} projects` }],
+        };
+      } catch (error) {
+        const detail = McpToolError.isInstance(error) ? error.message : 'projects.json could not be read';
+        return { ready: false, checks: [{ name: 'store', ok: false, detail }] };
+      }
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolRegistry } from '@x/mcp-core';
 import {
@@ -157,6 +157,21 @@ describe('project tools', () => {
       'NOT_FOUND',
     );
     expect(await fingerprint(projectsFile)).toBe(before);
+  });
+});
+
+describe('readiness', () => {
+  it('is ready when projects.json can be read, and not when it is damaged beyond its backup', async () => {
+    const provider = createContextForgeProvider({ dataDir: example.dataDir });
+    const signal = AbortSignal.timeout(5_000);
+    expect(await provider.checkReadiness?.({ signal })).toEqual({
+      ready: true,
+      checks: [{ name: 'store', ok: true, detail: 'projects.json readable, 3 projects' }],
+    });
+    await writeFile(projectsFile, '[{');
+    const damaged = await provider.checkReadiness?.({ signal });
+    expect(damaged?.ready).toBe(false);
+    expect(damaged?.checks[0]?.detail).toContain('is not valid JSON');
   });
 });
 

@@ -93,6 +93,29 @@ describe('credentials', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('is ready with a login and a reachable API, and says which part is missing otherwise', async () => {
+    const readiness = (settings: ForgeSettings = {}) =>
+      createForgeProvider({ apiUrl: fake.url, configPath, env: {}, ...settings }).checkReadiness?.({
+        signal: AbortSignal.timeout(5_000),
+      });
+    const loggedOut = await readiness();
+    expect(loggedOut?.ready).toBe(false);
+    expect(loggedOut?.checks[0]).toMatchObject({ name: 'credentials', ok: false });
+    expect(loggedOut?.checks[0]?.detail).toContain('forge-mcp login');
+    expect(loggedOut?.checks[1]).toMatchObject({ name: 'upstream', ok: true });
+    writeLogin(storedLogin());
+    const ready = await readiness();
+    expect(ready).toMatchObject({ ready: true, checks: [{ ok: true }, { ok: true }] });
+    expect(JSON.stringify(ready)).not.toContain(fake.accessToken);
+    expect(fake.requests.filter((request) => request.path.startsWith('/tickets'))).toHaveLength(0);
+    const down = await readiness({ apiUrl: 'http://127.0.0.1:9/api' });
+    expect(down?.checks[1]).toEqual({
+      name: 'upstream',
+      ok: false,
+      detail: 'http://127.0.0.1:9 did not answer',
+    });
+  });
+
   it('reports a malformed or invalid login file without rewriting it', async () => {
     const call = await connect();
     for (const [content, word] of [

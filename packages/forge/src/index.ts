@@ -1,4 +1,4 @@
-import type { ToolProvider } from '@x/mcp-core';
+import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider } from '@x/mcp-core';
 import { ForgeClient } from './client/client.js';
 import type { ForgeSettings } from './settings.js';
 import { createGetFileChanges } from './tools/get-file-changes.js';
@@ -43,6 +43,20 @@ export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider 
       createReportScopeChange(client),
       createSubmitSettlement(client),
     ],
+    // Ready with a login (file or environment) and an API that answers; no ticket is read.
+    checkReadiness: async ({ signal }) => {
+      let credentials: ReadinessCheck;
+      try {
+        await client.teamId();
+        credentials = { name: 'credentials', ok: true, detail: 'a Forge login is available' };
+      } catch (error) {
+        const detail = McpToolError.isInstance(error) ? error.message : 'the Forge login could not be read';
+        credentials = { name: 'credentials', ok: false, detail };
+      }
+      const settings = client.settings;
+      const upstream = await checkReachable('upstream', settings.apiUrl, { signal, fetch: settings.fetch });
+      return { ready: credentials.ok && upstream.ok, checks: [credentials, upstream] };
+    },
   };
 }
 

@@ -38,6 +38,7 @@ export {
 } from './http.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
+export { checkReachable } from './readiness.js';
 export {
   DEFAULT_TIMEOUT_MS,
   globalToolRegistry,

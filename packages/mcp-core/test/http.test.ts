@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, createLogger, type HttpHandle, serveHttp, ToolRegistry } from '../src/index.js';
+import {
+  ConfigError,
+  checkReachable,
+  createLogger,
+  type HttpHandle,
+  serveHttp,
+  ToolRegistry,
+} from '../src/index.js';
 import { connectHttp, errorBody, resultData } from '../src/testing/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 
@@ -248,5 +255,25 @@ describe('serveHttp', () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe('checkReachable', () => {
+  it('is ok for any HTTP answer and names only the origin', async () => {
+    const check = await checkReachable('upstream', `http://user:pw@127.0.0.1:${open.port}/nowhere?token=x`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(check).toEqual({
+      name: 'upstream',
+      ok: true,
+      detail: `http://127.0.0.1:${open.port} answered (HTTP 404)`,
+    });
+  });
+
+  it('is not ok when nothing listens', async () => {
+    const check = await checkReachable('upstream', 'http://127.0.0.1:9/', {
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(check).toEqual({ name: 'upstream', ok: false, detail: 'http://127.0.0.1:9 did not answer' });
   });
 });
