@@ -1,0 +1,106 @@
+import type { ToolProvider } from '@x/mcp-core';
+import { BasecampClient } from './client/client.js';
+import { DockResolver } from './dock.js';
+import type { BasecampSettings } from './settings.js';
+import { createCompleteTodo } from './tools/complete-todo.js';
+import { createCreateComment } from './tools/create-comment.js';
+import { createCreateMessage } from './tools/create-message.js';
+import { createCreateTodo } from './tools/create-todo.js';
+import { createGetDocument } from './tools/get-document.js';
+import { createGetMessage } from './tools/get-message.js';
+import { createGetProjectTools } from './tools/get-project-tools.js';
+import { createGetTodo } from './tools/get-todo.js';
+import { createListCampfireLines } from './tools/list-campfire-lines.js';
+import { createListComments } from './tools/list-comments.js';
+import { createListDocuments } from './tools/list-documents.js';
+import { createListMessages } from './tools/list-messages.js';
+import { createListPeople } from './tools/list-people.js';
+import { createListProjects } from './tools/list-projects.js';
+import { createListScheduleEntries } from './tools/list-schedule-entries.js';
+import { createListTodolists } from './tools/list-todolists.js';
+import { createListTodos } from './tools/list-todos.js';
+import { createListUploads } from './tools/list-uploads.js';
+import { createPostCampfireLine } from './tools/post-campfire-line.js';
+import { createReopenTodo } from './tools/reopen-todo.js';
+import { createSearch } from './tools/search.js';
+import { createDeps } from './tools/shared.js';
+import { VERSION } from './version.js';
+
+const INSTRUCTIONS =
+  'Basecamp for an agent. Start with list_projects: every tool takes a project_id from it (never a tool or dock ID: those are found for you) or a content ID from a list tool. ' +
+  'Read: list_messages/get_message, list_todolists/list_todos/get_todo, list_documents/get_document, list_uploads, list_campfire_lines, list_schedule_entries, list_comments (any item), list_people, search. ' +
+  'Write: create_message, create_todo, complete_todo, reopen_todo, create_comment, post_campfire_line. ' +
+  'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
+
+export interface BasecampProvider extends ToolProvider {
+  /** The client the tools share (request counters in `client.stats`). */
+  client: BasecampClient;
+}
+
+/**
+ * The Basecamp tools. Nothing is read or fetched here: settings, the environment and the login
+ * file are read when a tool first runs.
+ */
+export function createBasecampProvider(settings: BasecampSettings = {}): BasecampProvider {
+  const client = new BasecampClient(settings);
+  const deps = createDeps(client, new DockResolver(client));
+  return {
+    id: 'basecamp',
+    version: VERSION,
+    instructions: INSTRUCTIONS,
+    client,
+    tools: [
+      createListProjects(deps),
+      createGetProjectTools(deps),
+      createListMessages(deps),
+      createGetMessage(deps),
+      createListTodolists(deps),
+      createListTodos(deps),
+      createGetTodo(deps),
+      createListComments(deps),
+      createListDocuments(deps),
+      createGetDocument(deps),
+      createListUploads(deps),
+      createListCampfireLines(deps),
+      createListScheduleEntries(deps),
+      createListPeople(deps),
+      createSearch(deps),
+      createCreateMessage(deps),
+      createCreateTodo(deps),
+      createCompleteTodo(deps),
+      createReopenTodo(deps),
+      createCreateComment(deps),
+      createPostCampfireLine(deps),
+    ],
+  };
+}
+
+export { type Authorization, LaunchpadError, type TokenResponse } from './auth/launchpad.js';
+export {
+  LoginError,
+  type LoginOptions,
+  type LoginResult,
+  type LogoutResult,
+  login,
+  logout,
+} from './auth/login.js';
+export { readLogin, removeLogin, type StoredLogin, writeLogin } from './auth/token-file.js';
+export {
+  type ApiResponse,
+  BasecampClient,
+  type ClientStats,
+  type ListPage,
+  type RequestOptions,
+} from './client/client.js';
+export { EtagCache } from './client/etag-cache.js';
+export { SlidingWindowLimiter } from './client/limiter.js';
+export { type HtmlToMarkdown, loadHtmlToMarkdown } from './markdown/html-to-markdown.js';
+export { markdownToHtml } from './markdown/markdown-to-html.js';
+export {
+  type BasecampSettings,
+  DEFAULT_API_URL,
+  DEFAULT_LAUNCHPAD_URL,
+  DEFAULT_REDIRECT_URI,
+  defaultTokenFile,
+} from './settings.js';
+export { VERSION } from './version.js';

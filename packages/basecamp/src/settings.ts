@@ -1,0 +1,163 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@x/mcp-core';
+
+export const DEFAULT_API_URL = 'https://3.basecampapi.com';
+export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
+/** Must be registered, exactly, as the app's redirect URI at launchpad.37signals.com/integrations. */
+export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+export const DEFAULT_CONTACT = 'https://www.npmjs.com/package/@x/mcp-basecamp';
+
+export interface BasecampSettings {
+  /** API base without the account. Default: `$BASECAMP_API_URL`, then `https://3.basecampapi.com`. */
+  apiUrl?: string;
+  /** Launchpad (OAuth) base. Default: `$BASECAMP_LAUNCHPAD_URL`, then `https://launchpad.37signals.com`. */
+  launchpadUrl?: string;
+  /**
+   * An access token to use instead of the login file. Default: `$BASECAMP_ACCESS_TOKEN`. Needs
+   * `accountId`. It cannot be refreshed: when Basecamp rejects it, the tool says so.
+   */
+  accessToken?: string;
+  /** The Basecamp account (the number in `3.basecamp.com/<id>/`). Default: `$BASECAMP_ACCOUNT_ID`, then the login's. */
+  accountId?: string;
+  /** OAuth app client id, for refreshing. Default: `$BASECAMP_CLIENT_ID`, then the one saved at login. */
+  clientId?: string;
+  /** OAuth app client secret, for refreshing. Default: `$BASECAMP_CLIENT_SECRET`, then the one saved at login. */
+  clientSecret?: string;
+  /** The login file. Default: `$BASECAMP_TOKEN_FILE`, then `basecamp-mcp/token.json` in the OS config directory. */
+  tokenFile?: string;
+  /** Contact in the User-Agent (URL or email), as Basecamp asks. Default: `$BASECAMP_CONTACT`, then the package page. */
+  contact?: string;
+  /** Time limit of one HTTP request in ms. Default 30000. */
+  timeoutMs?: number;
+  /** Client-side limit per account: requests per window. Default `$BASECAMP_RATE_LIMIT_REQUESTS`, then 50. */
+  rateLimitRequests?: number;
+  /** Client-side limit per account: the window in ms. Default `$BASECAMP_RATE_LIMIT_WINDOW_MS`, then 10000. */
+  rateLimitWindowMs?: number;
+  /** Longest `Retry-After` (or backoff) waited inside one call; longer ones fail as `RATE_LIMITED`. Default 30000. */
+  maxRetryWaitMs?: number;
+  /** Retries after a 429, or a 500/502/503/504 on a GET. Default 3. */
+  maxRetries?: number;
+  /** First backoff after a 5xx on a GET, doubled each time, with jitter. Default 500. */
+  retryBaseMs?: number;
+  /** Responses kept for `If-None-Match` (an LRU). Default 500. */
+  cacheEntries?: number;
+  /** Largest JSON text a tool returns before it trims; results say `truncated: true`. Default 80000 characters. */
+  maxResponseChars?: number;
+  /** Refresh a saved token this long before it expires. Default 10 minutes. */
+  refreshMarginMs?: number;
+  /** How long a project's dock (tool IDs) is reused without asking again. Default 5 minutes. */
+  dockCacheMs?: number;
+  /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Environment to read the defaults from. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedSettings {
+  apiUrl: string;
+  launchpadUrl: string;
+  accessToken: string | undefined;
+  accountId: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  tokenFile: string;
+  userAgent: string;
+  timeoutMs: number;
+  rateLimitRequests: number;
+  rateLimitWindowMs: number;
+  maxRetryWaitMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  cacheEntries: number;
+  maxResponseChars: number;
+  refreshMarginMs: number;
+  dockCacheMs: number;
+  fetch: typeof fetch;
+}
+
+/** Reads settings and their environment fallbacks. Called on first use, never at import. */
+export function resolveSettings(settings: BasecampSettings, version: string): ResolvedSettings {
+  const env = settings.env ?? process.env;
+  const accountId = settings.accountId ?? (env.BASECAMP_ACCOUNT_ID || undefined);
+  if (accountId !== undefined && !/^\d{1,20}$/.test(accountId.trim())) {
+    throw new ConfigError(
+      `BASECAMP_ACCOUNT_ID must be the account number (digits, as in https://3.basecamp.com/<id>/), got "${accountId.slice(0, 40)}".`,
+    );
+  }
+  const contact = (settings.contact ?? (env.BASECAMP_CONTACT || DEFAULT_CONTACT)).replace(/[\r\n()]/g, ' ');
+  return {
+    apiUrl: httpUrl(settings.apiUrl ?? (env.BASECAMP_API_URL || DEFAULT_API_URL), 'BASECAMP_API_URL'),
+    launchpadUrl: httpUrl(
+      settings.launchpadUrl ?? (env.BASECAMP_LAUNCHPAD_URL || DEFAULT_LAUNCHPAD_URL),
+      'BASECAMP_LAUNCHPAD_URL',
+    ),
+    accessToken: settings.accessToken ?? (env.BASECAMP_ACCESS_TOKEN || undefined),
+    accountId: accountId?.trim(),
+    clientId: settings.clientId ?? (env.BASECAMP_CLIENT_ID || undefined),
+    clientSecret: settings.clientSecret ?? (env.BASECAMP_CLIENT_SECRET || undefined),
+    tokenFile: settings.tokenFile ?? defaultTokenFile(env),
+    userAgent: `@x/mcp-basecamp/${version} (${contact.trim()})`,
+    timeoutMs: positive(settings.timeoutMs, undefined, 30_000, 'timeoutMs'),
+    rateLimitRequests: positive(
+      settings.rateLimitRequests,
+      env.BASECAMP_RATE_LIMIT_REQUESTS,
+      50,
+      'BASECAMP_RATE_LIMIT_REQUESTS',
+    ),
+    rateLimitWindowMs: positive(
+      settings.rateLimitWindowMs,
+      env.BASECAMP_RATE_LIMIT_WINDOW_MS,
+      10_000,
+      'BASECAMP_RATE_LIMIT_WINDOW_MS',
+    ),
+    maxRetryWaitMs: settings.maxRetryWaitMs ?? 30_000,
+    maxRetries: settings.maxRetries ?? 3,
+    retryBaseMs: settings.retryBaseMs ?? 500,
+    cacheEntries: settings.cacheEntries ?? 500,
+    maxResponseChars: settings.maxResponseChars ?? 80_000,
+    refreshMarginMs: settings.refreshMarginMs ?? 10 * 60_000,
+    dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
+    fetch: settings.fetch ?? globalThis.fetch,
+  };
+}
+
+function httpUrl(raw: string, variable: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${variable} is not a valid http(s) URL: "${raw.slice(0, 200)}".`);
+  }
+}
+
+function positive(
+  value: number | undefined,
+  raw: string | undefined,
+  fallback: number,
+  name: string,
+): number {
+  const chosen = value ?? (raw ? Number(raw) : fallback);
+  if (!Number.isInteger(chosen) || chosen < 1) {
+    throw new ConfigError(`${name} must be a positive integer, got "${String(value ?? raw).slice(0, 40)}".`);
+  }
+  return chosen;
+}
+
+/**
+ * `$BASECAMP_TOKEN_FILE`, then `basecamp-mcp/token.json` in the OS config directory:
+ * `%APPDATA%` on Windows, `~/Library/Application Support` on macOS, `$XDG_CONFIG_HOME` or `~/.config` elsewhere.
+ */
+export function defaultTokenFile(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (env.BASECAMP_TOKEN_FILE) return env.BASECAMP_TOKEN_FILE;
+  const home = (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
+  let base: string;
+  if (platform === 'win32') base = env.APPDATA || join(home, 'AppData', 'Roaming');
+  else if (platform === 'darwin') base = join(home, 'Library', 'Application Support');
+  else base = env.XDG_CONFIG_HOME || join(home, '.config');
+  return join(base, 'basecamp-mcp', 'token.json');
+}

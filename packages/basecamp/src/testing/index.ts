@@ -1,0 +1,19 @@
+export {
+  type FakeBasecamp,
+  type FakeBasecampOptions,
+  type Fault,
+  type RecordedRequest,
+  startFakeBasecamp,
+} from './fake-basecamp.js';
+export {
+  ACCOUNT_ID,
+  DOCK,
+  IDS,
+  INACTIVE_ACCOUNT_ID,
+  LAPTOP,
+  LOCATOR,
+  OLD_SITE,
+  PEOPLE,
+  RICH_MESSAGE_HTML,
+  SECOND_ACCOUNT_ID,
+} from './fixtures.js';

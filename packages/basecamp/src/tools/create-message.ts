@@ -1,0 +1,42 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { markdownToHtml } from '../markdown/markdown-to-html.js';
+import { MessageSchema, toMessage } from '../shapes.js';
+import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, richText, type ToolDeps } from './shared.js';
+
+export const createCreateMessage = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_message',
+    title: 'Post a message',
+    description:
+      "Posts a new message on a project's message board and notifies the project's people. Take project_id from list_projects. Returns the posted message with its ID and app_url.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      subject: z.string().trim().min(1).max(255).describe('The title of the message'),
+      content: richText('The body of the message.').optional(),
+      message_board_id: dockOverride('message board'),
+    }),
+    outputSchema: MessageSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const board = await deps.docks.resolve(
+        input.project_id,
+        'message_board',
+        input.message_board_id,
+        signal,
+      );
+      const [markdown, response] = await Promise.all([
+        deps.markdown(),
+        deps.client.request<Record<string, unknown>>('POST', `/message_boards/${board}/messages.json`, {
+          body: {
+            subject: input.subject,
+            status: 'active',
+            ...(input.content === undefined ? {} : { content: markdownToHtml(input.content) }),
+          },
+          signal,
+          notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        }),
+      ]);
+      return toMessage(response.data ?? {}, markdown, ITEM_BODY_CHARS);
+    },
+  });

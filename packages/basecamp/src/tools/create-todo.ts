@@ -1,0 +1,53 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { markdownToHtml } from '../markdown/markdown-to-html.js';
+import { TodoSchema, toTodo } from '../shapes.js';
+import { CREATES, ITEM_BODY_CHARS, id, richText, type ToolDeps } from './shared.js';
+
+const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`).optional();
+
+export const createCreateTodo = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_todo',
+    title: 'Add a to-do',
+    description:
+      'Adds a to-do to a to-do list, optionally with a description, assignees and dates. Take todolist_id from list_todolists and assignee_ids from list_people. Returns the new to-do with its ID.',
+    inputSchema: z.strictObject({
+      todolist_id: id('To-do list ID, from list_todolists'),
+      content: z
+        .string()
+        .trim()
+        .min(1)
+        .max(1_000)
+        .describe("What needs doing: the to-do's title (plain text)"),
+      description: richText('Details of the to-do.').optional(),
+      assignee_ids: z
+        .array(id('Person ID, from list_people'))
+        .max(50)
+        .optional()
+        .describe('People to assign, by ID from list_people'),
+      notify: z.boolean().default(false).describe('Notify the assignees (default false)'),
+      due_on: date('Due date'),
+      starts_on: date('Start date, for a to-do that runs from starts_on to due_on'),
+    }),
+    outputSchema: TodoSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const [markdown, response] = await Promise.all([
+        deps.markdown(),
+        deps.client.request<Record<string, unknown>>('POST', `/todolists/${input.todolist_id}/todos.json`, {
+          body: {
+            content: input.content,
+            ...(input.description === undefined ? {} : { description: markdownToHtml(input.description) }),
+            ...(input.assignee_ids === undefined ? {} : { assignee_ids: input.assignee_ids }),
+            ...(input.notify ? { notify: true } : {}),
+            ...(input.due_on === undefined ? {} : { due_on: input.due_on }),
+            ...(input.starts_on === undefined ? {} : { starts_on: input.starts_on }),
+          },
+          signal,
+          notFound: `To-do list ${input.todolist_id} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+        }),
+      ]);
+      return toTodo(response.data ?? {}, markdown, ITEM_BODY_CHARS);
+    },
+  });

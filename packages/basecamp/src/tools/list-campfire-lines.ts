@@ -1,0 +1,30 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { CampfireLineSchema, listSchema, toCampfireLine } from '../shapes.js';
+import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+
+export const createListCampfireLines = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_campfire_lines',
+    title: 'Read a project chat',
+    description:
+      "Lists the latest lines of a project's chat (Campfire), newest first, with author and time. Take project_id from list_projects. If the project has more than one chat the error lists them: call again with chat_id.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      chat_id: dockOverride('chat (Campfire)'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(CampfireLineSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
+      return listPage(deps, `/chats/${chat}/lines.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `Chat ${chat} was not found, or you have no access to it. Use get_project_tools to see the project's chats.`,
+        convert: toCampfireLine,
+      });
+    },
+  });

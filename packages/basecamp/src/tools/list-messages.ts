@@ -1,0 +1,35 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, MessageSchema, toMessage } from '../shapes.js';
+import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+
+export const createListMessages = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_messages',
+    title: 'List message board posts',
+    description:
+      "Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from list_projects; read a whole message with get_message and its replies with list_comments.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      message_board_id: dockOverride('message board'),
+      page: page(),
+      limit: limit(25),
+    }),
+    outputSchema: listSchema(MessageSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const board = await deps.docks.resolve(
+        input.project_id,
+        'message_board',
+        input.message_board_id,
+        signal,
+      );
+      return listPage(deps, `/message_boards/${board}/messages.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        convert: toMessage,
+      });
+    },
+  });

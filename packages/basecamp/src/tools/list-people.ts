@@ -1,0 +1,45 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, PersonSchema, toPerson } from '../shapes.js';
+import { capList, id, limit, page, READS, type ToolDeps } from './shared.js';
+
+type Person = NonNullable<ReturnType<typeof toPerson>>;
+
+export const createListPeople = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_people',
+    title: 'List people',
+    description:
+      'Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for create_todo, or who someone is.',
+    inputSchema: z.strictObject({
+      project_id: id(
+        'Only people on this project, from list_projects; omit for everyone on the account',
+      ).optional(),
+      page: page(),
+      limit: limit(100),
+    }),
+    outputSchema: listSchema(PersonSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const path =
+        input.project_id === undefined ? '/people.json' : `/projects/${input.project_id}/people.json`;
+      const notFound = `Project ${input.project_id} was not found, or you have no access to it. Use list_projects to see project IDs.`;
+      const result = await deps.client.list<Record<string, unknown>>(path, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound,
+      });
+      const items = result.items.map(toPerson).filter((person): person is Person => person !== null);
+      return capList(
+        {
+          items,
+          has_more: result.has_more,
+          next_page: result.next_page,
+          ...(result.total === undefined ? {} : { total: result.total }),
+          truncated: false,
+        },
+        deps.client.settings.maxResponseChars,
+      );
+    },
+  });

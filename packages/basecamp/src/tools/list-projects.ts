@@ -1,0 +1,62 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, ProjectSchema, toProject } from '../shapes.js';
+import { limit, listPage, page, READS, type ToolDeps } from './shared.js';
+
+export const createListProjects = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_projects',
+    title: 'List Basecamp projects',
+    description:
+      'Lists the Basecamp projects you can see, newest first, with each project ID and the tools it has switched on (message_board, todoset, vault, chat, schedule, ...). Start here: every other Basecamp tool takes a project_id from this list. status "archived" or "all" includes archived projects.',
+    inputSchema: z.strictObject({
+      status: z
+        .enum(['active', 'archived', 'all'])
+        .default('active')
+        .describe('"active" (default), "archived", or "all" (active then archived)'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(ProjectSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const common = {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: 'Basecamp has no project list for this account.',
+        convert: toProject,
+      };
+      if (input.status !== 'all') {
+        return listPage(deps, '/projects.json', {
+          ...common,
+          ...(input.status === 'archived' ? { query: { status: 'archived' } } : {}),
+        });
+      }
+      // "all": active projects, then archived ones, paged as one list.
+      const active = await deps.client.list<Record<string, unknown>>('/projects.json', {
+        page: 1,
+        limit: 100,
+        signal,
+      });
+      const archived = await deps.client.list<Record<string, unknown>>('/projects.json', {
+        page: 1,
+        limit: 100,
+        signal,
+        query: { status: 'archived' },
+      });
+      const all = [...active.items, ...archived.items].map(toProject);
+      const start = (input.page - 1) * input.limit;
+      const items = all.slice(start, start + input.limit);
+      const hasMore = start + input.limit < all.length || active.has_more || archived.has_more;
+      return {
+        items,
+        has_more: hasMore,
+        next_page: hasMore ? input.page + 1 : null,
+        ...(active.total !== undefined && archived.total !== undefined
+          ? { total: active.total + archived.total }
+          : {}),
+        truncated: false,
+      };
+    },
+  });

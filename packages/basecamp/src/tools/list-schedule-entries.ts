@@ -1,0 +1,30 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
+import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+
+export const createListScheduleEntries = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_schedule_entries',
+    title: 'List schedule entries',
+    description:
+      "Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants and description as Markdown. Take project_id from list_projects.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      schedule_id: dockOverride('schedule'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(ScheduleEntrySchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const schedule = await deps.docks.resolve(input.project_id, 'schedule', input.schedule_id, signal);
+      return listPage(deps, `/schedules/${schedule}/entries.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `Schedule ${schedule} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        convert: toScheduleEntry,
+      });
+    },
+  });

@@ -1,0 +1,30 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, TodolistSchema, toTodolist } from '../shapes.js';
+import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+
+export const createListTodolists = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_todolists',
+    title: 'List to-do lists',
+    description:
+      'Lists a project\'s to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from list_projects; list a list\'s to-dos with list_todos.',
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      todoset_id: dockOverride('to-do set'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(TodolistSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
+      return listPage(deps, `/todosets/${todoset}/todolists.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `To-do set ${todoset} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        convert: toTodolist,
+      });
+    },
+  });

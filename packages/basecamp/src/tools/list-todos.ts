@@ -1,0 +1,39 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, TodoSchema, toTodo } from '../shapes.js';
+import { id, limit, listPage, page, READS, type ToolDeps } from './shared.js';
+
+export const createListTodos = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_todos',
+    title: 'List to-dos in a list',
+    description:
+      'Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Take todolist_id from list_todolists; get one to-do with get_todo.',
+    inputSchema: z.strictObject({
+      todolist_id: id('To-do list ID, from list_todolists'),
+      completed: z
+        .boolean()
+        .default(false)
+        .describe('false (default): pending to-dos; true: completed to-dos only'),
+      status: z
+        .enum(['active', 'archived', 'trashed'])
+        .default('active')
+        .describe('"active" (default), or "archived" / "trashed" to see those instead'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(TodoSchema),
+    annotations: READS,
+    handler: (input, { signal }) =>
+      listPage(deps, `/todolists/${input.todolist_id}/todos.json`, {
+        query: {
+          completed: input.completed ? 'true' : undefined,
+          status: input.status === 'active' ? undefined : input.status,
+        },
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `To-do list ${input.todolist_id} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+        convert: toTodo,
+      }),
+  });
