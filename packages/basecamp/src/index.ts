@@ -1,4 +1,4 @@
-import type { ToolProvider } from '@x/mcp-core';
+import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider } from '@x/mcp-core';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
 import type { BasecampSettings } from './settings.js';
@@ -49,6 +49,31 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
     version: VERSION,
     instructions: INSTRUCTIONS,
     client,
+    // Ready with credentials (login file or environment) and an API that answers; nothing is read.
+    checkReadiness: async ({ signal }) => {
+      let credentials: ReadinessCheck;
+      try {
+        const accountId = await client.accountId();
+        credentials = { name: 'credentials', ok: true, detail: `a Basecamp login for account ${accountId}` };
+      } catch (error) {
+        const detail = McpToolError.isInstance(error)
+          ? error.message
+          : 'the Basecamp login could not be read';
+        credentials = { name: 'credentials', ok: false, detail };
+      }
+      let upstream: ReadinessCheck;
+      try {
+        const settings = client.settings;
+        upstream = await checkReachable('upstream', settings.apiUrl, { signal, fetch: settings.fetch });
+      } catch (error) {
+        upstream = {
+          name: 'upstream',
+          ok: false,
+          detail: McpToolError.isInstance(error) ? error.message : 'invalid settings',
+        };
+      }
+      return { ready: credentials.ok && upstream.ok, checks: [credentials, upstream] };
+    },
     tools: [
       createListProjects(deps),
       createGetProjectTools(deps),

@@ -946,7 +946,8 @@ function parentType(name: string | undefined): string {
 function plain(html: string): string {
   return html
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<\/(div|p|li|h1|blockquote|pre|figure)>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
