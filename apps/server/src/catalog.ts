@@ -1,0 +1,86 @@
+import type { ToolProvider } from '@x/mcp-core';
+import { z } from 'zod';
+
+/**
+ * The providers this server can compose: how to build each from its (non-secret) settings, and
+ * how to start it on its local fake for `--sandbox`. Secrets come from each provider's own
+ * environment variables, never from the config file.
+ */
+export interface CatalogEntry<Settings extends z.ZodType = z.ZodType> {
+  /** Settings allowed in the config file, validated strictly. */
+  settings: Settings;
+  create(settings: z.output<Settings>): Promise<ToolProvider>;
+  sandbox(): Promise<{ provider: ToolProvider; description: string; close(): Promise<void> }>;
+}
+
+const url = z.url({ protocol: /^https?$/ });
+const path = z.string().min(1);
+
+const entry = <Settings extends z.ZodType>(value: CatalogEntry<Settings>) => value;
+
+export const CATALOG = {
+  forge: entry({
+    settings: z.strictObject({
+      apiUrl: url.optional().describe('Forge API base including /api'),
+      configPath: path.optional().describe("The forge CLI's login file"),
+      timeoutMs: z.int().min(1).max(120_000).optional(),
+    }),
+    create: async (settings) => (await import('@x/mcp-forge')).createForgeProvider(settings),
+    sandbox: async () => {
+      const [{ startFakeForge }, { createForgeProvider }] = await Promise.all([
+        import('@x/mcp-forge/testing'),
+        import('@x/mcp-forge'),
+      ]);
+      const fake = await startFakeForge();
+      return {
+        provider: createForgeProvider({
+          apiUrl: fake.url,
+          accessToken: fake.accessToken,
+          teamId: fake.teamId,
+        }),
+        description: `forge: fake Forge at ${fake.url}`,
+        close: fake.close,
+      };
+    },
+  }),
+  'context-forge': entry({
+    settings: z.strictObject({ dataDir: path.optional().describe('Directory of projects.json') }),
+    create: async (settings) => (await import('@x/mcp-context-forge')).createContextForgeProvider(settings),
+    sandbox: async () => {
+      const [{ createExampleStore }, { createContextForgeProvider }] = await Promise.all([
+        import('@x/mcp-context-forge/testing'),
+        import('@x/mcp-context-forge'),
+      ]);
+      const store = await createExampleStore();
+      return {
+        provider: createContextForgeProvider({ dataDir: store.dataDir }),
+        description: `context-forge: temporary store at ${store.dataDir}`,
+        close: store.close,
+      };
+    },
+  }),
+  'bbj-rag': entry({
+    settings: z.strictObject({
+      apiUrl: url.optional().describe('BBj RAG REST service'),
+      compilerPath: path.optional().describe('The bbjcpl compiler'),
+      compilerTimeoutSeconds: z.number().positive().max(50).optional(),
+      requestTimeoutMs: z.int().min(1).max(120_000).optional(),
+    }),
+    create: async (settings) => (await import('@x/mcp-bbj-rag')).createBbjRagProvider(settings),
+    sandbox: async () => {
+      const [{ startFakeBbjRag }, { createBbjRagProvider }] = await Promise.all([
+        import('@x/mcp-bbj-rag/testing'),
+        import('@x/mcp-bbj-rag'),
+      ]);
+      const fake = await startFakeBbjRag();
+      return {
+        provider: createBbjRagProvider({ apiUrl: fake.url }),
+        description: `bbj-rag: fake BBj RAG service at ${fake.url}`,
+        close: fake.close,
+      };
+    },
+  }),
+} satisfies Record<string, CatalogEntry>;
+
+export type ProviderId = keyof typeof CATALOG;
+export const PROVIDER_IDS = Object.keys(CATALOG) as ProviderId[];

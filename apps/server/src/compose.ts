@@ -1,0 +1,79 @@
+import { ConfigError, type ProviderEntry, type SandboxHandle } from '@x/mcp-core';
+import { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
+import type { ProviderConfig, ServerConfig } from './config.js';
+
+export interface CompositionOptions {
+  config?: ServerConfig;
+  /** `--providers`: serve only these (their config still applies). */
+  only?: readonly string[];
+  /** `--no-prefix`: no default prefixes (a provider's explicit prefix still applies). */
+  noPrefix?: boolean;
+}
+
+/** The default prefix of a provider: its id as a name part, e.g. `context_forge_`. */
+export const defaultPrefix = (id: ProviderId): string => `${id.replace(/-/g, '_')}_`;
+
+/** Which providers to serve, in catalog order. */
+export function selectProviders({ config, only }: CompositionOptions): ProviderId[] {
+  if (only) {
+    const unknown = only.filter((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `Unknown provider(s) ${unknown.join(', ')} in --providers. Known: ${PROVIDER_IDS.join(', ')}.`,
+      );
+    }
+    return PROVIDER_IDS.filter((id) => only.includes(id));
+  }
+  const configured = config?.providers;
+  return configured ? PROVIDER_IDS.filter((id) => configured[id] !== undefined) : [...PROVIDER_IDS];
+}
+
+function useOptions(id: ProviderId, options: CompositionOptions): ProviderEntry['use'] {
+  const own: ProviderConfig = options.config?.providers?.[id] ?? {};
+  const prefixesOn = !options.noPrefix && options.config?.prefix !== false;
+  const prefix = own.prefix === false ? '' : (own.prefix ?? (prefixesOn ? defaultPrefix(id) : ''));
+  return {
+    prefix,
+    ...(own.include ? { include: own.include } : {}),
+    ...(own.exclude ? { exclude: own.exclude } : {}),
+    readOnly: (own.readOnly ?? false) || (options.config?.readOnly ?? false),
+  };
+}
+
+/** The providers with their settings from the config, each with its prefix and filters. */
+export async function compose(options: CompositionOptions): Promise<ProviderEntry[]> {
+  const ids = selectProviders(options);
+  if (ids.length === 0) throw new ConfigError('No provider to serve: the config lists none.');
+  return Promise.all(
+    ids.map(async (id) => {
+      const settings = options.config?.providers?.[id]?.settings ?? {};
+      const provider = await (
+        CATALOG[id].create as (value: unknown) => ReturnType<(typeof CATALOG)[typeof id]['create']>
+      )(settings);
+      return { provider, use: useOptions(id, options) };
+    }),
+  );
+}
+
+/** The same composition, each provider on its local fake (`--sandbox`). */
+export async function composeSandbox(options: CompositionOptions): Promise<SandboxHandle> {
+  const ids = selectProviders(options);
+  const started: Awaited<ReturnType<(typeof CATALOG)[ProviderId]['sandbox']>>[] = [];
+  const close = async () => {
+    await Promise.all(started.map((sandbox) => sandbox.close().catch(() => {})));
+  };
+  try {
+    for (const id of ids) started.push(await CATALOG[id].sandbox());
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    provider: started.map((sandbox, index) => ({
+      provider: sandbox.provider,
+      use: useOptions(ids[index] as ProviderId, options),
+    })),
+    description: started.map((sandbox) => sandbox.description).join('; '),
+    close,
+  };
+}

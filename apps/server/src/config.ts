@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { ConfigError } from '@x/mcp-core';
+import { z } from 'zod';
+import { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
+
+const rules = z.array(z.string().min(1).max(100)).max(100);
+
+const providerConfig = <Settings extends z.ZodType>(settings: Settings) =>
+  z.strictObject({
+    /** The tool name prefix; `false` for none. Default: the provider id with `_`, e.g. `context_forge_`. */
+    prefix: z
+      .union([
+        z.string().regex(/^[a-zA-Z0-9_-]*$/, 'may only contain letters, digits, _ and -'),
+        z.literal(false),
+      ])
+      .optional(),
+    include: rules.min(1).optional(),
+    exclude: rules.optional(),
+    readOnly: z.boolean().optional(),
+    settings: settings.optional(),
+  });
+
+/** The config file: which providers to serve, and how. */
+export const ConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** `false` serves every tool under its own name unless a provider sets a prefix. Default true. */
+  prefix: z.boolean().optional(),
+  /** Serve only read-only tools, of every provider. */
+  readOnly: z.boolean().optional(),
+  /** The providers to serve; default: all of them. */
+  providers: z
+    .strictObject({
+      forge: providerConfig(CATALOG.forge.settings).optional(),
+      'context-forge': providerConfig(CATALOG['context-forge'].settings).optional(),
+      'bbj-rag': providerConfig(CATALOG['bbj-rag'].settings).optional(),
+    } satisfies Record<ProviderId, z.ZodType>)
+    .optional(),
+});
+
+export type ServerConfig = z.output<typeof ConfigSchema>;
+export type ProviderConfig = NonNullable<NonNullable<ServerConfig['providers']>[ProviderId]>;
+
+/** Settings that name files: relative paths are relative to the config file. */
+const PATH_SETTINGS = new Set(['dataDir', 'configPath', 'compilerPath']);
+
+/** Reads and validates a config file; every problem is a `ConfigError` naming the file and the key. */
+export async function loadConfig(file: string): Promise<ServerConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read the config file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}.`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(raw, file);
+}
+
+export function parseConfig(raw: unknown, file = 'the config'): ServerConfig {
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(describeIssue);
+    throw new ConfigError(
+      `Invalid config in ${file}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
+  }
+  const base = dirname(resolve(file));
+  for (const provider of Object.values(parsed.data.providers ?? {})) {
+    const settings = (provider?.settings ?? {}) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(settings)) {
+      if (PATH_SETTINGS.has(key) && typeof value === 'string' && isRelativePath(value)) {
+        settings[key] = resolve(base, value);
+      }
+    }
+  }
+  return parsed.data;
+}
+
+/** A path like `./data` or `data/x` (not a bare command name such as `bbjcpl`, which PATH resolves). */
+const isRelativePath = (value: string) => !isAbsolute(value) && /[/\\]|^\./.test(value);
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const inProviders = where === 'providers';
+    return issue.keys
+      .map((key) =>
+        inProviders
+          ? `providers.${key}: unknown provider (known: ${PROVIDER_IDS.join(', ')})`
+          : `${where ? `${where}.` : ''}${key}: unknown key`,
+      )
+      .join('\n  - ');
+  }
+  return `${where || '(root)'}: ${issue.message}`;
+}

@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultData, spawnStdioClient } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { bin } from './helpers.js';
+
+async function toolNames(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin, ...args], env });
+  try {
+    return (await client.listTools()).tools.map((tool) => tool.name);
+  } finally {
+    await close();
+  }
+}
+
+async function configFile(config: unknown): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'server-compose-')), 'server.json');
+  await writeFile(file, JSON.stringify(config));
+  return file;
+}
+
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000, input: '' });
+
+describe('composition', () => {
+  it('serves every provider by default, each under its id as prefix', async () => {
+    const names = await toolNames(['--sandbox']);
+    expect(names).toHaveLength(23);
+    expect(names).toContain('forge_get_ticket_context');
+    expect(names).toContain('context_forge_context_build');
+    expect(names).toContain('bbj_rag_search_bbj_knowledge');
+    expect(names.every((name) => /^(forge|context_forge|bbj_rag)_/.test(name))).toBe(true);
+  });
+
+  it('takes providers, prefixes, filters and read-only from the config; flags narrow it further', async () => {
+    const config = await configFile({
+      providers: {
+        forge: { prefix: 'ticket_', include: ['get_*', 'list_tickets', 'update_ticket_status'] },
+        'context-forge': { prefix: false, readOnly: true, exclude: ['template_preview'] },
+      },
+    });
+    const names = await toolNames(['--sandbox', '--config', config]);
+    expect(names).toEqual([
+      'ticket_list_tickets',
+      'ticket_get_ticket_context',
+      'ticket_get_file_changes',
+      'ticket_get_repository_context',
+      'ticket_update_ticket_status',
+      'project_list',
+      'project_get',
+      'context_build',
+      'prompt_list',
+      'prompt_get',
+    ]);
+    const narrowed = await toolNames([
+      '--sandbox',
+      '--config',
+      config,
+      '--read-only',
+      '--exclude',
+      'ticket_get_*',
+    ]);
+    expect(narrowed).toEqual([
+      'ticket_list_tickets',
+      'project_list',
+      'project_get',
+      'context_build',
+      'prompt_list',
+      'prompt_get',
+    ]);
+  });
+
+  it('--providers picks providers and --no-prefix drops the default prefixes', async () => {
+    const names = await toolNames(['--sandbox', '--providers', 'bbj-rag,context-forge', '--no-prefix']);
+    expect(names.slice(0, 2)).toEqual(['project_list', 'project_get']);
+    expect(names.slice(-3)).toEqual(['search_bbj_knowledge', 'validate_bbj_syntax', 'bbj_knowledge_status']);
+    expect(names).toHaveLength(12);
+  });
+
+  it('really calls through the composition', async () => {
+    const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin, '--sandbox'] });
+    try {
+      const listed = resultData<{ count: number }>(
+        await client.callTool({ name: 'context_forge_project_list', arguments: {} }),
+      );
+      expect(listed.count).toBe(3);
+      const search = await client.callTool({
+        name: 'bbj_rag_search_bbj_knowledge',
+        arguments: { query: 'BBjGridExWidget', limit: 2 },
+      });
+      expect(search.isError).toBeFalsy();
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses bad configurations at startup with exit code 2 and the reason', async () => {
+    const unknown = run(['--providers', 'forge,jira']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(
+      'Unknown provider(s) jira in --providers. Known: forge, context-forge, bbj-rag.',
+    );
+    const badConfig = run(['--config', await configFile({ providers: { forge: { includes: [] } } })]);
+    expect(badConfig.status).toBe(2);
+    expect(badConfig.stderr).toContain('providers.forge.includes: unknown key');
+    const unmatched = run([
+      '--config',
+      await configFile({ providers: { forge: { include: ['no_such_tool'] } } }),
+    ]);
+    expect(unmatched.status).toBe(2);
+    expect(unmatched.stderr).toContain('"no_such_tool" match no tool');
+    const empty = run(['--config', await configFile({ providers: {} })]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('No provider to serve');
+  });
+});

@@ -1,0 +1,90 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
+
+/** The built composed server. */
+export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+export interface HttpServer {
+  url: string;
+  base: string;
+  child: ChildProcessWithoutNullStreams;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts the built server with `--http --port 0` and waits for its URL. */
+export async function startHttpServer(args: string[], env: Record<string, string> = {}): Promise<HttpServer> {
+  const child = spawn(process.execPath, [bin, '--http', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await vi.waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+      const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (!found) throw new Error('not listening yet');
+      return found;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+  return {
+    url,
+    base: new URL(url).origin,
+    child,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface RoundRobinProxy {
+  url: string;
+  /** Requests forwarded to each upstream, by index. */
+  counts: number[];
+  close(): Promise<void>;
+}
+
+/** A minimal load balancer: each request goes to the next upstream in turn, streamed both ways. */
+export async function startRoundRobinProxy(upstreams: readonly string[]): Promise<RoundRobinProxy> {
+  const counts = upstreams.map(() => 0);
+  let next = 0;
+  const server: Server = createServer((incoming, outgoing) => {
+    const index = next++ % upstreams.length;
+    counts[index] = (counts[index] ?? 0) + 1;
+    const target = new URL(incoming.url ?? '/', upstreams[index]);
+    const forwarded = request(
+      target,
+      { method: incoming.method, headers: { ...incoming.headers, host: target.host } },
+      (response) => {
+        outgoing.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
