@@ -22,7 +22,8 @@ async function options({ flags }: BinContext) {
 await runBin({
   name: 'x-mcp-server',
   version: VERSION,
-  description: 'Forge, Context Forge and BBj documentation tools in one MCP server, composed by config',
+  description:
+    'Basecamp, Forge, Context Forge and BBj documentation tools in one MCP server, composed by config',
   flags: {
     config: {
       type: 'string',
@@ -32,13 +33,19 @@ await runBin({
     providers: {
       type: 'string',
       value: '<a,b>',
-      description: 'serve only these providers (forge, context-forge, bbj-rag)',
+      description: 'serve only these providers (basecamp, forge, context-forge, bbj-rag)',
     },
-    'no-prefix': { type: 'boolean', description: 'no default name prefixes (forge_, context_forge_, ...)' },
+    'no-prefix': {
+      type: 'boolean',
+      description: 'no default name prefixes (basecamp_, forge_, context_forge_, bbj_rag_)',
+    },
   },
   environment: [
     { name: 'MCP_SERVER_CONFIG', description: 'config file when --config is not given' },
-    { name: 'FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*', description: 'each provider’s own settings and secrets' },
+    {
+      name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
+      description: 'each provider’s own settings and secrets',
+    },
   ],
   createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),
   createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),

@@ -19,6 +19,36 @@ const path = z.string().min(1);
 const entry = <Settings extends z.ZodType>(value: CatalogEntry<Settings>) => value;
 
 export const CATALOG = {
+  basecamp: entry({
+    settings: z.strictObject({
+      apiUrl: url.optional().describe('Basecamp API base without the account'),
+      launchpadUrl: url.optional().describe('Launchpad (OAuth) base'),
+      accountId: z.string().regex(/^\d+$/).optional().describe('The Basecamp account id'),
+      tokenFile: path.optional().describe('The login file written by basecamp-mcp login'),
+      contact: z.string().min(3).max(200).optional().describe('Contact for the User-Agent (URL or email)'),
+      timeoutMs: z.int().min(1).max(120_000).optional(),
+      rateLimitRequests: z.int().min(1).max(1000).optional(),
+      rateLimitWindowMs: z.int().min(100).max(600_000).optional(),
+    }),
+    create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
+    sandbox: async () => {
+      const [{ startFakeBasecamp }, { createBasecampProvider }] = await Promise.all([
+        import('@x/mcp-basecamp/testing'),
+        import('@x/mcp-basecamp'),
+      ]);
+      const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
+      return {
+        provider: createBasecampProvider({
+          apiUrl: fake.url,
+          launchpadUrl: fake.launchpadUrl,
+          accessToken: fake.accessToken,
+          accountId: fake.accountId,
+        }),
+        description: `basecamp: fake Basecamp at ${fake.url}/${fake.accountId}`,
+        close: fake.close,
+      };
+    },
+  }),
   forge: entry({
     settings: z.strictObject({
       apiUrl: url.optional().describe('Forge API base including /api'),

@@ -31,6 +31,7 @@ export const ConfigSchema = z.strictObject({
   /** The providers to serve; default: all of them. */
   providers: z
     .strictObject({
+      basecamp: providerConfig(CATALOG.basecamp.settings).optional(),
       forge: providerConfig(CATALOG.forge.settings).optional(),
       'context-forge': providerConfig(CATALOG['context-forge'].settings).optional(),
       'bbj-rag': providerConfig(CATALOG['bbj-rag'].settings).optional(),
@@ -42,7 +43,7 @@ export type ServerConfig = z.output<typeof ConfigSchema>;
 export type ProviderConfig = NonNullable<NonNullable<ServerConfig['providers']>[ProviderId]>;
 
 /** Settings that name files: relative paths are relative to the config file. */
-const PATH_SETTINGS = new Set(['dataDir', 'configPath', 'compilerPath']);
+const PATH_SETTINGS = new Set(['dataDir', 'configPath', 'compilerPath', 'tokenFile']);
 
 /** Reads and validates a config file; every problem is a `ConfigError` naming the file and the key. */
 export async function loadConfig(file: string): Promise<ServerConfig> {

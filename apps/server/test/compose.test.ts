@@ -27,11 +27,12 @@ const run = (args: string[]) =>
 describe('composition', () => {
   it('serves every provider by default, each under its id as prefix', async () => {
     const names = await toolNames(['--sandbox']);
-    expect(names).toHaveLength(23);
+    expect(names).toHaveLength(44);
+    expect(names).toContain('basecamp_list_todos');
     expect(names).toContain('forge_get_ticket_context');
     expect(names).toContain('context_forge_context_build');
     expect(names).toContain('bbj_rag_search_bbj_knowledge');
-    expect(names.every((name) => /^(forge|context_forge|bbj_rag)_/.test(name))).toBe(true);
+    expect(names.every((name) => /^(basecamp|forge|context_forge|bbj_rag)_/.test(name))).toBe(true);
   });
 
   it('takes providers, prefixes, filters and read-only from the config; flags narrow it further', async () => {
@@ -100,7 +101,7 @@ describe('composition', () => {
     const unknown = run(['--providers', 'forge,jira']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain(
-      'Unknown provider(s) jira in --providers. Known: forge, context-forge, bbj-rag.',
+      'Unknown provider(s) jira in --providers. Known: basecamp, forge, context-forge, bbj-rag.',
     );
     const badConfig = run(['--config', await configFile({ providers: { forge: { includes: [] } } })]);
     expect(badConfig.status).toBe(2);

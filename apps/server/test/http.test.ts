@@ -53,6 +53,7 @@ describe('over HTTP', () => {
     const report = (await ready.json()) as { status: string; providers: { id: string; ready: boolean }[] };
     expect(report.status).toBe('ready');
     expect(report.providers.map((provider) => [provider.id, provider.ready])).toEqual([
+      ['basecamp', true],
       ['forge', true],
       ['context-forge', true],
       ['bbj-rag', true],
@@ -66,7 +67,7 @@ describe('over HTTP', () => {
     expect(await post(server.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
     const { client, close } = await connectHttp(server.url, { token: TOKEN });
     try {
-      expect((await client.listTools()).tools).toHaveLength(23);
+      expect((await client.listTools()).tools).toHaveLength(44);
     } finally {
       await close();
     }
