@@ -1,0 +1,203 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectHttp, errorBody, resultData, spawnStdioClient } from '@x/mcp-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredLogin } from './auth/token-file.js';
+import { type FakeBasecamp, IDS, startFakeBasecamp } from './testing/index.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+let fake: FakeBasecamp;
+let home: string;
+let tokenFile: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  fake = await startFakeBasecamp();
+  home = mkdtempSync(join(tmpdir(), 'basecamp-bin-home-'));
+  // The default login file: in the (throwaway) XDG config dir, never the real one.
+  tokenFile = join(home, '.config', 'basecamp-mcp', 'token.json');
+  env = {
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    APPDATA: join(home, 'AppData'),
+    BASECAMP_TOKEN_FILE: '',
+    BASECAMP_ACCESS_TOKEN: '',
+    BASECAMP_ACCOUNT_ID: '',
+    BASECAMP_API_URL: fake.url,
+    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+    BASECAMP_CLIENT_ID: fake.client.id,
+    BASECAMP_CLIENT_SECRET: fake.client.secret,
+    BASECAMP_REDIRECT_URI: 'http://127.0.0.1:0/callback',
+    MCP_LOG_LEVEL: 'info',
+  };
+});
+afterAll(() => fake.close());
+
+/** Runs the bin to completion; `onStderr` sees the output as it arrives. */
+function runBinToEnd(args: string[], onStderr: (text: string) => void = () => {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      onStderr(stderr);
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('basecamp-mcp login and logout (built bin)', () => {
+  it('lists the commands and variables in --help', () => {
+    const help = spawnSync(process.execPath, [bin, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('login');
+    expect(help.stdout).toContain('logout');
+    expect(help.stdout).toContain('BASECAMP_CLIENT_ID');
+    expect(help.stdout).toContain('BASECAMP_TOKEN_FILE');
+  });
+
+  it('logs in through the browser flow and saves the token to the OS config dir with mode 0600', async () => {
+    let opened = false;
+    const { code, stdout, stderr } = await runBinToEnd(['login', '--account', fake.accountId], (text) => {
+      const url = /(http:\/\/\S+\/authorization\/new\?\S+)/.exec(text)?.[1];
+      if (url && !opened) {
+        opened = true;
+        // The "browser": Launchpad approves and redirects to the bin's callback server.
+        void fetch(url).catch(() => {});
+      }
+    });
+    expect(stderr).toContain('open this address in a browser');
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`Saved to ${tokenFile}`);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(tokenFile, 'utf8')) as StoredLogin;
+    expect(saved.accountId).toBe(fake.accountId);
+    expect(stderr).not.toContain(saved.accessToken);
+    expect(stderr).not.toContain(fake.client.secret);
+  });
+
+  it('serves the tools over stdio with that login and saves a refreshed token', async () => {
+    const { client, close, stderr } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(21);
+      const todo = resultData<{ title: string }>(
+        await client.callTool({ name: 'get_todo', arguments: { todo_id: IDS.assignedTodo } }),
+      );
+      expect(todo.title).toBe('Clear and simple UI');
+
+      const before = (JSON.parse(readFileSync(tokenFile, 'utf8')) as StoredLogin).accessToken;
+      fake.expireAccessTokens();
+      const again = await client.callTool({ name: 'get_todo', arguments: { todo_id: IDS.assignedTodo } });
+      expect(again.isError).toBeFalsy();
+      const after = JSON.parse(readFileSync(tokenFile, 'utf8')) as StoredLogin;
+      expect(after.accessToken).not.toBe(before);
+      expect(after.accessToken).toBe(fake.accessToken);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      expect(stderr()).not.toContain(after.accessToken);
+      expect(stderr()).not.toContain(before);
+    } finally {
+      await close();
+    }
+  });
+
+  it('logs out by revoking the token and deleting the file; a tool then asks for a login', async () => {
+    const saved = JSON.parse(readFileSync(tokenFile, 'utf8')) as StoredLogin;
+    const { code, stderr } = await runBinToEnd(['logout']);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`revoked the access token and removed ${tokenFile}`);
+    expect(fake.revoked).toContain(saved.accessToken);
+    expect(existsSync(tokenFile)).toBe(false);
+
+    const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
+    try {
+      const body = errorBody(await client.callTool({ name: 'list_projects', arguments: {} }));
+      expect(body.error_code).toBe('TOOL_NOT_ENABLED');
+      expect(body.message).toContain('basecamp-mcp login');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('basecamp-mcp serving (built bin)', () => {
+  // A fresh token: the login tests above revoked theirs.
+  const tokenEnv = () => ({
+    ...env,
+    BASECAMP_ACCESS_TOKEN: fake.issueTokens().accessToken,
+    BASECAMP_ACCOUNT_ID: fake.accountId,
+  });
+
+  it('serves only read tools with --read-only', async () => {
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--read-only'],
+      env: tokenEnv(),
+    });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(15);
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('serves a fake Basecamp with --sandbox, needing no account', async () => {
+    const { client, close, stderr } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox'],
+      env: { ...env, BASECAMP_API_URL: 'http://127.0.0.1:9' },
+    });
+    try {
+      const projects = resultData<{ items: { name: string }[] }>(
+        await client.callTool({ name: 'list_projects', arguments: {} }),
+      );
+      expect(projects.items.map((project) => project.name)).toContain('The Leto Laptop');
+      expect(stderr()).toContain('sandbox: fake Basecamp at http://127.0.0.1:');
+    } finally {
+      await close();
+    }
+  });
+
+  it('serves over HTTP with --http --port 0', async () => {
+    const child = spawn(process.execPath, [bin, '--http', '--port', '0'], {
+      env: { ...process.env, ...tokenEnv() },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+          if (found) resolve(found);
+        });
+        child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+      const { client, close } = await connectHttp(url);
+      try {
+        const message = resultData<{ subject: string }>(
+          await client.callTool({ name: 'get_message', arguments: { message_id: IDS.richMessage } }),
+        );
+        expect(message.subject).toBe('Launch plan');
+      } finally {
+        await close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
