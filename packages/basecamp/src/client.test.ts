@@ -437,3 +437,39 @@ describe('tokens from the login file', () => {
     expect(error.message).toContain('damaged');
   });
 });
+
+describe('the fake Basecamp', () => {
+  // Earlier tests expire every token they saw; these use their own.
+  let token: string;
+  beforeAll(() => {
+    token = fake.issueTokens().accessToken;
+  });
+
+  it('answers 400 without a User-Agent, like Basecamp', async () => {
+    const response = await fetch(`${fake.url}/${fake.accountId}/projects.json`, {
+      headers: { authorization: `Bearer ${token}`, 'user-agent': '' },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('answers 415 for a write without a JSON content type', async () => {
+    const response = await fetch(
+      `${fake.url}/${fake.accountId}/recordings/${IDS.richMessage}/comments.json`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'user-agent': 'Test (test@example.com)' },
+        body: 'content=hi',
+      },
+    );
+    expect(response.status).toBe(415);
+  });
+
+  it('serves the legacy /buckets/{project}/ routes like the flat ones, only for that project', async () => {
+    const client = envClient({ accessToken: token });
+    const flat = await client.get(`/todos/${IDS.assignedTodo}.json`);
+    const bucket = await client.get(`/buckets/2085958504/todos/${IDS.assignedTodo}.json`);
+    expect(bucket.data).toEqual(flat.data);
+    const error = await failure(client.get(`/buckets/2085958505/todos/${IDS.assignedTodo}.json`));
+    expect(error.code).toBe('NOT_FOUND');
+  });
+});
