@@ -1,12 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { bin: 'src/bin.ts', demo: 'src/demo.ts', index: 'src/index.ts' },
+  entry: { demo: 'src/demo.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
   sourcemap: true,
   clean: true,
-  splitting: true,
   banner: { js: '#!/usr/bin/env node' },
 });

@@ -1,76 +1,245 @@
-// The demo: starts the example server the way an agent would (stdio, then HTTP) and drives
-// it with a real MCP client, printing each exchange.
+// The demo: the composed server (apps/server) with all four providers on their local fakes and a
+// temporary Context Forge store, driven by a real MCP client through a short agent session over
+// stdio, then the same server over stateless HTTP. Nothing outside a temporary directory is touched.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { connectHttp, spawnStdioClient } from '@x/mcp-core/testing';
 
-const bin = fileURLToPath(new URL('./bin.js', import.meta.url));
-const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+const serverBin = join(
+  dirname(createRequire(import.meta.url).resolve('@x/server/package.json')),
+  'dist/bin.js',
+);
+const tty = process.stdout.isTTY;
+const dim = (text: string) => (tty ? `\x1b[2m${text}\x1b[0m` : text);
+const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
 
 type Client = Awaited<ReturnType<typeof spawnStdioClient>>['client'];
+type Data = Record<string, unknown>;
 
-async function call(client: Client, name: string, args: Record<string, unknown>) {
+const step = (text: string) => console.log(`\n${bold(text)}`);
+
+/**
+ * Calls a tool and prints the exchange: `summary` picks what matters from the structured data;
+ * otherwise the text (Markdown, or pretty JSON) is shown, cut to `lines`. Returns the data.
+ */
+async function call(
+  client: Client,
+  name: string,
+  args: Data,
+  { lines = 8, summary }: { lines?: number; summary?: (data: Data) => string[] } = {},
+): Promise<Data> {
   const result = await client.callTool({ name, arguments: args });
   const text = result.content
     .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
     .join('\n');
-  console.log(`\n→ ${name} ${JSON.stringify(args)}`);
-  console.log(`${result.isError ? '✗ error' : '✓ ok'}  ${text}`);
-  return result;
+  const data = (result.isError ? JSON.parse(text) : (result.structuredContent ?? {})) as Data;
+  console.log(`→ ${name} ${dim(JSON.stringify(args))}`);
+  let shown = summary && !result.isError ? summary(data) : text.split('\n');
+  if (!summary && text.startsWith('{')) shown = JSON.stringify(JSON.parse(text), null, 2).split('\n');
+  const body = shown.slice(0, lines).map((line) => `    ${line}`);
+  if (shown.length > lines) body.push(dim(`    … ${shown.length - lines} more lines`));
+  console.log(`  ${result.isError ? '✗ tool error' : '✓'}\n${body.join('\n')}`);
+  return data;
 }
 
-console.log('1) stdio: spawning `notes-mcp` and connecting an MCP client');
-const stdio = await spawnStdioClient({ command: process.execPath, args: [bin] });
-const info = stdio.client.getServerVersion();
-console.log(`connected to ${info?.name} ${info?.version}`);
-const { tools } = await stdio.client.listTools();
-console.log(`\ntools/list → ${tools.length} tools`);
-for (const tool of tools) {
-  const kind = tool.annotations?.readOnlyHint
-    ? 'read-only'
-    : tool.annotations?.destructiveHint
-      ? 'destructive'
-      : 'writes';
-  console.log(`  ${tool.name.padEnd(12)} ${dim(`[${kind}]`)} ${tool.description}`);
-}
-await call(stdio.client, 'create_note', {
-  title: 'Ship mcp-core',
-  body: 'Registry, errors, serving.',
-  tags: ['work'],
-});
-await call(stdio.client, 'create_note', { title: 'Groceries', tags: ['home'] });
-await call(stdio.client, 'list_notes', { tag: 'work' });
-await call(stdio.client, 'get_note', { id: 'n1' });
-console.log(dim('\nBad input and missing IDs come back as typed tool errors the model can act on:'));
-await call(stdio.client, 'get_note', { id: 'n99' });
-await call(stdio.client, 'create_note', { title: '', colour: 'red' });
-await stdio.close();
+/** One line per item of a list result. */
+const items =
+  (key: string, line: (item: Data) => string) =>
+  (data: Data): string[] => {
+    const list = (data[key] as Data[] | undefined) ?? [];
+    return [`${list.length} ${key}:`, ...list.map((item) => `- ${line(item)}`)];
+  };
 
-console.log('\n2) HTTP: starting `notes-mcp --http --port 0` (stateless Streamable HTTP on 127.0.0.1)');
-const server = spawn(process.execPath, [bin, '--http', '--port', '0'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-let stderr = '';
-server.stderr.on('data', (chunk: Buffer) => {
-  stderr += chunk.toString();
-});
-const deadline = Date.now() + 10_000;
-let url: string | undefined;
-while (!url && Date.now() < deadline) {
-  url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-  if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
+const first = (list: unknown): Data => {
+  const item = Array.isArray(list) ? list[0] : undefined;
+  if (!item || typeof item !== 'object')
+    throw new Error(`expected a non-empty list, got ${JSON.stringify(list)}`);
+  return item as Data;
+};
+
+async function agentSession(client: Client): Promise<void> {
+  const info = client.getServerVersion();
+  const { tools } = await client.listTools();
+  console.log(`connected to ${info?.name} ${info?.version}: ${tools.length} tools`);
+  for (const provider of ['basecamp', 'forge', 'context_forge', 'bbj_rag']) {
+    const own = tools.filter((tool) => tool.name.startsWith(`${provider}_`));
+    const reads = own.filter((tool) => tool.annotations?.readOnlyHint).length;
+    console.log(
+      `  ${provider.padEnd(14)} ${String(own.length).padStart(2)} tools ${dim(`(${reads} read-only)`)}`,
+    );
+  }
+
+  step('1. Forge: pick up a ticket');
+  const listed = await call(client, 'forge_list_tickets', {}, { lines: 5 });
+  const picked = first(listed.tickets);
+  const ticketId = String(picked.slug ?? picked.id);
+  const ticket = await call(client, 'forge_get_ticket_context', { ticketId }, { lines: 14 });
+  await call(
+    client,
+    'forge_get_file_changes',
+    { ticketId },
+    { summary: items('fileChanges', (file) => `${file.action} ${file.path}`) },
+  );
+
+  step('2. Context Forge: record it on the project and build the context prompt');
+  const projects = await call(
+    client,
+    'context_forge_project_list',
+    {},
+    {
+      summary: items('projects', (item) => `${item.id}  ${item.name}  ${dim(`slice ${item.slice || '-'}`)}`),
+    },
+  );
+  const project = first(projects.projects);
+  await call(
+    client,
+    'context_forge_project_update',
+    {
+      id: project.id,
+      slice: `${ticketId.toLowerCase()}-password-reset`,
+      customData: { recentEvents: `Picked up ${ticketId}: ${String(ticket.title ?? '')}` },
+    },
+    {
+      summary: (data) => [
+        `slice: ${data.slice}`,
+        `recentEvents: ${(data.customData as Data).recentEvents}`,
+        `availableTools (kept): ${(data.customData as Data).availableTools}`,
+      ],
+    },
+  );
+  await call(
+    client,
+    'context_forge_context_build',
+    { projectId: project.id, additionalInstructions: `Implement ${ticketId}.` },
+    { lines: 12 },
+  );
+
+  step('3. BBj documentation: look something up before writing code');
+  await call(
+    client,
+    'bbj_rag_search_bbj_knowledge',
+    { query: 'add a button to a window', limit: 2 },
+    { lines: 10 },
+  );
+
+  step('4. Basecamp: the team to-do list, and a new to-do');
+  const named = (item: Data) => `${item.id}  ${item.name ?? item.title}`;
+  const bcProjects = await call(client, 'basecamp_list_projects', {}, { summary: items('items', named) });
+  const lists = await call(
+    client,
+    'basecamp_list_todolists',
+    { project_id: first(bcProjects.items).id },
+    { summary: items('items', named) },
+  );
+  const list = first(lists.items);
+  const assignees = (todo: Data) =>
+    ((todo.assignees as Data[] | undefined) ?? []).map((person) => person.name).join(', ');
+  await call(
+    client,
+    'basecamp_list_todos',
+    { todolist_id: list.id },
+    {
+      summary: items(
+        'items',
+        (todo) =>
+          `${named(todo)}${todo.due_on ? `, due ${todo.due_on}` : ''}${assignees(todo) ? ` -> ${assignees(todo)}` : ''}`,
+      ),
+    },
+  );
+  await call(
+    client,
+    'basecamp_create_todo',
+    { todolist_id: list.id, content: `Review ${ticketId} once merged` },
+    { summary: (todo) => [`created to-do ${named(todo)}`, String(todo.app_url)] },
+  );
+
+  step('5. Mistakes come back as typed errors the model can act on');
+  await call(client, 'forge_get_ticket_context', { ticketId: 'FOR-9999' });
+  await call(client, 'context_forge_project_update', { id: project.id });
 }
-if (!url) {
-  server.kill();
-  throw new Error(`The HTTP server did not start:\n${stderr}`);
+
+async function httpSession(env: NodeJS.ProcessEnv): Promise<void> {
+  const token = `demo-${process.pid}-${Date.now()}`;
+  const server = spawn(process.execPath, [serverBin, '--sandbox', '--http', '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // info level: the server announces its URL on stderr.
+    env: { ...env, MCP_HTTP_TOKEN: token, MCP_LOG_LEVEL: 'info' },
+  });
+  let stderr = '';
+  server.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  try {
+    const deadline = Date.now() + 20_000;
+    let url: string | undefined;
+    while (!url && Date.now() < deadline && server.exitCode === null) {
+      url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!url) throw new Error(`The HTTP server did not start:\n${stderr}`);
+    console.log(`listening on ${url} (bearer token required)`);
+    const health = await fetch(new URL('/healthz', url));
+    console.log(`GET /healthz → ${health.status}`);
+    const ready = await fetch(new URL('/readyz', url));
+    const report = (await ready.json()) as { providers: { id: string; ready: boolean }[] };
+    console.log(
+      `GET /readyz  → ${ready.status} ${report.providers.map((provider) => `${provider.id}: ${provider.ready ? 'ready' : 'not ready'}`).join(', ')}`,
+    );
+    const unauthorized = await fetch(url, { method: 'POST', body: '{}' });
+    console.log(`POST /mcp without the token → ${unauthorized.status}`);
+    const http = await connectHttp(url, { token });
+    try {
+      console.log(`tools/list over HTTP → ${(await http.client.listTools()).tools.length} tools`);
+      await call(
+        http.client,
+        'basecamp_search',
+        { query: 'launch' },
+        { summary: items('items', (hit) => `${hit.type}  ${hit.title}`) },
+      );
+    } finally {
+      await http.close();
+    }
+  } finally {
+    server.kill('SIGTERM');
+    if (server.exitCode === null) await once(server, 'exit');
+  }
 }
-const health = await fetch(new URL('/healthz', url));
-console.log(`GET /healthz → ${health.status} ${await health.text()}`);
-const http = await connectHttp(url);
-await call(http.client, 'create_note', { title: 'Over HTTP', body: 'Each request is served statelessly.' });
-await call(http.client, 'list_notes', {});
-await http.close();
-server.kill('SIGTERM');
-const [code] = await once(server, 'exit');
-console.log(`\nserver stopped (exit code ${code}). Demo complete.`);
+
+const home = await mkdtemp(join(tmpdir(), 'x-mcp-demo-'));
+// The server gets a home of its own: no login file, config or store of the user is ever read.
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  HOME: home,
+  USERPROFILE: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  APPDATA: join(home, 'AppData'),
+  MCP_LOG_LEVEL: 'warn',
+};
+for (const name of Object.keys(env)) {
+  if (/^(BASECAMP|FORGE|CONTEXT_FORGE|BBJ_RAG|MCP_SERVER)_/.test(name)) delete env[name];
+}
+try {
+  console.log(
+    bold('The composed MCP server with Basecamp, Forge, Context Forge and BBj docs, on local fakes'),
+  );
+  step('stdio: spawning `x-mcp-server --sandbox` the way an agent does');
+  const stdio = await spawnStdioClient({
+    command: process.execPath,
+    args: [serverBin, '--sandbox'],
+    env: env as Record<string, string>,
+  });
+  try {
+    await agentSession(stdio.client);
+  } finally {
+    await stdio.close();
+  }
+  step('HTTP: the same server as a stateless Streamable HTTP service');
+  await httpSession(env);
+  console.log(`\n${bold('Demo complete.')}`);
+} finally {
+  await rm(home, { recursive: true, force: true });
+}

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+it('walks through the agent session on all four providers and exits 0', () => {
+  const demo = fileURLToPath(new URL('../dist/demo.js', import.meta.url));
+  const run = spawnSync(process.execPath, [demo], { encoding: 'utf8', timeout: 60_000 });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const out = run.stdout;
+  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 44 tools/);
+  for (const heading of [
+    '1. Forge',
+    '2. Context Forge',
+    '3. BBj documentation',
+    '4. Basecamp',
+    '5. Mistakes',
+  ]) {
+    expect(out).toContain(heading);
+  }
+  expect(out).toContain('→ forge_get_ticket_context {"ticketId":"FOR-1"}');
+  expect(out).toContain('slice: for-1-password-reset');
+  expect(out).toContain('### Current Work Context');
+  expect(out).toContain('## Result 1: BBjWindow::addButton');
+  expect(out).toContain('created to-do 1100000000  Review FOR-1 once merged');
+  expect(out).toContain('"error_code": "NOT_FOUND"');
+  expect(out).toContain('"error_code": "INVALID_INPUT"');
+  expect(out).toContain(
+    'GET /readyz  → 200 basecamp: ready, forge: ready, context-forge: ready, bbj-rag: ready',
+  );
+  expect(out).toContain('POST /mcp without the token → 401');
+  expect(out.trimEnd().endsWith('Demo complete.')).toBe(true);
+  // Every exchange succeeded except the two deliberate mistakes.
+  expect(out.match(/✗ tool error/g)).toHaveLength(2);
+});
