@@ -42,6 +42,15 @@ describe('Basecamp rich text to Markdown', () => {
     expect(toMarkdown('<pre>run ```x```</pre>')).toBe('````\nrun ```x```\n````');
   });
 
+  it('converts a table without a header row and <details> instead of leaving HTML', async () => {
+    const toMarkdown = await loadHtmlToMarkdown();
+    const table = toMarkdown('<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>');
+    expect(table).toMatch(/^\| +\| +\|\n\| --- \| --- \|\n\| a +\| b +\|\n\| 1 +\| 2 +\|$/);
+    expect(toMarkdown('<details><summary>More</summary><p>Hidden</p></details><p>Para</p>')).toBe(
+      'More\n\nHidden\n\nPara',
+    );
+  });
+
   it('answers an empty string for missing bodies', async () => {
     const toMarkdown = await loadHtmlToMarkdown();
     expect(toMarkdown(null)).toBe('');

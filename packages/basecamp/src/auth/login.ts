@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_REDIRECT_URI, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
@@ -230,6 +229,8 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
   });
   // Nobody may be waiting yet when it fails (e.g. the server cannot start).
   code.catch(() => {});
+  // Loaded here, not at import: the MCP server imports this module and never needs node:http over stdio.
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== redirect.path) {
