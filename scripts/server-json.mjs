@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The MCP registry entry (server.json) of every package with a bin.
+//
+//   node scripts/server-json.mjs            check (CI): schema, consistency, environment
+//   node scripts/server-json.mjs --sync     after `changeset version`: copy each package's
+//                                           version into its server.json, then check
+//
+// Checks, for every publishable package:
+// - a package with a bin has a server.json next to its package.json (and one without has none);
+// - it validates against the registry's server.json schema (scripts/schemas/server.schema.json,
+//   the schema's validation keywords) and the official registry's extra rules (npm only from
+//   https://registry.npmjs.org, no "latest", only the publisher-provided _meta key);
+// - it agrees with package.json: name = mcpName (the registry's npm ownership check), both
+//   versions = the package version, one npm package entry whose identifier is the package,
+//   stdio transport, repository url and subfolder;
+// - its environment variables are the ones the built bin documents in `--help` (minus the
+//   HTTP-only ones), and a variable named like a credential is marked isSecret.
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { applyPending, binsOf, log, pendingPackages, publishablePackages, ROOT } from './lib.mjs';
+
+const sync = process.argv.includes('--sync');
+const schema = JSON.parse(await readFile(join(ROOT, 'scripts/schemas/server.schema.json'), 'utf8'));
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const validate = ajv.compile(schema);
+
+/** Variables of the bin runner that only matter for --http; registry entries describe stdio. */
+const HTTP_ONLY = new Set(['MCP_HTTP_TOKEN', 'PORT']);
+const NPM_REGISTRY = 'https://registry.npmjs.org';
+
+const failures = [];
+const packages = await publishablePackages();
+let checked = 0;
+for (const pkg of packages) {
+  const fail = (text) => failures.push({ pkg: pkg.name, text: `${pkg.folder}/server.json: ${text}` });
+  const file = join(pkg.dir, 'server.json');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const bins = binsOf(pkg.manifest);
+  if (bins.length === 0) {
+    if (text !== undefined) fail('exists, but the package has no bin to run');
+    continue;
+  }
+  if (text === undefined) {
+    fail(
+      `missing: a package with a bin (${bins.map(([bin]) => bin).join(', ')}) needs its MCP registry entry`,
+    );
+    continue;
+  }
+  let server = JSON.parse(text);
+  if (sync) {
+    server = syncVersions(server, pkg.manifest.version);
+    await writeFile(file, `${JSON.stringify(server, null, 2)}\n`);
+    // The repository's one formatter decides the layout, so the version PR stays lint-clean.
+    await promisify(execFile)(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file]);
+  }
+  checked++;
+
+  if (!validate(server)) {
+    for (const error of validate.errors ?? []) fail(`schema: ${error.instancePath || '/'} ${error.message}`);
+  }
+  if (server.$schema !== schema.$id) fail(`$schema must be ${schema.$id} (the schema this check knows)`);
+  const { manifest } = pkg;
+  if (server.name !== manifest.mcpName) {
+    fail(`name "${server.name}" must equal package.json mcpName "${manifest.mcpName}" (npm ownership check)`);
+  }
+  if (server.version !== manifest.version) {
+    fail(
+      `version ${server.version} is not the package version ${manifest.version} (run pnpm version-packages)`,
+    );
+  }
+  const repository = manifest.repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+  if (server.repository?.url !== repository || server.repository?.subfolder !== pkg.folder) {
+    fail(`repository must be { url: "${repository}", subfolder: "${pkg.folder}" } like package.json`);
+  }
+  for (const key of Object.keys(server._meta ?? {})) {
+    if (key !== 'io.modelcontextprotocol.registry/publisher-provided') {
+      fail(`_meta.${key} would be dropped by the official registry`);
+    }
+  }
+
+  const npmEntries = (server.packages ?? []).filter((entry) => entry.registryType === 'npm');
+  if (npmEntries.length !== 1) {
+    fail(`needs exactly one packages[] entry with registryType "npm", found ${npmEntries.length}`);
+    continue;
+  }
+  const [entry] = npmEntries;
+  if (entry.identifier !== manifest.name) fail(`packages[].identifier must be ${manifest.name}`);
+  if (entry.version !== manifest.version) fail(`packages[].version must be ${manifest.version}`);
+  if (entry.registryBaseUrl !== undefined && entry.registryBaseUrl !== NPM_REGISTRY) {
+    fail(`packages[].registryBaseUrl: the official registry accepts only ${NPM_REGISTRY}`);
+  }
+  if (entry.transport?.type !== 'stdio') fail('packages[].transport must be { "type": "stdio" }');
+
+  const documented = await documentedEnvironment(pkg, bins[0]);
+  const declared = (entry.environmentVariables ?? []).map((variable) => variable.name);
+  for (const name of declared) {
+    if (!documented.has(name)) fail(`environment variable ${name} is not in \`${bins[0][0]} --help\``);
+  }
+  for (const name of documented) {
+    if (!HTTP_ONLY.has(name) && !declared.includes(name)) {
+      fail(`environment variable ${name} (documented by \`${bins[0][0]} --help\`) is missing`);
+    }
+  }
+  for (const variable of entry.environmentVariables ?? []) {
+    if (/TOKEN|SECRET|PASSWORD|API_KEY/.test(variable.name) && variable.isSecret !== true) {
+      fail(`environment variable ${variable.name} looks like a credential: set "isSecret": true`);
+    }
+  }
+}
+
+const pending = await pendingPackages();
+const { blocking, tolerated } = applyPending(
+  failures,
+  packages.map((pkg) => pkg.name),
+  pending,
+);
+if (tolerated.length > 0) {
+  log(`Pending packages (scripts/packages-pending.json), not failing the run:`);
+  for (const { text } of tolerated) log(`  ✗ ${text}`);
+}
+if (blocking.length > 0) {
+  log(`server.json check FAILED:\n${blocking.map(({ text }) => `  ✗ ${text}`).join('\n')}`);
+  process.exit(1);
+}
+log(`server.json ${sync ? 'synced and ' : ''}valid for ${checked} packages (schema ${schema.$id}).`);
+
+function syncVersions(server, version) {
+  return {
+    ...server,
+    version,
+    packages: (server.packages ?? []).map((entry) =>
+      entry.registryType === 'npm' ? { ...entry, version } : entry,
+    ),
+  };
+}
+
+/** The variable names in the `Environment:` section of the built bin's `--help`. */
+async function documentedEnvironment(pkg, [bin, path]) {
+  let stdout;
+  try {
+    ({ stdout } = await promisify(execFile)(process.execPath, [join(pkg.dir, path), '--help'], {
+      timeout: 30_000,
+    }));
+  } catch (error) {
+    throw new Error(`${bin} --help failed (run pnpm build first): ${error.message}`);
+  }
+  const section = stdout.split(/^Environment:\s*$/m)[1] ?? '';
+  return new Set([...section.matchAll(/^\s{2}([A-Z][A-Z0-9_]+)\s/gm)].map((match) => match[1]));
+}
