@@ -90,6 +90,12 @@ describe('pagination by Link header', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('refuses a window deeper than one call may walk, instead of answering an empty page', async () => {
+    const error = await failure(envClient().list(todosPath, { page: 3, limit: 50 }, 2));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('refuses a Link that points at another host', async () => {
     const client = envClient();
     fake.fail({

@@ -1,4 +1,10 @@
-import { createLogger, type Logger, UpstreamError, UpstreamUnavailableError } from '@x/mcp-core';
+import {
+  createLogger,
+  LimitExceededError,
+  type Logger,
+  UpstreamError,
+  UpstreamUnavailableError,
+} from '@x/mcp-core';
 import { type Credentials, Session } from '../auth/session.js';
 import { type BasecampSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
@@ -96,6 +102,7 @@ export class BasecampClient {
   async list<T>(
     path: string,
     options: RequestOptions & { page: number; limit: number },
+    maxPages = MAX_PAGES_PER_CALL,
   ): Promise<ListPage<T>> {
     const start = (options.page - 1) * options.limit;
     const end = start + options.limit;
@@ -104,11 +111,7 @@ export class BasecampClient {
     let next: string | undefined = path;
     let pages = 0;
     // One item past the window tells whether there is more when Basecamp sends no total.
-    while (
-      next !== undefined &&
-      items.length < end + (total === undefined ? 1 : 0) &&
-      pages < MAX_PAGES_PER_CALL
-    ) {
+    while (next !== undefined && items.length < end + (total === undefined ? 1 : 0) && pages < maxPages) {
       const response: ApiResponse<unknown> = await this.get<unknown>(
         next,
         pages === 0 ? options : { ...options, query: {} },
@@ -120,6 +123,12 @@ export class BasecampClient {
       total ??= response.total;
       items.push(...(response.data as T[]));
       next = response.next;
+    }
+    if (next !== undefined && items.length < end && (total === undefined || items.length < total)) {
+      // Only reached when the page cap stopped the walk short of the window.
+      throw new LimitExceededError(
+        `Page ${options.page} with limit ${options.limit} lies past the first ${items.length} items, more than one call reads. Narrow the request instead (e.g. with search).`,
+      );
     }
     const window = items.slice(start, end);
     const hasMore = total !== undefined ? end < total : items.length > end || next !== undefined;
