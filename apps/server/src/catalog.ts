@@ -1,4 +1,4 @@
-import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
 import { z } from 'zod';
 
 /**
@@ -10,7 +10,8 @@ export interface CatalogEntry<Settings extends z.ZodType = z.ZodType> {
   /** Settings allowed in the config file, validated strictly. */
   settings: Settings;
   create(settings: z.output<Settings>): Promise<ToolProvider>;
-  sandbox(): Promise<{ provider: ToolProvider; description: string; close(): Promise<void> }>;
+  /** The provider on its local fake (`--sandbox`), from the package's `/testing` entry. */
+  sandbox(): Promise<SandboxHandle<ToolProvider>>;
 }
 
 const url = z.url({ protocol: /^https?$/ });
@@ -44,7 +45,7 @@ export const CATALOG = {
           accessToken: fake.accessToken,
           accountId: fake.accountId,
         }),
-        description: `basecamp: fake Basecamp at ${fake.url}/${fake.accountId}`,
+        description: `fake Basecamp at ${fake.url}/${fake.accountId}`,
         close: fake.close,
       };
     },
@@ -56,38 +57,12 @@ export const CATALOG = {
       timeoutMs: z.int().min(1).max(120_000).optional(),
     }),
     create: async (settings) => (await import('@x/mcp-forge')).createForgeProvider(settings),
-    sandbox: async () => {
-      const [{ startFakeForge }, { createForgeProvider }] = await Promise.all([
-        import('@x/mcp-forge/testing'),
-        import('@x/mcp-forge'),
-      ]);
-      const fake = await startFakeForge();
-      return {
-        provider: createForgeProvider({
-          apiUrl: fake.url,
-          accessToken: fake.accessToken,
-          teamId: fake.teamId,
-        }),
-        description: `forge: fake Forge at ${fake.url}`,
-        close: fake.close,
-      };
-    },
+    sandbox: async () => (await import('@x/mcp-forge/testing')).createSandbox(),
   }),
   'context-forge': entry({
     settings: z.strictObject({ dataDir: path.optional().describe('Directory of projects.json') }),
     create: async (settings) => (await import('@x/mcp-context-forge')).createContextForgeProvider(settings),
-    sandbox: async () => {
-      const [{ createExampleStore }, { createContextForgeProvider }] = await Promise.all([
-        import('@x/mcp-context-forge/testing'),
-        import('@x/mcp-context-forge'),
-      ]);
-      const store = await createExampleStore();
-      return {
-        provider: createContextForgeProvider({ dataDir: store.dataDir }),
-        description: `context-forge: temporary store at ${store.dataDir}`,
-        close: store.close,
-      };
-    },
+    sandbox: async () => (await import('@x/mcp-context-forge/testing')).createSandbox(),
   }),
   'bbj-rag': entry({
     settings: z.strictObject({
@@ -97,18 +72,7 @@ export const CATALOG = {
       requestTimeoutMs: z.int().min(1).max(120_000).optional(),
     }),
     create: async (settings) => (await import('@x/mcp-bbj-rag')).createBbjRagProvider(settings),
-    sandbox: async () => {
-      const [{ startFakeBbjRag }, { createBbjRagProvider }] = await Promise.all([
-        import('@x/mcp-bbj-rag/testing'),
-        import('@x/mcp-bbj-rag'),
-      ]);
-      const fake = await startFakeBbjRag();
-      return {
-        provider: createBbjRagProvider({ apiUrl: fake.url }),
-        description: `bbj-rag: fake BBj RAG service at ${fake.url}`,
-        close: fake.close,
-      };
-    },
+    sandbox: async () => (await import('@x/mcp-bbj-rag/testing')).createSandbox(),
   }),
 } satisfies Record<string, CatalogEntry>;
 

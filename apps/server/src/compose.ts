@@ -73,7 +73,7 @@ export async function composeSandbox(options: CompositionOptions): Promise<Sandb
       provider: sandbox.provider,
       use: useOptions(ids[index] as ProviderId, options),
     })),
-    description: started.map((sandbox) => sandbox.description).join('; '),
+    description: started.map((sandbox, index) => `${ids[index]}: ${sandbox.description}`).join('; '),
     close,
   };
 }

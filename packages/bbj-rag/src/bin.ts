@@ -17,17 +17,5 @@ await runBin({
     },
   ],
   createProvider: async () => (await import('./index.js')).createBbjRagProvider(),
-  createSandbox: async () => {
-    const [{ startFakeBbjRag }, { createBbjRagProvider }] = await Promise.all([
-      import('./testing/index.js'),
-      import('./index.js'),
-    ]);
-    const fake = await startFakeBbjRag();
-    return {
-      // Only the REST service is faked: validate_bbj_syntax still runs the real compiler, if one is configured.
-      provider: createBbjRagProvider({ apiUrl: fake.url }),
-      description: `fake BBj RAG service at ${fake.url} (sample corpus); validate_bbj_syntax uses the real compiler (BBJ_RAG_COMPILER_PATH or bbjcpl on PATH)`,
-      close: fake.close,
-    };
-  },
+  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
 });

@@ -12,13 +12,5 @@ await runBin({
     },
   ],
   createProvider: async () => (await import('./index.js')).createContextForgeProvider(),
-  createSandbox: async () => {
-    const { createExampleStore } = await import('./testing/index.js');
-    const store = await createExampleStore();
-    return {
-      provider: (await import('./index.js')).createContextForgeProvider({ dataDir: store.dataDir }),
-      description: `temporary Context Forge store at ${store.dataDir} with ${store.projects.length} example projects`,
-      close: store.close,
-    };
-  },
+  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
 });

@@ -41,20 +41,5 @@ await runBin({
     { name: 'FORGE_TEAM_ID', description: 'team sent as x-team-id with FORGE_ACCESS_TOKEN' },
   ],
   createProvider: async () => (await import('./index.js')).createForgeProvider(),
-  createSandbox: async () => {
-    const [{ startFakeForge }, { createForgeProvider }] = await Promise.all([
-      import('./testing/index.js'),
-      import('./index.js'),
-    ]);
-    const fake = await startFakeForge();
-    return {
-      provider: createForgeProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        teamId: fake.teamId,
-      }),
-      description: `fake Forge at ${fake.url} with ${fake.tickets.size} tickets (nothing leaves this machine)`,
-      close: fake.close,
-    };
-  },
+  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
 });

@@ -36,9 +36,9 @@ export interface BinContext {
   flags: Readonly<Record<string, string | boolean | undefined>>;
 }
 
-export interface SandboxHandle {
+export interface SandboxHandle<Source extends ProviderSource = ProviderSource> {
   /** A provider (or several) wired to the local fake upstream. */
-  provider: ProviderSource;
+  provider: Source;
   /** Shown on stderr at start, e.g. where the fake listens. */
   description?: string;
   close(): Promise<void>;

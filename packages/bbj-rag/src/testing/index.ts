@@ -7,3 +7,4 @@ export {
   type RecordedRequest,
   startFakeBbjRag,
 } from './fake-server.js';
+export { createSandbox } from './sandbox.js';

@@ -118,3 +118,5 @@ function exampleProjects(projectRoot: string, monorepoRoot: string): Project[] {
     },
   ];
 }
+
+export { createSandbox } from './sandbox.js';

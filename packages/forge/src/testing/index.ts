@@ -7,3 +7,4 @@ export {
   startFakeForge,
 } from './fake-forge.js';
 export { defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
+export { createSandbox } from './sandbox.js';

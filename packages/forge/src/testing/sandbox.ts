@@ -1,0 +1,13 @@
+import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import { createForgeProvider } from '../index.js';
+import { startFakeForge } from './fake-forge.js';
+
+/** `forge-mcp --sandbox`: the Forge tools on a fresh fake backend in this process. */
+export async function createSandbox(): Promise<SandboxHandle<ToolProvider>> {
+  const fake = await startFakeForge();
+  return {
+    provider: createForgeProvider({ apiUrl: fake.url, accessToken: fake.accessToken, teamId: fake.teamId }),
+    description: `fake Forge at ${fake.url} with ${fake.tickets.size} tickets (nothing leaves this machine)`,
+    close: fake.close,
+  };
+}
