@@ -6,7 +6,6 @@ import { type ConnectedClient, connectInMemory, errorBody, resultText } from '@x
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from './auth/config-file.js';
 import { login } from './auth/login.js';
-import { parseRetryAfter } from './client/errors.js';
 import { createForgeProvider, type ForgeSettings } from './index.js';
 import { type FakeForge, startFakeForge } from './testing/index.js';
 
@@ -281,14 +280,6 @@ describe('failures mapped by status code', () => {
       retryable: true,
       retry_after_ms: 7000,
     });
-  });
-
-  it('reads Retry-After as seconds or as an HTTP date', () => {
-    const now = Date.parse('2026-11-22T10:00:00Z');
-    expect(parseRetryAfter('12', now)).toBe(12_000);
-    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
   it('names the URL when Forge cannot be reached', async () => {

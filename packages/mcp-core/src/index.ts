@@ -38,6 +38,7 @@ export {
 } from './http.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
+export { writePrivateFile } from './private-file.js';
 export { checkReachable } from './readiness.js';
 export {
   DEFAULT_TIMEOUT_MS,
@@ -79,3 +80,4 @@ export {
   type ToolDefinition,
   type ToolProvider,
 } from './tool.js';
+export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';

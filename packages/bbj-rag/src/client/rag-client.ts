@@ -1,7 +1,9 @@
 import {
   InvalidInputError,
   McpToolError,
+  networkErrorCode,
   PermissionDeniedError,
+  parseRetryAfter,
   RateLimitedError,
   UpstreamError,
   UpstreamUnavailableError,
@@ -245,17 +247,4 @@ function detailText(json: unknown, text: string): string {
   const detail = DetailBodySchema.safeParse(json);
   const raw = detail.success ? detail.data.detail : text.trim() || 'no detail given';
   return raw.length > MAX_DETAIL_LENGTH ? `${raw.slice(0, MAX_DETAIL_LENGTH)}…` : raw;
-}
-
-function networkErrorCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
-}
-
-function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

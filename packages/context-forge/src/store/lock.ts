@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { ConflictError } from '@x/mcp-core';
+import { ConflictError, sleep } from '@x/mcp-core';
 
 export interface LockOptions {
   /** A lock older than this is taken over even when its owner cannot be checked. Default 10 s. */
@@ -46,8 +46,6 @@ async function holdFileLock<T>(lockPath: string, fn: () => Promise<T>, options: 
     await release(lockPath, owner);
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function acquire(lockPath: string, { staleMs = 10_000, timeoutMs = 10_000 }: LockOptions) {
   const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID() };

@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '@x/mcp-core';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { ConfigError, writePrivateFile } from '@x/mcp-core';
 import { z } from 'zod';
 
 /**
@@ -68,24 +66,7 @@ export async function readConfig(
  * so a reader (this server, the `forge` CLI) never sees half a file. Mode 0600, directory 0700.
  */
 export async function writeConfig(path: string, config: ForgeConfig): Promise<void> {
-  const directory = dirname(path);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const temp = join(directory, `.config.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(config, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    // The mode given to open() is reduced by the umask; make it exact.
-    if (process.platform !== 'win32') await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
+  await writePrivateFile(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 /** Deletes the login file. Returns whether there was one. */

@@ -1,3 +1,4 @@
+import { sleep } from '@x/mcp-core';
 import { z } from 'zod';
 import { resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
@@ -106,7 +107,9 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
   const deadline = Date.now() + expiresInMs;
   let transientFailures = 0;
   while (Date.now() < deadline) {
-    await sleep(intervalMs, options.signal);
+    await sleep(intervalMs, options.signal).catch(() => {
+      throw new LoginError('Login cancelled; nothing was saved.');
+    });
     const response = await post('/auth/device/token', { deviceCode }).catch((error: unknown) => {
       if (options.signal?.aborted) throw error;
       transientFailures++;
@@ -182,23 +185,4 @@ export async function logout(
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   return typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cancelled = () => new LoginError('Login cancelled; nothing was saved.');
-    if (signal?.aborted) {
-      reject(cancelled());
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

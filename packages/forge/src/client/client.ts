@@ -2,6 +2,9 @@ import {
   ConfigError,
   createLogger,
   type Logger,
+  networkErrorCode,
+  parseRetryAfter,
+  sleep,
   TokenExpiredError,
   UpstreamError,
   UpstreamUnavailableError,
@@ -9,7 +12,7 @@ import {
 import { type ForgeConfig, readConfig, writeConfig } from '../auth/config-file.js';
 import { type ForgeSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
-import { errorForStatus, LOGIN_COMMAND, parseRetryAfter } from './errors.js';
+import { errorForStatus, LOGIN_COMMAND } from './errors.js';
 
 /** Who the requests are sent as, and where that came from. */
 interface Credentials {
@@ -150,7 +153,7 @@ export class ForgeClient {
         `Forge at ${base} did not answer within ${this.settings.timeoutMs} ms. Try again in a moment.`,
       );
     }
-    const code = networkCode(error);
+    const code = networkErrorCode(error);
     return new UpstreamUnavailableError(
       `Cannot reach the Forge server at ${base}${code ? ` (${code})` : ''}. Check your connection, or FORGE_API_URL for a self-hosted Forge.`,
     );
@@ -280,28 +283,4 @@ export class ForgeClient {
 
 function fromConfig(config: ForgeConfig): Credentials {
   return { accessToken: config.accessToken, teamId: config.teamId, source: 'file', config };
-}
-
-function networkCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : undefined;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

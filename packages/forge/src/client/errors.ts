@@ -4,6 +4,7 @@ import {
   type McpToolError,
   NotFoundError,
   PermissionDeniedError,
+  parseRetryAfter,
   RateLimitedError,
   UpstreamError,
 } from '@x/mcp-core';
@@ -70,16 +71,6 @@ export function errorForStatus(
     );
   }
   return new UpstreamError(`Forge answered ${status} to ${request}.${said}`, { details: { status } });
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
 
 /** NestJS answers `{ statusCode, message: string | string[], error }`; the device flow `{ error }`. */
