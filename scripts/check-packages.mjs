@@ -17,6 +17,7 @@
 //      installed types (skipLibCheck off, so our .d.ts files are checked too).
 // Build first (`pnpm test` does). Needs the npm registry for the tarballs' dependencies.
 import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -295,11 +296,46 @@ async function checkInstalledFiles(pkg) {
   }
   // A shebang belongs on the bin only: library modules are imported, not executed.
   const bins = new Set(binsOf(installed).map(([, path]) => path.replace(/^\.\//, '')));
+  const declared = new Set(Object.keys({ ...installed.dependencies, ...installed.peerDependencies }));
+  const used = new Set();
   for (const file of pkg.packedFiles) {
-    if (!file.endsWith('.js') || bins.has(file)) continue;
+    const code = /\.(js|d\.ts)$/.test(file);
+    if (!code) continue;
     const text = await readFile(join(installedDir, file), 'utf8');
-    if (text.startsWith('#!')) fail(pkg, `${file} is a library module but starts with a shebang`);
+    if (file.endsWith('.js') && !bins.has(file) && text.startsWith('#!')) {
+      fail(pkg, `${file} is a library module but starts with a shebang`);
+    }
+    // Every package the shipped code imports must be declared: in the combined install a
+    // missing dependency can be hidden by another package's copy, so it is checked here.
+    for (const specifier of importedPackages(text)) {
+      used.add(specifier);
+      if (!declared.has(specifier)) {
+        fail(pkg, `${file} imports "${specifier}", which is not in dependencies or peerDependencies`);
+      }
+    }
   }
+  for (const name of Object.keys(installed.dependencies ?? {})) {
+    if (!used.has(name)) fail(pkg, `dependency ${name} is imported by no file in the tarball: remove it`);
+  }
+}
+
+/**
+ * The package names a module imports, builtins left out: import / export statements (they
+ * start a line in esbuild's and tsup's .js and .d.ts output), side-effect imports, `import("x")`.
+ */
+function importedPackages(text) {
+  const names = new Set();
+  const patterns = [
+    /^(?:import|export)\b[^;'"]*?\bfrom\s*["']([^"'.][^"']*)["']/gm,
+    /^import\s*["']([^"'.][^"']*)["']/gm,
+    /\bimport\(\s*["']([^"'.][^"']*)["']\s*\)/g,
+  ];
+  for (const [, specifier] of patterns.flatMap((pattern) => [...text.matchAll(pattern)])) {
+    if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) continue;
+    const parts = specifier.split('/');
+    names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+  }
+  return names;
 }
 
 async function checkBin(pkg, bin) {
@@ -372,16 +408,16 @@ async function checkNotBundled(packages, modules) {
       if (!dist.some((text) => quoted.test(text))) {
         fail(pkg, `depends on ${sibling.name} but no file in dist imports it: it was bundled`);
       }
-      const names = entryPointsOf(sibling.manifest).flatMap(
-        (specifier) => modules[specifier]?.functions ?? [],
+      const classes = entryPointsOf(sibling.manifest).flatMap(
+        (specifier) => modules[specifier]?.classes ?? [],
       );
-      const inlined = names.filter((name) =>
-        dist.some((text) => new RegExp(`(class|function)\\s+${name}\\b`).test(text)),
+      const inlined = classes.filter((name) =>
+        dist.some((text) => new RegExp(`\\bclass\\s+${name}\\b`).test(text)),
       );
       if (inlined.length > 0) {
         fail(
           pkg,
-          `dist defines ${inlined.slice(0, 5).join(', ')} of ${sibling.name}: bundled instead of imported`,
+          `dist defines class ${inlined.slice(0, 5).join(', ')} of ${sibling.name}: bundled, not imported`,
         );
       }
     }

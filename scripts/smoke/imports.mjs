@@ -1,6 +1,6 @@
 // Copied into the temporary consumer project by check-packages.mjs and run there: imports
 // every library entry point of the installed packages from a plain ESM script, the way a
-// user's code does, and prints `{ [specifier]: { exports: [names], functions: [names] } }`
+// user's code does, and prints `{ [specifier]: { exports, functions, classes } }` (names)
 // as one JSON line. Any import that throws fails the run.
 //
 //   node imports.mjs <specifier> [<specifier> ...]
@@ -10,11 +10,15 @@ for (const specifier of process.argv.slice(2)) {
   try {
     const module = await import(specifier);
     const names = Object.keys(module).sort();
+    const isFunction = (name) => typeof module[name] === 'function';
     result[specifier] = {
       exports: names,
-      // Classes and functions: check-packages looks for their definitions in dependents'
-      // dist files to prove a sibling package was not bundled into them.
-      functions: names.filter((name) => typeof module[name] === 'function'),
+      functions: names.filter(isFunction),
+      // check-packages looks for these class definitions in dependents' dist files: a bundled
+      // copy of a sibling's classes breaks `instanceof` across packages.
+      classes: names.filter(
+        (name) => isFunction(name) && /^class\b/.test(Function.prototype.toString.call(module[name])),
+      ),
     };
   } catch (error) {
     failed = true;
