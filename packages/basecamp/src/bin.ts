@@ -51,22 +51,5 @@ await runBin({
     { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
   ],
   createProvider: async () => (await import('./index.js')).createBasecampProvider(),
-  createSandbox: async () => {
-    const [{ startFakeBasecamp }, { createBasecampProvider }] = await Promise.all([
-      import('./testing/index.js'),
-      import('./index.js'),
-    ]);
-    // The fake enforces Basecamp's usual budget, so the sandbox shows the limiter at work.
-    const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
-    return {
-      provider: createBasecampProvider({
-        apiUrl: fake.url,
-        launchpadUrl: fake.launchpadUrl,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-      }),
-      description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
-      close: fake.close,
-    };
-  },
+  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
 });

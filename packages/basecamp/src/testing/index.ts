@@ -17,3 +17,4 @@ export {
   RICH_MESSAGE_HTML,
   SECOND_ACCOUNT_ID,
 } from './fixtures.js';
+export { createSandbox } from './sandbox.js';

@@ -1,0 +1,22 @@
+import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import { createBasecampProvider } from '../index.js';
+import { startFakeBasecamp } from './fake-basecamp.js';
+
+/**
+ * `basecamp-mcp --sandbox`: the Basecamp tools on a fresh fake Basecamp in this process. The fake
+ * enforces Basecamp's usual budget (50 requests per 10 s), so the sandbox shows the limiter at work.
+ */
+export async function createSandbox(): Promise<SandboxHandle<ToolProvider>> {
+  const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
+  return {
+    provider: createBasecampProvider({
+      apiUrl: fake.url,
+      launchpadUrl: fake.launchpadUrl,
+      accessToken: fake.accessToken,
+      accountId: fake.accountId,
+      env: {},
+    }),
+    description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
+    close: fake.close,
+  };
+}
