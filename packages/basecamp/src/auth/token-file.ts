@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '@x/mcp-core';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { ConfigError, writePrivateFile } from '@x/mcp-core';
 import { z } from 'zod';
 
 export const LOGIN_COMMAND = '`basecamp-mcp login`';
@@ -63,28 +61,11 @@ export async function loginFileMode(path: string): Promise<number | undefined> {
 }
 
 /**
- * Writes the login atomically: a private temp file beside it (mode 0600, fsynced), then a
- * rename, so a reader never sees half a file and a crash leaves the old one. Directory 0700.
+ * Writes the login atomically (a private temp file beside it, fsynced, then renamed), mode 0600
+ * in a 0700 directory, so a reader never sees half a file and a crash leaves the old one.
  */
 export async function writeLogin(path: string, login: StoredLogin): Promise<void> {
-  const directory = dirname(path);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const temp = join(directory, `.token.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(login, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    // open()'s mode is reduced by the umask; make it exact.
-    if (process.platform !== 'win32') await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
+  await writePrivateFile(path, `${JSON.stringify(login, null, 2)}\n`);
 }
 
 /** Deletes the login file. Returns whether there was one. */

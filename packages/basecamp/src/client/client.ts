@@ -2,13 +2,16 @@ import {
   createLogger,
   LimitExceededError,
   type Logger,
+  networkErrorCode,
+  parseRetryAfter,
+  sleep,
   UpstreamError,
   UpstreamUnavailableError,
 } from '@x/mcp-core';
 import { type Credentials, Session } from '../auth/session.js';
 import { type BasecampSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
-import { errorForStatus, parseRetryAfter } from './errors.js';
+import { errorForStatus } from './errors.js';
 import { EtagCache } from './etag-cache.js';
 import { SlidingWindowLimiter } from './limiter.js';
 
@@ -323,7 +326,7 @@ export class BasecampClient {
         `Basecamp at ${base} did not answer within ${this.settings.timeoutMs} ms. Try again in a moment.`,
       );
     }
-    const code = networkCode(error);
+    const code = networkErrorCode(error);
     return new UpstreamUnavailableError(
       `Cannot reach Basecamp at ${base}${code ? ` (${code})` : ''}. Check your connection, or BASECAMP_API_URL.`,
     );
@@ -342,28 +345,4 @@ function parseJson(text: string): unknown {
 function parseTotal(value: string | null): number | undefined {
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value.trim());
-}
-
-function networkCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : undefined;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

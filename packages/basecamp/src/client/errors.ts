@@ -4,6 +4,7 @@ import {
   type McpToolError,
   NotFoundError,
   PermissionDeniedError,
+  parseRetryAfter,
   RateLimitedError,
   UpstreamError,
 } from '@x/mcp-core';
@@ -78,16 +79,6 @@ export function errorForStatus(
     });
   }
   return new UpstreamError(`Basecamp answered ${status} to ${request}.${said}`, { details: { status } });
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
 
 /** Basecamp answers `{ "error": "..." }`, sometimes `{ "errors": [...] }` or `{ "message": "..." }`. */
