@@ -32,23 +32,7 @@ export const CATALOG = {
       rateLimitWindowMs: z.int().min(100).max(600_000).optional(),
     }),
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
-    sandbox: async () => {
-      const [{ startFakeBasecamp }, { createBasecampProvider }] = await Promise.all([
-        import('@x/mcp-basecamp/testing'),
-        import('@x/mcp-basecamp'),
-      ]);
-      const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
-      return {
-        provider: createBasecampProvider({
-          apiUrl: fake.url,
-          launchpadUrl: fake.launchpadUrl,
-          accessToken: fake.accessToken,
-          accountId: fake.accountId,
-        }),
-        description: `fake Basecamp at ${fake.url}/${fake.accountId}`,
-        close: fake.close,
-      };
-    },
+    sandbox: async () => (await import('@x/mcp-basecamp/testing')).createSandbox(),
   }),
   forge: entry({
     settings: z.strictObject({
