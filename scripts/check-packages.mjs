@@ -411,8 +411,9 @@ async function checkNotBundled(packages, modules) {
       const classes = entryPointsOf(sibling.manifest).flatMap(
         (specifier) => modules[specifier]?.classes ?? [],
       );
+      // `class McpToolError` or esbuild's `var McpToolError = class extends Error`.
       const inlined = classes.filter((name) =>
-        dist.some((text) => new RegExp(`\\bclass\\s+${name}\\b`).test(text)),
+        dist.some((text) => new RegExp(`\\bclass\\s+_*${name}\\b|\\b${name}\\s*=\\s*class\\b`).test(text)),
       );
       if (inlined.length > 0) {
         fail(
