@@ -124,7 +124,8 @@ if (tolerated.length > 0) {
   for (const { text } of tolerated) log(`  ✗ ${text}`);
 }
 if (blocking.length > 0) {
-  log(`server.json check FAILED:\n${blocking.map(({ text }) => `  ✗ ${text}`).join('\n')}`);
+  const show = ({ pkg, text }) => `  ✗ ${text.startsWith('packages/') ? '' : `${pkg}: `}${text}`;
+  log(`server.json check FAILED:\n${blocking.map(show).join('\n')}`);
   process.exit(1);
 }
 log(`server.json ${sync ? 'synced and ' : ''}valid for ${checked} packages (schema ${schema.$id}).`);
