@@ -12,7 +12,8 @@
 //   https://registry.npmjs.org, no "latest", only the publisher-provided _meta key);
 // - it agrees with package.json: name = mcpName (the registry's npm ownership check), both
 //   versions = the package version, one npm package entry whose identifier is the package,
-//   stdio transport, repository url and subfolder;
+//   stdio transport, repository url and subfolder, and an io.github.<owner> namespace is the
+//   repository's owner (the only namespace the release workflow can log in to);
 // - its environment variables are the ones the built bin documents in `--help` (minus the
 //   HTTP-only ones), and a variable named like a credential is marked isSecret.
 import { execFile } from 'node:child_process';
@@ -76,6 +77,12 @@ for (const pkg of packages) {
   const repository = manifest.repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
   if (server.repository?.url !== repository || server.repository?.subfolder !== pkg.folder) {
     fail(`repository must be { url: "${repository}", subfolder: "${pkg.folder}" } like package.json`);
+  }
+  // `mcp-publisher login github-oidc` grants io.github.<owner>/* to the workflows of <owner>.
+  const owner = /^https:\/\/github\.com\/([^/]+)\//.exec(`${repository}/`)?.[1];
+  const namespace = /^io\.github\.([^/]+)\//.exec(server.name ?? '')?.[1];
+  if (namespace && owner && namespace.toLowerCase() !== owner.toLowerCase()) {
+    fail(`name "${server.name}" is in io.github.${namespace}, but the repository belongs to ${owner}`);
   }
   for (const key of Object.keys(server._meta ?? {})) {
     if (key !== 'io.modelcontextprotocol.registry/publisher-provided') {
