@@ -33,6 +33,7 @@ import {
   ROOT,
   rotate,
   StdioDriver,
+  start,
   stop,
   usePinning,
 } from './lib.mjs';
@@ -611,6 +612,5 @@ async function main() {
 
 main().catch((error) => {
   console.error(error);
-  killAll();
-  process.exit(1);
+  process.exit(1); // guardRun's exit handler kills every child
 });
