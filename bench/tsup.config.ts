@@ -1,6 +1,7 @@
 import { defineConfig, type Options } from 'tsup';
 
-// The `ours` fixture ships the way a provider bin ships: one self-contained ESM file.
+// The `ours` fixture: the core and a one-tool provider in one self-contained ESM file, which isolates
+// the core's own cost from module loading (published provider bins load the core from node_modules).
 const bin: Options = {
   format: ['esm'],
   platform: 'node',
