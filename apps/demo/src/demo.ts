@@ -1,13 +1,8 @@
-// The demo: the composed server (apps/server) with all four providers on their local fakes and a
-// temporary Context Forge store, driven by a real MCP client through a short agent session over
-// stdio, then the same server over stateless HTTP. Nothing outside a temporary directory is touched.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { connectHttp, spawnStdioClient } from '@x/mcp-core/testing';
+import { connectHttp, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 
 const serverBin = join(
   dirname(createRequire(import.meta.url).resolve('@x/server/package.json')),
@@ -162,25 +157,16 @@ async function agentSession(client: Client): Promise<void> {
   await call(client, 'context_forge_project_update', { id: project.id });
 }
 
-async function httpSession(env: NodeJS.ProcessEnv): Promise<void> {
+async function httpSession(env: Record<string, string | undefined>): Promise<void> {
   const token = `demo-${process.pid}-${Date.now()}`;
-  const server = spawn(process.execPath, [serverBin, '--sandbox', '--http', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    // info level: the server announces its URL on stderr.
+  // info level: the server announces its URL on stderr.
+  const server = await startHttpBin({
+    command: process.execPath,
+    args: [serverBin, '--sandbox', '--http', '--port', '0'],
     env: { ...env, MCP_HTTP_TOKEN: token, MCP_LOG_LEVEL: 'info' },
   });
-  let stderr = '';
-  server.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
   try {
-    const deadline = Date.now() + 20_000;
-    let url: string | undefined;
-    while (!url && Date.now() < deadline && server.exitCode === null) {
-      url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (!url) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (!url) throw new Error(`The HTTP server did not start:\n${stderr}`);
+    const { url } = server;
     console.log(`listening on ${url} (bearer token required)`);
     const health = await fetch(new URL('/healthz', url));
     console.log(`GET /healthz → ${health.status}`);
@@ -204,23 +190,22 @@ async function httpSession(env: NodeJS.ProcessEnv): Promise<void> {
       await http.close();
     }
   } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await once(server, 'exit');
+    await server.stop();
   }
 }
 
 const home = await mkdtemp(join(tmpdir(), 'x-mcp-demo-'));
-// The server gets a home of its own: no login file, config or store of the user is ever read.
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
+// The server gets a home of its own and none of the user's provider settings: no login file,
+// config or store of the user is ever read.
+const env: Record<string, string | undefined> = {
   HOME: home,
   USERPROFILE: home,
   XDG_CONFIG_HOME: join(home, '.config'),
   APPDATA: join(home, 'AppData'),
   MCP_LOG_LEVEL: 'warn',
 };
-for (const name of Object.keys(env)) {
-  if (/^(BASECAMP|FORGE|CONTEXT_FORGE|BBJ_RAG|MCP_SERVER)_/.test(name)) delete env[name];
+for (const name of Object.keys(process.env)) {
+  if (/^(BASECAMP|FORGE|CONTEXT_FORGE|BBJ_RAG|MCP_SERVER|MCP_HTTP)_/.test(name)) env[name] = undefined;
 }
 try {
   console.log(
@@ -230,7 +215,7 @@ try {
   const stdio = await spawnStdioClient({
     command: process.execPath,
     args: [serverBin, '--sandbox'],
-    env: env as Record<string, string>,
+    env,
   });
   try {
     await agentSession(stdio.client);

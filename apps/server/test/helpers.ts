@@ -1,50 +1,21 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { vi } from 'vitest';
+import { type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 
 /** The built composed server. */
 export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
-export interface HttpServer {
-  url: string;
-  base: string;
-  child: ChildProcessWithoutNullStreams;
-  stderr(): string;
-  stop(): Promise<void>;
-}
+export type HttpServer = RunningProcess & { url: string; base: string };
 
 /** Starts the built server with `--http --port 0` and waits for its URL. */
 export async function startHttpServer(args: string[], env: Record<string, string> = {}): Promise<HttpServer> {
-  const child = spawn(process.execPath, [bin, '--http', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
+  const server = await startHttpBin({
+    command: process.execPath,
+    args: [bin, '--http', '--port', '0', ...args],
+    env,
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const url = await vi.waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
-      const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (!found) throw new Error('not listening yet');
-      return found;
-    },
-    { timeout: 20_000, interval: 50 },
-  );
-  return {
-    url,
-    base: new URL(url).origin,
-    child,
-    stderr: () => stderr,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { ...server, base: new URL(server.url).origin };
 }
 
 export interface RoundRobinProxy {

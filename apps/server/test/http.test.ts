@@ -6,7 +6,7 @@ import { connectHttp, resultData } from '@x/mcp-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpServer, type RoundRobinProxy, startHttpServer, startRoundRobinProxy } from './helpers.js';
 
-const running: { stop?: () => Promise<void>; close?: () => Promise<void> }[] = [];
+const running: { stop?: () => Promise<unknown>; close?: () => Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((item) => (item.stop ?? item.close)?.()));
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, errorBody, resultData, spawnStdioClient } from '@x/mcp-core/testing';
+import { connectHttp, errorBody, resultData, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredLogin } from './auth/token-file.js';
 import { type FakeBasecamp, IDS, startFakeBasecamp } from './testing/index.js';
@@ -174,20 +174,13 @@ describe('basecamp-mcp serving (built bin)', () => {
   });
 
   it('serves over HTTP with --http --port 0', async () => {
-    const child = spawn(process.execPath, [bin, '--http', '--port', '0'], {
-      env: { ...process.env, ...tokenEnv() },
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [bin, '--http', '--port', '0'],
+      env: tokenEnv(),
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-          if (found) resolve(found);
-        });
-        child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
-      });
-      const { client, close } = await connectHttp(url);
+      const { client, close } = await connectHttp(server.url);
       try {
         const message = resultData<{ subject: string }>(
           await client.callTool({ name: 'get_message', arguments: { message_id: IDS.richMessage } }),
@@ -197,7 +190,7 @@ describe('basecamp-mcp serving (built bin)', () => {
         await close();
       }
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   });
 });

@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { connectHttp, errorBody, resultText, spawnStdioClient } from '@x/mcp-core/testing';
+import { spawnSync } from 'node:child_process';
+import { connectHttp, errorBody, resultText, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, compilers } from '../test/helpers.js';
 import { type FakeBbjRag, startFakeBbjRag } from './testing/index.js';
@@ -81,19 +81,12 @@ describe('bbj-mcp bin', () => {
   });
 
   it('serves stateless HTTP with --http --port 0', async () => {
-    const child = spawn(process.execPath, [binPath, '--http', '--port', '0', '--sandbox', '--read-only'], {
-      env: { ...process.env, MCP_LOG_LEVEL: 'info' },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [binPath, '--http', '--port', '0', '--sandbox', '--read-only'],
     });
     try {
-      await expect
-        .poll(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], { timeout: 15_000 })
-        .toBeTruthy();
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] as string;
-      const { client, close } = await connectHttp(url);
+      const { client, close } = await connectHttp(server.url);
       try {
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(3);
@@ -107,9 +100,7 @@ describe('bbj-mcp bin', () => {
         await close();
       }
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await server.stop()).toBe(0);
     }
   });
 });

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, resultData, resultText, spawnStdioClient } from '@x/mcp-core/testing';
+import { connectHttp, resultData, resultText, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import type { Project } from '../src/store/project.js';
 import { createExampleStore } from '../src/testing/index.js';
@@ -75,23 +74,13 @@ describe('context-forge-mcp', () => {
 
   it('works on CONTEXT_FORGE_DATA_DIR over HTTP, and the file it writes is the app’s format', async () => {
     const store = await createExampleStore();
-    const child = spawn(process.execPath, [bin, '--http', '--port', '0'], {
-      env: { ...process.env, CONTEXT_FORGE_DATA_DIR: store.dataDir },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [bin, '--http', '--port', '0'],
+      env: { CONTEXT_FORGE_DATA_DIR: store.dataDir },
     });
     try {
-      const url = await vi.waitFor(
-        () => {
-          const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-          if (!found) throw new Error('not listening yet');
-          return found;
-        },
-        { timeout: 15_000 },
-      );
-      const { client, close } = await connectHttp(url);
+      const { client, close } = await connectHttp(server.url);
       try {
         const updated = resultData<Project>(
           await client.callTool({
@@ -109,7 +98,7 @@ describe('context-forge-mcp', () => {
       expect(stored[0]?.developmentPhase).toBe('Phase 7: Integration');
       expect(stored.slice(1)).toEqual(store.projects.slice(1));
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
       await store.close();
     }
   });

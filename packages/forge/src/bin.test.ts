@@ -1,9 +1,17 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, errorBody, resultData, resultText, spawnStdioClient } from '@x/mcp-core/testing';
+import {
+  connectHttp,
+  errorBody,
+  resultData,
+  resultText,
+  runProcess,
+  spawnStdioClient,
+  startHttpBin,
+} from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeForge, startFakeForge } from './testing/index.js';
 
@@ -39,20 +47,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** Runs the bin to completion without a shell. */
-function runBinToEnd(args: string[], extraEnv: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env, ...extraEnv } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runBinToEnd = (args: string[], extraEnv: Record<string, string> = {}) =>
+  runProcess({ command: process.execPath, args: [bin, ...args], env: { ...env, ...extraEnv } });
 
 describe('forge-mcp login and logout (built bin)', () => {
   it('mentions the subcommands in --help', () => {
@@ -141,10 +137,10 @@ describe('forge-mcp login and logout (built bin)', () => {
 });
 
 describe('forge-mcp serving modes (built bin)', () => {
-  let child: ChildProcess | undefined;
-  afterEach(() => {
-    child?.kill('SIGTERM');
-    child = undefined;
+  let stopServer: (() => Promise<unknown>) | undefined;
+  afterEach(async () => {
+    await stopServer?.();
+    stopServer = undefined;
   });
 
   it('hides the write tools with --read-only', async () => {
@@ -193,19 +189,13 @@ describe('forge-mcp serving modes (built bin)', () => {
 
   it('serves stateless HTTP with --http --port 0', async () => {
     const tokenEnv = { ...env, FORGE_ACCESS_TOKEN: fake.accessToken, FORGE_TEAM_ID: fake.teamId };
-    const spawned = spawn(process.execPath, [bin, '--http', '--port', '0'], {
-      env: { ...process.env, ...tokenEnv },
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [bin, '--http', '--port', '0'],
+      env: tokenEnv,
     });
-    child = spawned;
-    let stderr = '';
-    spawned.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    await expect
-      .poll(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], { timeout: 15_000 })
-      .toBeDefined();
-    const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] as string;
-    const connection = await connectHttp(url);
+    stopServer = server.stop;
+    const connection = await connectHttp(server.url);
     try {
       const result = await connection.client.callTool({
         name: 'get_file_changes',

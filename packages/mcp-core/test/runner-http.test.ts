@@ -1,20 +1,16 @@
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { connectHttp, resultData } from '../src/testing/index.js';
-import { runFixtureBin, startFixtureBin } from './fixtures/spawn-bin.js';
+import { connectHttp, resultData, startHttpBin } from '../src/testing/index.js';
+import { fixtureBin, runFixtureBin } from './fixtures/spawn-bin.js';
 
 describe('a bin started with --http', () => {
   it('serves a real client over HTTP, requires MCP_HTTP_TOKEN when set, and exits cleanly on SIGTERM', async () => {
     const token = 'runner-test-token';
-    const { child, stdout, stderr } = startFixtureBin(['--http', '--port', '0', '--include', 'add,whoami'], {
-      ...process.env,
-      MCP_HTTP_TOKEN: token,
+    const { child, stdout, stderr, url, exited } = await startHttpBin({
+      ...fixtureBin,
+      args: [...fixtureBin.args, '--http', '--port', '0', '--include', 'add,whoami'],
+      env: { MCP_HTTP_TOKEN: token },
     });
     try {
-      await expect
-        .poll(() => /listening on (http:\/\/\S+)/.exec(stderr())?.[1], { timeout: 15_000 })
-        .toBeDefined();
-      const url = /listening on (http:\/\/\S+)/.exec(stderr())?.[1] as string;
       expect(stderr()).toContain('(bearer token required)');
       expect(stderr()).not.toContain(token);
       const unauthorized = await fetch(url, {
@@ -36,8 +32,7 @@ describe('a bin started with --http', () => {
         await connection.close();
       }
       child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(0);
+      expect(await exited).toBe(0);
       expect(stdout()).toBe('');
     } finally {
       child.kill('SIGKILL');

@@ -45,13 +45,14 @@ export interface SpawnedClient extends ConnectedClient {
 export async function spawnStdioClient(options: {
   command: string;
   args?: string[];
-  env?: Record<string, string>;
+  /** Added to this process's environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
   cwd?: string;
 }): Promise<SpawnedClient> {
   const transport = new StdioClientTransport({
     command: options.command,
     args: options.args ?? [],
-    env: { ...inheritedEnv(), ...options.env },
+    env: childEnv(options.env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stderr: 'pipe',
   });
@@ -79,8 +80,11 @@ export async function connectHttp(url: string, options: { token?: string } = {})
   return { client, close: () => client.close() };
 }
 
-function inheritedEnv(): Record<string, string> {
+/** This process's environment with `overrides` applied; an `undefined` override removes the variable. */
+export function childEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries({ ...process.env, ...overrides })) {
+    if (value !== undefined) env[key] = value;
+  }
   return env;
 }

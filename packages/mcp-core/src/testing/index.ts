@@ -7,4 +7,11 @@ export {
 } from './clients.js';
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
 export { type FuzzCase, fuzzCases } from './fuzz.js';
+export {
+  type ProcessOptions,
+  type RunningProcess,
+  runProcess,
+  startHttpBin,
+  startProcess,
+} from './processes.js';
 export { errorBody, resultData, resultText } from './results.js';
