@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectHttp, resultData } from '@x/mcp-core/testing';
+import { closedPort, connectHttp, resultData } from '@x/mcp-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpServer, type RoundRobinProxy, startHttpServer, startRoundRobinProxy } from './helpers.js';
 
@@ -75,13 +75,14 @@ describe('over HTTP', () => {
 
   it('reports a provider that is not ready, with the reason and without secrets', async () => {
     const home = await mkdtemp(join(tmpdir(), 'server-home-'));
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
     const server = track(
       await startHttpServer(['--providers', 'forge,bbj-rag'], {
         HOME: home,
         FORGE_CONFIG_PATH: join(home, 'none.json'),
-        FORGE_API_URL: 'http://127.0.0.1:9/api',
+        FORGE_API_URL: `${nowhere}/api`,
         FORGE_ACCESS_TOKEN: '',
-        BBJ_RAG_API_URL: 'http://127.0.0.1:9',
+        BBJ_RAG_API_URL: nowhere,
         MCP_HTTP_TOKEN: TOKEN,
       }),
     );

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describeToolProvider, errorBody } from '@x/mcp-core/testing';
+import { closedPort, describeToolProvider, errorBody } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compilers, connectProvider } from '../test/helpers.js';
 import { createBbjRagProvider, VERSION } from './index.js';
@@ -73,11 +73,12 @@ describe('createBbjRagProvider', () => {
     } finally {
       fake.update({ embedding: 'up' });
     }
-    const unreachable = await createBbjRagProvider({ apiUrl: 'http://127.0.0.1:9' }).checkReadiness?.({
+    const port = await closedPort();
+    const unreachable = await createBbjRagProvider({ apiUrl: `http://127.0.0.1:${port}` }).checkReadiness?.({
       signal: AbortSignal.timeout(5_000),
     });
     expect(unreachable?.ready).toBe(false);
-    expect(unreachable?.checks[0]?.detail).toContain('http://127.0.0.1:9');
+    expect(unreachable?.checks[0]?.detail).toContain(`http://127.0.0.1:${port}`);
   });
 
   it('answers a bad BBJ_RAG_API_URL with TOOL_NOT_ENABLED naming the variable', async () => {

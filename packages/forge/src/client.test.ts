@@ -2,7 +2,13 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultText } from '@x/mcp-core/testing';
+import {
+  type ConnectedClient,
+  closedPort,
+  connectInMemory,
+  errorBody,
+  resultText,
+} from '@x/mcp-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from './auth/config-file.js';
 import { login } from './auth/login.js';
@@ -107,11 +113,12 @@ describe('credentials', () => {
     expect(ready).toMatchObject({ ready: true, checks: [{ ok: true }, { ok: true }] });
     expect(JSON.stringify(ready)).not.toContain(fake.accessToken);
     expect(fake.requests.filter((request) => request.path.startsWith('/tickets'))).toHaveLength(0);
-    const down = await readiness({ apiUrl: 'http://127.0.0.1:9/api' });
+    const port = await closedPort();
+    const down = await readiness({ apiUrl: `http://127.0.0.1:${port}/api` });
     expect(down?.checks[1]).toEqual({
       name: 'upstream',
       ok: false,
-      detail: 'http://127.0.0.1:9 did not answer',
+      detail: `http://127.0.0.1:${port} did not answer`,
     });
   });
 

@@ -7,7 +7,7 @@ import {
   serveHttp,
   ToolRegistry,
 } from '../src/index.js';
-import { connectHttp, errorBody, resultData } from '../src/testing/index.js';
+import { closedPort, connectHttp, errorBody, resultData } from '../src/testing/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 
 const TOKEN = 'test-token-0123456789';
@@ -271,9 +271,10 @@ describe('checkReachable', () => {
   });
 
   it('is not ok when nothing listens', async () => {
-    const check = await checkReachable('upstream', 'http://127.0.0.1:9/', {
+    const port = await closedPort();
+    const check = await checkReachable('upstream', `http://127.0.0.1:${port}/`, {
       signal: AbortSignal.timeout(5_000),
     });
-    expect(check).toEqual({ name: 'upstream', ok: false, detail: 'http://127.0.0.1:9 did not answer' });
+    expect(check).toEqual({ name: 'upstream', ok: false, detail: `http://127.0.0.1:${port} did not answer` });
   });
 });

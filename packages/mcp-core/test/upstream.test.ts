@@ -1,10 +1,9 @@
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { networkErrorCode, parseRetryAfter, sleep, writePrivateFile } from '../src/index.js';
+import { closedPort } from '../src/testing/index.js';
 
 describe('parseRetryAfter', () => {
   it('reads delta-seconds and HTTP dates, and nothing else', () => {
@@ -32,11 +31,7 @@ describe('sleep', () => {
 
 describe('networkErrorCode', () => {
   it('finds the system code of a failed fetch', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const error = await fetch(`http://127.0.0.1:${port}/`).catch((caught: unknown) => caught);
+    const error = await fetch(`http://127.0.0.1:${await closedPort()}/`).catch((caught: unknown) => caught);
     expect(networkErrorCode(error)).toBe('ECONNREFUSED');
     expect(networkErrorCode(new Error('plain'))).toBeUndefined();
     expect(networkErrorCode({ code: 'not a code' })).toBeUndefined();

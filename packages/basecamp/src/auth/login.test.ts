@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closedPort } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeBasecamp, SECOND_ACCOUNT_ID, startFakeBasecamp } from '../testing/index.js';
 import { runAuthCommand } from './cli.js';
@@ -163,7 +164,8 @@ describe('logout', () => {
   it('still deletes the file when Launchpad cannot be reached', async () => {
     const opts = options({ accountId: fake.accountId });
     await login(opts);
-    const result = await logout({ tokenFile: opts.tokenFile, launchpadUrl: 'http://127.0.0.1:9', env: {} });
+    const launchpadUrl = `http://127.0.0.1:${await closedPort()}`;
+    const result = await logout({ tokenFile: opts.tokenFile, launchpadUrl, env: {} });
     expect(result).toMatchObject({ removed: true, revoked: false });
   });
 });

@@ -8,6 +8,7 @@ export {
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
 export { type FuzzCase, fuzzCases } from './fuzz.js';
 export {
+  closedPort,
   type ProcessOptions,
   type RunningProcess,
   runProcess,

@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { childEnv } from './clients.js';
 
 export interface ProcessOptions {
@@ -83,4 +84,17 @@ export async function startHttpBin(
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * A port on 127.0.0.1 that nothing listens on (taken from the OS, then released): for "upstream
+ * not reachable" tests. Ports such as 1 or 9 are no substitute: fetch refuses them as unsafe
+ * before it ever connects.
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
