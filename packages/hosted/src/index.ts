@@ -1,0 +1,8 @@
+export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
+export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
+export { type CreateStoreOptions, createStore } from './store/create.js';
+export { FileStore } from './store/file.js';
+export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
+export { MemoryStore } from './store/memory.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis.js';
+export { type SealedEntry, SealedRecords } from './store/sealed.js';
