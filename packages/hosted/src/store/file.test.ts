@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
+import { StoreUnavailableError } from '../errors.js';
 import { runKvConformance } from './conformance.js';
 import { createStore } from './create.js';
 import { LOCK_FILE, SNAPSHOT_FILE } from './file.js';
@@ -116,6 +117,30 @@ describe('file:', () => {
     await rotated.close();
     // Resealed at once: the current secret alone now opens it.
     expect((await (await openAt(dir, keyring)).get('k'))?.value).toBe('v');
+  });
+
+  it('a failed snapshot write is a StoreUnavailableError, and the next good write catches up', async () => {
+    const dir = await freshDir();
+    const store = await openAt(dir);
+    await store.set('before', '1');
+    // The directory replaced by a file: the snapshot cannot be written (even as root).
+    await rm(dir, { recursive: true });
+    await writeFile(dir, 'not a directory');
+    const error = await store.set('during', '2').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(StoreUnavailableError.isInstance(error), String(error)).toBe(true);
+    expect(error).toMatchObject({
+      retryable: true,
+      message: expect.stringContaining('could not be written'),
+    });
+    await rm(dir);
+    await store.set('after', '3');
+    await store.close();
+    const reopened = await openAt(dir);
+    expect((await reopened.get('during'))?.value).toBe('2');
+    expect((await reopened.get('after'))?.value).toBe('3');
   });
 
   it('needs a keyring and a directory', async () => {
