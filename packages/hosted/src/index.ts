@@ -1,5 +1,12 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
+export {
+  createOidcAdapter,
+  grantIdsOfAccount,
+  type OidcAdapter,
+  type OidcPayload,
+  oidcKeys,
+} from './oidc-adapter.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
 export { FileStore } from './store/file.js';
 export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
