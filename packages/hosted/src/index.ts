@@ -7,6 +7,13 @@ export {
   type OidcPayload,
   oidcKeys,
 } from './oidc-adapter.js';
+export {
+  InvalidGrantBreaker,
+  type InvalidGrantBreakerOptions,
+  RefreshCoordinator,
+  type RefreshCoordinatorOptions,
+  type RefreshRequest,
+} from './refresh.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
 export { FileStore } from './store/file.js';
 export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
