@@ -14,6 +14,13 @@ export {
   type RefreshCoordinatorOptions,
   type RefreshRequest,
 } from './refresh.js';
+export {
+  loadSigningKeys,
+  publicJwks,
+  rotateSigningKeys,
+  SIGNING_KEYS_KEY,
+  type SigningJwk,
+} from './signing-keys.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
 export { FileStore } from './store/file.js';
 export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
