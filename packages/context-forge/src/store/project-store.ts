@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError, UpstreamError } from '@x/mcp-core';
@@ -107,7 +108,7 @@ export class ProjectStore {
     if (source !== undefined) {
       await replaceFile(this.file, await readFile(source, 'utf8'));
       if (source !== this.backupFile)
-        await copyFile(`${source}.backup`, this.backupFile).catch(() => undefined);
+        await copyReplacing(`${source}.backup`, this.backupFile).catch(() => undefined);
       const restored = await readEntries(this.file);
       if (restored.ok) return restored.snapshot;
     }
@@ -224,17 +225,43 @@ async function currentIdentity(path: string): Promise<string | undefined> {
   }
 }
 
+/** A temp file beside `path` that no other writer (or a planted symlink) can share. */
+const tempPathFor = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+
 /**
- * Replaces `path` with `text` the app's way, made crash-safe: copy the current file to the backup,
- * write and fsync a temp file, check that what reached the disk parses, then rename it over the
- * file. With `expectIdentity`, returns false (writing nothing) if the file is no longer the one read.
+ * Copies `source` over `destination` the way `projects.json` itself is written: into a fresh temp
+ * file, fsynced, then renamed. A reader never sees `destination` empty or half written, and a
+ * symlink at `destination` is replaced, never written through.
+ */
+async function copyReplacing(source: string, destination: string): Promise<void> {
+  const temp = tempPathFor(destination);
+  try {
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, destination);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Replaces `path` with `text` the app's way, made crash-safe: copy the current file to the backup
+ * (itself replaced atomically), write and fsync a temp file, check that what reached the disk
+ * parses, then rename it over the file. With `expectIdentity`, returns false (writing nothing) if
+ * the file is no longer the one read.
  */
 async function replaceFile(
   path: string,
   text: string,
   options: { backupFile?: string; expectIdentity?: string | undefined } = {},
 ): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = tempPathFor(path);
   const handle = await open(temp, 'wx', 0o644);
   try {
     try {
@@ -249,7 +276,7 @@ async function replaceFile(
       return false;
     }
     if (options.backupFile && options.expectIdentity !== undefined) {
-      await copyFile(path, options.backupFile);
+      await copyReplacing(path, options.backupFile);
     }
     await rename(temp, path);
     return true;
