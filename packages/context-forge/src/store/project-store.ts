@@ -9,6 +9,7 @@ import {
   applyChanges,
   createProject,
   isProjectEntry,
+  isRecord,
   type NewProject,
   type Project,
   type ProjectChanges,
@@ -33,6 +34,27 @@ interface Snapshot {
   identity: string | undefined;
 }
 
+/**
+ * A project that another program rewrote after this store last wrote it: typically the desktop
+ * app, which saves the whole form of the project open in it (see the package README).
+ */
+export interface OutsideChange {
+  projectId: string;
+  name: string;
+  /** `updatedAt` as we wrote it. */
+  ourUpdatedAt: string;
+  /** `updatedAt` as stored now. */
+  updatedAt: string;
+  /** The fields we wrote (`customData.recentEvents`, `slice`, ...) that no longer hold our value. */
+  undone: string[];
+}
+
+/** What this store last wrote into one project: its `updatedAt` and each field's value, as JSON. */
+interface OwnWrite {
+  updatedAt: string;
+  values: Map<string, string | undefined>;
+}
+
 /** How often a write starts over because another writer without our lock (the app) changed the file. */
 const MAX_WRITE_ATTEMPTS = 5;
 
@@ -48,6 +70,7 @@ export class ProjectStore {
   readonly #lockFile: string;
   readonly #legacyDir: string | undefined;
   readonly #lockOptions: LockOptions;
+  readonly #ownWrites = new Map<string, OwnWrite>();
 
   constructor({ dataDir, legacyDir, lock = {} }: ProjectStoreOptions) {
     this.dataDir = dataDir;
@@ -68,20 +91,82 @@ export class ProjectStore {
   }
 
   async create(input: NewProject): Promise<Project> {
-    return this.#mutate((entries) => {
+    const project = await this.#mutate((entries) => {
       const project = createProject(input);
       return { entries: [...entries, project], result: project };
     });
+    this.#remember(project, input);
+    return project;
   }
 
   async update(id: string, changes: ProjectChanges): Promise<Project> {
-    return this.#mutate((entries) => {
+    return (await this.updateReporting(id, changes)).project;
+  }
+
+  /**
+   * `update`, also telling whether another program rewrote the project since this store last
+   * wrote it (found in the version read under the lock, right before this write).
+   */
+  async updateReporting(
+    id: string,
+    changes: ProjectChanges,
+  ): Promise<{ project: Project; outsideChange: OutsideChange | undefined }> {
+    let outsideChange: OutsideChange | undefined;
+    const project = await this.#mutate((entries) => {
       const index = entries.findIndex((entry) => isProjectEntry(entry) && entry.id === id);
-      const updated = applyChanges(findProject(projectsOf(entries), id), changes);
+      const current = findProject(projectsOf(entries), id);
+      outsideChange ??= this.#outsideChange(current);
+      const updated = applyChanges(current, changes);
       const next = [...entries];
       next[index] = updated;
       return { entries: next, result: updated };
     });
+    this.#remember(project, changes);
+    return { project, outsideChange };
+  }
+
+  /**
+   * Whether `project` (as just read) was rewritten by another program since this store last wrote
+   * it: `updatedAt` moved, or a value we wrote is gone. Each outside change is reported once.
+   */
+  takeOutsideChange(project: Project): OutsideChange | undefined {
+    const change = this.#outsideChange(project);
+    if (change) this.#ownWrites.delete(project.id);
+    return change;
+  }
+
+  #outsideChange(project: Project): OutsideChange | undefined {
+    const own = this.#ownWrites.get(project.id);
+    if (!own) return undefined;
+    const undone = [...own.values]
+      .filter(([field, json]) => jsonOf(fieldValue(project, field)) !== json)
+      .map(([field]) => field);
+    if (project.updatedAt === own.updatedAt && undone.length === 0) return undefined;
+    return {
+      projectId: project.id,
+      name: project.name,
+      ourUpdatedAt: own.updatedAt,
+      updatedAt: project.updatedAt,
+      undone,
+    };
+  }
+
+  /** Remembers the fields this write set, as stored, to notice later when they are undone. */
+  #remember(project: Project, changes: ProjectChanges): void {
+    const values = new Map<string, string | undefined>();
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      if (key === 'customData' && isRecord(value)) {
+        for (const [inner, innerValue] of Object.entries(value)) {
+          if (innerValue === undefined) continue;
+          const field = `customData.${inner}`;
+          values.set(field, jsonOf(fieldValue(project, field)));
+        }
+      } else {
+        values.set(key, jsonOf(project[key]));
+      }
+    }
+    this.#ownWrites.set(project.id, { updatedAt: project.updatedAt, values });
   }
 
   /** Reads the file; a missing or corrupt main file is restored from the backup, under the lock. */
@@ -153,6 +238,14 @@ export class ProjectStore {
   #withLock<T>(fn: () => Promise<T>): Promise<T> {
     return withLock(this.#lockFile, fn, this.#lockOptions);
   }
+}
+
+const jsonOf = (value: unknown): string | undefined => JSON.stringify(value);
+
+/** `name` or `customData.name` of a project. */
+function fieldValue(project: Project, field: string): unknown {
+  if (field.startsWith('customData.')) return project.customData[field.slice('customData.'.length)];
+  return project[field];
 }
 
 const projectsOf = (entries: unknown[]): Project[] => entries.filter(isProjectEntry).map(withReadDefaults);
