@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -155,6 +156,34 @@ describe('get_repository_context on a repository with hostile settings', () => {
     } finally {
       git(repo, 'config', '--remove-section', 'filter.a=b');
       rmSync(join(repo, '.git', 'info', 'attributes'));
+    }
+  });
+});
+
+// Changing a file's owner needs root; elsewhere git's own check is trusted as is.
+describe.skipIf(process.getuid?.() !== 0)('get_repository_context on a repository of another user', () => {
+  it('keeps git’s ownership check and says how to allow the repository', async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'forge-foreign-')));
+    try {
+      git(workspace, 'init', '-q', 'foreign');
+      chownSync(join(workspace, 'foreign'), 65534, 65534);
+      const connection = await connectInMemory(
+        new ToolRegistry().use(createForgeProvider({ cwd: workspace })),
+      );
+      try {
+        const body = errorBody(
+          await connection.client.callTool({
+            name: 'get_repository_context',
+            arguments: { path: 'foreign' },
+          }),
+        );
+        expect(body.error_code).toBe('PERMISSION_DENIED');
+        expect(body.message).toContain('git config --global --add safe.directory');
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
     }
   });
 });
