@@ -271,7 +271,15 @@ describe('beside the desktop app', () => {
   });
 
   it('reports it from the write that finds it, and not after our own writes', async () => {
-    await call('project_update', { id: HARBOR, slice: '150-slice.metrics' });
+    const ours = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('project_update', {
+          id: HARBOR,
+          ...(i % 2 ? { slice: `15${i}-slice.m` } : { taskFile: `${i}.md` }),
+        }),
+      ),
+    );
+    expect(ours.map((result) => texts(result).length)).toEqual(Array(8).fill(1));
     await call('project_update', { id: HARBOR, taskFile: '150-tasks.metrics.md' });
     expect(texts(await call('project_list'))).toHaveLength(1);
 

@@ -91,12 +91,13 @@ export class ProjectStore {
   }
 
   async create(input: NewProject): Promise<Project> {
-    const project = await this.#mutate((entries) => {
-      const project = createProject(input);
-      return { entries: [...entries, project], result: project };
-    });
-    this.#remember(project, input);
-    return project;
+    return this.#mutate(
+      (entries) => {
+        const project = createProject(input);
+        return { entries: [...entries, project], result: project };
+      },
+      (project) => this.#remember(project, input),
+    );
   }
 
   async update(id: string, changes: ProjectChanges): Promise<Project> {
@@ -112,16 +113,18 @@ export class ProjectStore {
     changes: ProjectChanges,
   ): Promise<{ project: Project; outsideChange: OutsideChange | undefined }> {
     let outsideChange: OutsideChange | undefined;
-    const project = await this.#mutate((entries) => {
-      const index = entries.findIndex((entry) => isProjectEntry(entry) && entry.id === id);
-      const current = findProject(projectsOf(entries), id);
-      outsideChange ??= this.#outsideChange(current);
-      const updated = applyChanges(current, changes);
-      const next = [...entries];
-      next[index] = updated;
-      return { entries: next, result: updated };
-    });
-    this.#remember(project, changes);
+    const project = await this.#mutate(
+      (entries) => {
+        const index = entries.findIndex((entry) => isProjectEntry(entry) && entry.id === id);
+        const current = findProject(projectsOf(entries), id);
+        outsideChange ??= this.#outsideChange(current);
+        const updated = applyChanges(current, changes);
+        const next = [...entries];
+        next[index] = updated;
+        return { entries: next, result: updated };
+      },
+      (updated) => this.#remember(updated, changes),
+    );
     return { project, outsideChange };
   }
 
@@ -211,7 +214,11 @@ export class ProjectStore {
     return (await readEntries(legacy)).ok ? legacy : undefined;
   }
 
-  async #mutate<T>(change: (entries: unknown[]) => { entries: unknown[]; result: T }): Promise<T> {
+  /** Applies `change` under the lock; `written` runs still under the lock, once the file holds the result. */
+  async #mutate<T>(
+    change: (entries: unknown[]) => { entries: unknown[]; result: T },
+    written: (result: T) => void,
+  ): Promise<T> {
     await mkdir(this.dataDir, { recursive: true });
     return this.#withLock(async () => {
       for (let attempt = 1; ; attempt++) {
@@ -220,11 +227,14 @@ export class ProjectStore {
         checkWriteGuard(before.entries.length, entries.length);
         const text = JSON.stringify(entries, null, 2);
         // The app takes no lock: if it replaced the file since we read it, start over from its version.
-        const written = await replaceFile(this.file, text, {
+        const replaced = await replaceFile(this.file, text, {
           backupFile: this.backupFile,
           expectIdentity: before.identity,
         });
-        if (written) return result;
+        if (replaced) {
+          written(result);
+          return result;
+        }
         if (attempt >= MAX_WRITE_ATTEMPTS) {
           throw new ConflictError(
             `${this.file} kept changing while we wrote it (another program writes it without a lock). Try again.`,
