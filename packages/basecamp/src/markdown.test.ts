@@ -59,7 +59,7 @@ describe('Basecamp rich text to Markdown', () => {
 });
 
 describe('Markdown to Basecamp rich text', () => {
-  it("writes only the tags Basecamp allows, escaping everything typed", async () => {
+  it('writes only the tags Basecamp allows, escaping everything typed', async () => {
     const html = await markdownToHtml(
       '# Plan\n\nHello **team**, _see_ [the doc](https://example.com/a_b) and ~~old~~.\nSecond line <script>\n\n- one\n- two\n\n1. first\n2. second\n\n> quoted\n\n```\nif (a < b) {}\n```',
     );
@@ -68,7 +68,7 @@ describe('Markdown to Basecamp rich text', () => {
     );
   });
 
-  it("leaves snake_case words alone", async () => {
-    expect(await markdownToHtml("call ship_it_now today")).toBe('<div>call ship_it_now today</div>');
+  it('leaves snake_case words alone', async () => {
+    expect(await markdownToHtml('call ship_it_now today')).toBe('<div>call ship_it_now today</div>');
   });
 });

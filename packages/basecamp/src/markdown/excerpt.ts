@@ -123,10 +123,7 @@ export function excerpt(markdown: string, max: number): { text: string; truncate
     last(usable, (candidate) => candidate.strength >= 1 && candidate.position >= stop * 0.6) ??
     last(usable, () => true);
   const position = pick?.position ?? stop;
-  const closers = (pick?.open ?? (position === stop ? open : []))
-    .slice()
-    .reverse()
-    .join('');
+  const closers = (pick?.open ?? (position === stop ? open : [])).slice().reverse().join('');
   return { text: `${markdown.slice(0, position).trimEnd()}${closers}…`, truncated: true };
 }
 

@@ -289,8 +289,10 @@ function attachment(attrs: Map<string, string>, inner: string): string {
 function preBlock(inner: string): string {
   const nested: string[] = [];
   // Mentions and files inside code are written as their rendering.
-  const withAttachments = extractBlocks(inner, nested, true).replace(/\uE001(\d+)\uE001/g, (_match, index: string) =>
-    (nested[Number(index)] ?? '').replace(/[<&]/g, (character) => (character === '<' ? '&lt;' : '&amp;')),
+  const withAttachments = extractBlocks(inner, nested, true).replace(
+    /\uE001(\d+)\uE001/g,
+    (_match, index: string) =>
+      (nested[Number(index)] ?? '').replace(/[<&]/g, (character) => (character === '<' ? '&lt;' : '&amp;')),
   );
   const code = trimNewlines(htmlToText(withAttachments, true));
   if (isTable(code)) return code;
@@ -343,8 +345,11 @@ function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,30});/gi, (entity, body: string) => {
     if (body[0] !== '#') return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-    const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : entity;
+    const code =
+      body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+      ? String.fromCodePoint(code)
+      : entity;
   });
 }
 
@@ -372,31 +377,34 @@ export function escapeMarkdown(text: string): string {
     spaces = 0;
     const previous = text[index - 1];
     const next = text[index + 1];
-    let escape = false;
+    let escaped = false;
     switch (character) {
       case '\\':
-        escape = next === undefined || PUNCTUATION.has(next);
+        escaped = next === undefined || PUNCTUATION.has(next);
         break;
       case '*':
-        escape = !(isSpace(previous) && isSpace(next) && previous !== undefined && next !== undefined);
+        escaped = !(isSpace(previous) && isSpace(next) && previous !== undefined && next !== undefined);
         break;
       case '_':
-        escape = !((isWord(previous) && isWord(next)) || (previous !== undefined && next !== undefined && isSpace(previous) && isSpace(next)));
+        escaped = !(
+          (isWord(previous) && isWord(next)) ||
+          (previous !== undefined && next !== undefined && isSpace(previous) && isSpace(next))
+        );
         break;
       case '~':
-        escape = next === '~' || previous === '~';
+        escaped = next === '~' || previous === '~';
         break;
       case ']':
-        escape = next === '(' || next === '[' || next === ':';
+        escaped = next === '(' || next === '[' || next === ':';
         break;
       case '<':
-        escape = next !== undefined && /[A-Za-z/!?]/.test(next);
+        escaped = next !== undefined && /[A-Za-z/!?]/.test(next);
         break;
       case '&':
-        escape = /^&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,30});/i.test(text.slice(index, index + 40));
+        escaped = /^&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,30});/i.test(text.slice(index, index + 40));
         break;
     }
-    output += escape ? `\\${character}` : character;
+    output += escaped ? `\\${character}` : character;
   }
   return escapeLineStart(output);
 }
@@ -407,7 +415,8 @@ function escapeLineStart(text: string): string {
   const indent = match?.[1] ?? '';
   const rest = match?.[2] ?? '';
   if (/^#{1,6}(\s|$)/.test(rest) || /^>/.test(rest) || /^[-+](\s|$)/.test(rest)) return `${indent}\\${rest}`;
-  if (rest.length > 0 && rest.length <= 200 && /^(=+|-+|(?:[-*_]\s*){3,})\s*$/.test(rest)) return `${indent}\\${rest}`;
+  if (rest.length > 0 && rest.length <= 200 && /^(=+|-+|(?:[-*_]\s*){3,})\s*$/.test(rest))
+    return `${indent}\\${rest}`;
   if (/^(`{3,}|~{3,})/.test(rest)) return `${indent}\\${rest}`;
   const ordered = /^(\d{1,9})([.)])(\s|$)/.exec(rest);
   if (ordered) return `${indent}${ordered[1]}\\${rest.slice((ordered[1] ?? '').length)}`;

@@ -3,7 +3,6 @@ import type { Token } from 'markdown-it';
 /** Converts Markdown (or plain text) an agent writes to Basecamp rich-text HTML. */
 export type MarkdownToHtml = (markdown: string) => string;
 
-
 let loading: Promise<MarkdownToHtml> | undefined;
 
 /**
@@ -213,7 +212,9 @@ function tableText(tokens: Token[]): string {
     } else if (token.type === 'tbody_open') header = false;
     else if ((token.type === 'th_open' || token.type === 'td_open') && header) {
       const style = String(token.attrGet('style') ?? '');
-      aligns.push(/center/.test(style) ? 'center' : /right/.test(style) ? 'right' : /left/.test(style) ? 'left' : '');
+      aligns.push(
+        /center/.test(style) ? 'center' : /right/.test(style) ? 'right' : /left/.test(style) ? 'left' : '',
+      );
     } else if (token.type === 'inline' && row) row.push(token.content.trim());
   }
   // Loops, not Math.max(...rows): a long table must not overflow the stack.
@@ -230,7 +231,13 @@ function tableText(tokens: Token[]): string {
     .map((width, column) => {
       const align = aligns[column] ?? '';
       const dashes = '-'.repeat(width - (align === 'center' ? 2 : align ? 1 : 0));
-      return align === 'center' ? `:${dashes}:` : align === 'left' ? `:${dashes}` : align === 'right' ? `${dashes}:` : dashes;
+      return align === 'center'
+        ? `:${dashes}:`
+        : align === 'left'
+          ? `:${dashes}`
+          : align === 'right'
+            ? `${dashes}:`
+            : dashes;
     })
     .join(' | ')} |`;
   const [head = [], ...body] = rows;
