@@ -12,8 +12,8 @@ export interface HtmlToMarkdownOptions {
 /** Converts Basecamp rich text (Trix HTML with `<bc-attachment>`s) to Markdown. */
 export type HtmlToMarkdown = (html: string | null | undefined, options?: HtmlToMarkdownOptions) => string;
 
-/** The most HTML one conversion reads (about 0.2 s of work); anything longer is cut first. */
-export const MAX_HTML_CHARS = 1_000_000;
+/** The most HTML one conversion reads (about 0.1 s of work for ordinary rich text); anything longer is cut first. */
+export const MAX_HTML_CHARS = 500_000;
 
 let loading: Promise<HtmlToMarkdown> | undefined;
 
@@ -47,7 +47,7 @@ function convert(service: TurndownService, input: string, options: HtmlToMarkdow
       ? `\n\n[… truncated: this body is ${input.length.toLocaleString('en-US')} characters of HTML; only the first ${html.length.toLocaleString('en-US')} were converted. Open it in Basecamp for the rest.]`
       : '';
   const blocks: string[] = [];
-  const prepared = extractBlocks(html.replace(PLACEHOLDER_CHARS, ''), blocks);
+  const prepared = limitDepth(extractBlocks(html.replace(PLACEHOLDER_CHARS, ''), blocks));
   let markdown: string;
   try {
     markdown = service.turndown(prepared);
@@ -59,11 +59,14 @@ function convert(service: TurndownService, input: string, options: HtmlToMarkdow
   return `${restoreBlocks(tidy(markdown), blocks)}${note}`;
 }
 
-/** Where to cut HTML at or before `limit` without splitting a tag. */
+/** Where to cut HTML at or before `limit` without splitting a tag or an entity. */
 function tagBoundary(html: string, limit: number): number {
   const open = html.lastIndexOf('<', limit - 1);
   const close = html.lastIndexOf('>', limit - 1);
-  return open > close ? open : limit;
+  let cut = open > close ? open : limit;
+  const entity = html.lastIndexOf('&', cut - 1);
+  if (entity !== -1 && cut - entity <= 32 && !html.slice(entity, cut).includes(';')) cut = entity;
+  return cut;
 }
 
 /** The few DOM members the rules use (the package builds without DOM types; turndown supplies the DOM). */
@@ -188,6 +191,8 @@ function extractBlocks(html: string, blocks: string[], attachmentsOnly = false):
   const opener = attachmentsOnly ? /<(bc-attachment)(?=[\s>/])/gi : /<(bc-attachment|pre)(?=[\s>/])/gi;
   let output = '';
   let position = 0;
+  // Once a closing tag is not found, none will be found further on: never search again.
+  const unclosed = new Set<string>();
   for (;;) {
     opener.lastIndex = position;
     const match = opener.exec(html);
@@ -197,7 +202,8 @@ function extractBlocks(html: string, blocks: string[], attachmentsOnly = false):
     const name = (match[1] ?? '').toLowerCase();
     const closer = name === 'pre' ? /<\/pre\s*>/gi : /<\/bc-attachment\s*>/gi;
     closer.lastIndex = tagEnd + 1;
-    const close = html[tagEnd - 1] === '/' ? null : closer.exec(html);
+    const close = html[tagEnd - 1] === '/' || unclosed.has(name) ? null : closer.exec(html);
+    if (!close) unclosed.add(name);
     const innerEnd = close ? close.index : name === 'pre' ? html.length : tagEnd + 1;
     const end = close ? close.index + close[0].length : innerEnd;
     const openTag = html.slice(match.index, tagEnd + 1);
@@ -211,6 +217,65 @@ function extractBlocks(html: string, blocks: string[], attachmentsOnly = false):
       output += `${INLINE_MARK}${blocks.length - 1}${INLINE_MARK}`;
     }
     position = end;
+  }
+  return output + html.slice(position);
+}
+
+/** Deepest element nesting handed to turndown; Basecamp's rich text is a few levels deep. */
+const MAX_DEPTH = 48;
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+
+/**
+ * Drops the tags of elements nested deeper than `MAX_DEPTH` (their text stays), in one pass.
+ * turndown's work grows with depth × size, so 60,000 nested `<div>`s would take minutes.
+ */
+function limitDepth(html: string): string {
+  let output = '';
+  let position = 0;
+  let depth = 0;
+  // Per open element: whether its tags were kept.
+  const kept: boolean[] = [];
+  for (;;) {
+    const open = html.indexOf('<', position);
+    if (open === -1) break;
+    const close = html.indexOf('>', open);
+    if (close === -1) break;
+    const name = /^<(\/?)([a-zA-Z][\w-]*)/.exec(html.slice(open, Math.min(close + 1, open + 64)));
+    if (!name) {
+      output += html.slice(position, close + 1);
+      position = close + 1;
+      continue;
+    }
+    const closing = name[1] === '/';
+    const element = (name[2] ?? '').toLowerCase();
+    let keep = true;
+    if (closing) {
+      if (kept.length > 0) {
+        keep = kept.pop() as boolean;
+        if (keep) depth--;
+      }
+    } else if (!VOID_ELEMENTS.has(element) && html[close - 1] !== '/') {
+      keep = depth < MAX_DEPTH;
+      kept.push(keep);
+      if (keep) depth++;
+    }
+    output += keep ? html.slice(position, close + 1) : html.slice(position, open);
+    position = close + 1;
   }
   return output + html.slice(position);
 }

@@ -262,7 +262,7 @@ const image = (blob: string, filename: string, caption: string, presentation = '
 /** Mentions in a row, a mention before "!", a captioned image and a two-image gallery. */
 export const GALLERY_MESSAGE_HTML = [
   `<div>Thanks ${mention('victor', 'Victor Cooper', 'Victor', 1049715913)}!</div>`,
-  `<div>Reviewers: ${mention('sharon', 'Sharon Bradford', 'Sharon', 1049715930)} ${mention('annie', 'Annie Bryan', 'Annie', 1049715938)}${mention('steve', 'Steve Marsh', 'Steve', 1049715944)}</div>`,
+  `<div>Reviewers: ${mention('sharon', 'Sharon Bradford', 'Sharon', 1049715930)} ${mention('annie', 'Annie Bryan', 'Annie', 1049715938)}\n${mention('steve', 'Steve Marsh', 'Steve', 1049715944)}</div>`,
   `<div>${image('img001', 'front.jpg', 'The front, in silver')}</div>`,
   `<div>\n  ${image('img002', 'left.jpg', '', 'gallery')}\n  ${image('img003', 'right.jpg', 'Right side', 'gallery')}\n</div>`,
 ].join('');
