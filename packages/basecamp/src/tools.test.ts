@@ -289,7 +289,7 @@ describe('read tools', () => {
     expect(results.items.map((result) => result.type)).toEqual(['Message', 'Message']);
     expect(results.items.every((result) => result.project.id === LAPTOP)).toBe(true);
     expect(results.items.find((result) => result.id === IDS.richMessage)?.excerpt).toMatch(
-      /^\*\*_Launch_ plan\*\* for the _Leto_ laptop|_Launch_ plan for the Leto laptop/,
+      /^_Launch_ plan for the Leto laptop\. Sharon owns the shots/,
     );
     const paged = resultData<List<unknown>>(await call('search', { query: 'checklist item', limit: 50 }));
     expect(paged).toMatchObject({ has_more: true, next_page: 2, total: 130 });
