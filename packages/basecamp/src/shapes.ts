@@ -212,6 +212,7 @@ export const SearchResultSchema = z.object({
   parent: ParentSchema.nullable().describe(
     'What the hit belongs to: for a Comment, the item commented on (open it with its get_ tool, or list_comments)',
   ),
+  visible_to_clients: inProject.visible_to_clients,
   excerpt: z.string(),
   excerpt_truncated: z.boolean(),
   created_at: z.string().nullable(),
@@ -557,6 +558,7 @@ export function toSearchResult(
     title: text(raw.title) ?? text(raw.subject) ?? '',
     project: projectRef(raw),
     parent: parent(raw.parent),
+    ...(typeof raw.visible_to_clients === 'boolean' ? { visible_to_clients: raw.visible_to_clients } : {}),
     excerpt: excerptText.text,
     excerpt_truncated: excerptText.truncated,
     created_at: text(raw.created_at),
