@@ -295,6 +295,38 @@ describe('data the answers keep', () => {
   });
 });
 
+describe('hostile bodies', () => {
+  it('answers quickly and correctly for a message whose <pre> holds 300,000 spaces', async () => {
+    fake.recordings.set(1069499999, {
+      id: 1069499999,
+      type: 'Message',
+      projectId: LAPTOP,
+      parentId: DOCK.laptop.messageBoard,
+      creatorId: 1049715913,
+      status: 'active',
+      // Newer than anything the other tests post, so it heads the board.
+      created_at: '2099-01-01T00:00:00.000Z',
+      updated_at: '2099-01-01T00:00:00.000Z',
+      title: 'Hostile',
+      html: `<pre>${' '.repeat(300_000)}x</pre>${'<div>'.repeat(30_000)}deep`,
+    });
+    try {
+      const message = resultData<{ content: string; content_truncated: boolean }>(
+        await call('get_message', { project_id: LAPTOP, message_id: 1069499999 }),
+      );
+      expect(message.content_truncated).toBe(true);
+      expect(message.content.length).toBeLessThanOrEqual(20_000);
+      expect(message.content).toMatch(/^```\n {1000,}\n```\n…$/);
+      const list = resultData<List<{ id: number; content: string; content_truncated: boolean }>>(
+        await call('list_messages', { project_id: LAPTOP, limit: 1 }),
+      );
+      expect(list.items[0]).toMatchObject({ id: 1069499999, content_truncated: true });
+    } finally {
+      fake.recordings.delete(1069499999);
+    }
+  });
+});
+
 describe('Docs & Files folders', () => {
   it('lists folders with their counts, and documents and files inside one', async () => {
     const folders = resultData<List>(await call('list_folders', { project_id: LAPTOP }));

@@ -44,11 +44,14 @@ export function excerpt(markdown: string, max: number): { text: string; truncate
           index = close;
           continue;
         }
-        // A code block running past the cut: close it at a line break inside, or cut before it.
-        const inside = markdown.lastIndexOf('\n', budget - marker.length - 2);
+        // A code block running past the cut: close it at a line break inside (or, for one long
+        // line, inside the line: code has no Markdown to break), or cut before it.
+        const room = budget - marker.length - 2;
+        const inside = markdown.lastIndexOf('\n', room);
         const opening = markdown.indexOf('\n', index);
-        if (open.length === 0 && opening !== -1 && inside > opening && index < budget / 2) {
-          return { text: `${markdown.slice(0, inside)}\n${marker}\n…`, truncated: true };
+        const cut = inside > opening ? inside : room;
+        if (open.length === 0 && opening !== -1 && cut > opening && index < budget / 2) {
+          return { text: `${markdown.slice(0, cut)}\n${marker}\n…`, truncated: true };
         }
         stop = index;
         break;
