@@ -494,7 +494,9 @@ export function toCampfireLine(
   const attachments = (Array.isArray(raw.attachments) ? raw.attachments : [])
     .map(toFile)
     .filter((file): file is z.infer<typeof FileSchema> => file !== null);
-  const written = content ? (rich ? body(markdown, content, max).text : excerpt(content, max).text) : '';
+  // A plain-text line is not Markdown: cut it as text.
+  const plain = content.length > max ? `${content.slice(0, max - 1)}…` : content;
+  const written = content ? (rich ? body(markdown, content, max).text : plain) : '';
   const files = attachments.map(fileLine).join('\n');
   return {
     id: number(raw.id) ?? 0,
