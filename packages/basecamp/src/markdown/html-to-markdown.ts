@@ -12,7 +12,7 @@ export interface HtmlToMarkdownOptions {
 /** Converts Basecamp rich text (Trix HTML with `<bc-attachment>`s) to Markdown. */
 export type HtmlToMarkdown = (html: string | null | undefined, options?: HtmlToMarkdownOptions) => string;
 
-/** The most HTML one conversion reads (about 0.1 s of work for ordinary rich text); anything longer is cut first. */
+/** The most HTML one conversion reads (about 0.2 s of work for rich text like the fixtures); anything longer is cut first. */
 export const MAX_HTML_CHARS = 500_000;
 
 let loading: Promise<HtmlToMarkdown> | undefined;
