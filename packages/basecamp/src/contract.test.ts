@@ -227,6 +227,30 @@ describe('data the answers keep', () => {
     expect(long?.content.replace(/!?\[[^\]]*\]\([^)]*\)/g, '')).not.toMatch(/[[\]()]/);
   });
 
+  it('says when a list cut a description', async () => {
+    const long = `${'Check the venue, the catering and the sound. '.repeat(60)}Done.`;
+    const created = resultData<{ id: number; description_truncated: boolean }>(
+      await call('create_todo', {
+        project_id: LOCATOR,
+        todolist_id: IDS.locatorList,
+        content: 'Long one',
+        description: long,
+      }),
+    );
+    expect(created.description_truncated).toBe(false);
+    const listed = resultData<List<{ id: number; description: string; description_truncated: boolean }>>(
+      await call('list_todos', { project_id: LOCATOR, todolist_id: IDS.locatorList }),
+    );
+    const item = listed.items.find((todo) => todo.id === created.id);
+    expect(item?.description_truncated).toBe(true);
+    expect(item?.description.endsWith('…')).toBe(true);
+    expect(item?.description.length).toBeLessThanOrEqual(1_500);
+    const full = resultData<{ description: string; description_truncated: boolean }>(
+      await call('get_todo', { project_id: LOCATOR, todo_id: created.id }),
+    );
+    expect(full).toMatchObject({ description: long, description_truncated: false });
+  });
+
   it('escapes only what would change the meaning, both ways', async () => {
     const posted = resultData<{ id: number; content: string }>(
       await call('create_message', {

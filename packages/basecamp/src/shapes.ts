@@ -80,6 +80,7 @@ export const TodolistSchema = z.object({
   ...inProject,
   name: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
   creator: PersonRefSchema.nullable(),
   comments_count: z.number(),
   completed: z.boolean(),
@@ -93,6 +94,7 @@ export const TodoSchema = z.object({
   todolist: ParentSchema.nullable().describe('The to-do list (or group) it is in'),
   title: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
   completed: z.boolean(),
   completed_at: z.string().nullable(),
   completed_by: PersonRefSchema.nullable(),
@@ -139,6 +141,7 @@ export const UploadSchema = z.object({
   byte_size: z.number().nullable(),
   download_url: z.string().nullable(),
   description: z.string(),
+  description_truncated: z.boolean(),
   author: PersonRefSchema.nullable(),
   comments_count: z.number(),
   created_at: z.string().nullable(),
@@ -159,6 +162,7 @@ export const CampfireLineSchema = z.object({
   author: PersonRefSchema.nullable(),
   created_at: z.string().nullable(),
   content: z.string().describe('The line as Markdown; a file line lists its files as links'),
+  content_truncated: z.boolean(),
   attachments: z.array(FileSchema).describe('Files posted in the line'),
   app_url: z.string().nullable(),
 });
@@ -180,6 +184,7 @@ export const ScheduleEntrySchema = z.object({
   ...inProject,
   summary: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
   starts_at: z.string().nullable(),
   ends_at: z.string().nullable(),
   all_day: z.boolean(),
@@ -338,6 +343,12 @@ export function body(
   return { text: result.text, truncated: result.truncated || source.length > maxInputChars };
 }
 
+/** A `description` field as Markdown, with whether it was cut. */
+function description(markdown: HtmlToMarkdown, html: unknown, max: number) {
+  const result = body(markdown, html, max);
+  return { description: result.text, description_truncated: result.truncated };
+}
+
 export function toMessage(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof MessageSchema> {
   const content = body(markdown, raw.content, max);
   return {
@@ -359,7 +370,7 @@ export function toTodolist(raw: Raw, markdown: HtmlToMarkdown, max: number): z.i
     id: number(raw.id) ?? 0,
     ...placement(raw),
     name: text(raw.name) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     creator: toPersonRef(raw.creator),
     comments_count: number(raw.comments_count) ?? 0,
     completed: raw.completed === true,
@@ -375,7 +386,7 @@ export function toTodo(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer
     ...placement(raw),
     todolist: parent(raw.parent),
     title: text(raw.content) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     completed: raw.completed === true,
     completed_at: text(completion?.created_at),
     completed_by: toPersonRef(completion?.creator),
@@ -427,7 +438,7 @@ export function toUpload(raw: Raw, markdown: HtmlToMarkdown, max: number): z.inf
     content_type: text(raw.content_type),
     byte_size: number(raw.byte_size),
     download_url: text(raw.download_url),
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     author: toPersonRef(raw.creator),
     comments_count: number(raw.comments_count) ?? 0,
     created_at: text(raw.created_at),
@@ -495,8 +506,11 @@ export function toCampfireLine(
     .map(toFile)
     .filter((file): file is z.infer<typeof FileSchema> => file !== null);
   // A plain-text line is not Markdown: cut it as text.
-  const plain = content.length > max ? `${content.slice(0, max - 1)}…` : content;
-  const written = content ? (rich ? body(markdown, content, max).text : plain) : '';
+  const plain =
+    content.length > max
+      ? { text: `${content.slice(0, max - 1)}…`, truncated: true }
+      : { text: content, truncated: false };
+  const written = content ? (rich ? body(markdown, content, max) : plain) : { text: '', truncated: false };
   const files = attachments.map(fileLine).join('\n');
   return {
     id: number(raw.id) ?? 0,
@@ -504,7 +518,8 @@ export function toCampfireLine(
     type,
     author: toPersonRef(raw.creator),
     created_at: text(raw.created_at),
-    content: [written, files].filter(Boolean).join('\n\n') || (text(raw.title) ?? ''),
+    content: [written.text, files].filter(Boolean).join('\n\n') || (text(raw.title) ?? ''),
+    content_truncated: written.truncated,
     attachments,
     app_url: text(raw.app_url),
   };
@@ -533,7 +548,7 @@ export function toScheduleEntry(
     id: number(raw.id) ?? 0,
     ...placement(raw),
     summary: text(raw.summary) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     starts_at: text(raw.starts_at),
     ends_at: text(raw.ends_at),
     all_day: raw.all_day === true,

@@ -164,11 +164,6 @@ function createService(Turndown: TurndownConstructor, gfm: TurndownService.Plugi
     },
   });
 
-  // A figure outside an attachment: keep its caption as text.
-  service.addRule('figcaption', {
-    filter: (node) => node.nodeName === 'BC-FIGCAPTION',
-    replacement: (content) => (content.trim() ? `\n\n${content.trim()}\n\n` : ''),
-  });
   return service;
 }
 
