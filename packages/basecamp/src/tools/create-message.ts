@@ -25,8 +25,10 @@ export const createCreateMessage = (deps: ToolDeps) =>
         signal,
       );
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
-      const [response] = await Promise.all([
-        deps.client.request<Record<string, unknown>>('POST', `/message_boards/${board}/messages.json`, {
+      const response = await deps.client.request<Record<string, unknown>>(
+        'POST',
+        `/message_boards/${board}/messages.json`,
+        {
           body: {
             subject: input.subject,
             status: 'active',
@@ -34,8 +36,8 @@ export const createCreateMessage = (deps: ToolDeps) =>
           },
           signal,
           notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
-        }),
-      ]);
+        },
+      );
       return toMessage(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });
