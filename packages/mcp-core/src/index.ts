@@ -31,6 +31,7 @@ export {
 export type { CallContext } from './execute.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
+  type HttpAuth,
   type HttpHandle,
   isLoopbackHost,
   type ServeHttpOptions,
@@ -61,6 +62,8 @@ export {
   type BinContext,
   type BinFlag,
   type EnvironmentVariable,
+  type HttpAuthContext,
+  type HttpAuthSetup,
   type ProviderEntry,
   type ProviderSource,
   type RunBinOptions,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { HttpAuth } from './http.js';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import { createLogger } from './logger.js';
 import { filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -44,6 +45,21 @@ export interface SandboxHandle<Source extends ProviderSource = ProviderSource> {
   close(): Promise<void>;
 }
 
+/** What `createHttpAuth` returns: the strategy, and what else `--http` needs for it. */
+export interface HttpAuthSetup {
+  auth: HttpAuth;
+  /** `Host` names to accept besides loopback (e.g. the public host name). */
+  allowedHosts?: readonly string[];
+  /** Called when the server stops (close stores, caches). */
+  close?(): Promise<void>;
+}
+
+/** What `createHttpAuth` receives. */
+export interface HttpAuthContext extends BinContext {
+  /** Builds a registry the way the bin builds its own (`--include`, `--exclude`, `--read-only` applied), e.g. one per user. */
+  compose(source: ProviderSource): ToolRegistry;
+}
+
 export interface EnvironmentVariable {
   name: string;
   description: string;
@@ -62,6 +78,11 @@ export interface RunBinOptions {
   createProvider: (context: BinContext) => ProviderSource | Promise<ProviderSource>;
   /** Fills `--sandbox`: start a local fake of the upstream and return a provider wired to it. */
   createSandbox?: (context: BinContext) => Promise<SandboxHandle>;
+  /**
+   * `--http` only: an auth strategy instead of `MCP_HTTP_TOKEN` (e.g. OAuth for many users), or
+   * `undefined` to keep the token. Errors are configuration errors (exit 2).
+   */
+  createHttpAuth?: (context: HttpAuthContext) => Promise<HttpAuthSetup | undefined>;
   /** Subcommands, e.g. `login` and `logout`. */
   commands?: Readonly<Record<string, BinCommand>>;
   /** Flags of this bin beyond the shared ones. */
@@ -153,6 +174,17 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       // Loaded only in HTTP mode: stdio servers never pay for node:http.
       const { serveHttp } = await import('./http.js');
       const token = process.env.MCP_HTTP_TOKEN || undefined;
+      const compose = (source: ProviderSource) =>
+        composeInto(
+          new ToolRegistry({ logger, ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}) }),
+          isProviderList(source) ? source : [{ provider: source }],
+          flags,
+        );
+      const setup = await options.createHttpAuth?.({ ...context, compose });
+      if (setup && token) {
+        throw new ConfigError('MCP_HTTP_TOKEN and an auth mode cannot be used together: unset one.');
+      }
+      const allowedHosts = [...(flags.allowedHosts ?? []), ...(setup?.allowedHosts ?? [])];
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
@@ -160,12 +192,18 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host: flags.host ?? '127.0.0.1',
         ...(token ? { token } : {}),
+        ...(setup ? { auth: setup.auth } : {}),
         allowUnauthenticated: flags.allowUnauthenticated,
-        ...(flags.allowedHosts ? { allowedHosts: flags.allowedHosts } : {}),
+        ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
         logger,
       });
-      logger.info(`listening on ${handle.url}${token ? ' (bearer token required)' : ''}`);
-      stop = handle.close;
+      logger.info(
+        `listening on ${handle.url}${token ? ' (bearer token required)' : setup ? ' (auth strategy)' : ''}`,
+      );
+      stop = async () => {
+        await handle.close();
+        await setup?.close?.();
+      };
       stopped = new Promise((resolve) => handle.server.once('close', resolve));
     } else {
       let registry: Promise<ToolRegistry> | undefined;
