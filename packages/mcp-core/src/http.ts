@@ -12,8 +12,7 @@ import {
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
 import { type ToolSource, toRegistry } from './mount.js';
-import type { ToolRegistry } from './registry.js';
-import type { RegistryReadiness } from './registry.js';
+import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { createMcpServer } from './server.js';
 
 export interface ServeHttpOptions {

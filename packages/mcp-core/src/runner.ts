@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { HttpAuth } from './http.js';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
+import type { HttpAuth } from './http.js';
 import { createLogger } from './logger.js';
 import { filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { claimStdout, serveStdio } from './stdio.js';

@@ -44,7 +44,14 @@ const auth: HttpAuth = {
 
 let handle: HttpHandle;
 beforeAll(async () => {
-  handle = await serveHttp({ name: 'auth', version: '1.0.0', registry: everyone, port: 0, auth, logger: quiet });
+  handle = await serveHttp({
+    name: 'auth',
+    version: '1.0.0',
+    registry: everyone,
+    port: 0,
+    auth,
+    logger: quiet,
+  });
 });
 afterAll(() => handle.close());
 
