@@ -1,6 +1,44 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
 export {
+  type AuthorizationServer,
+  type AuthorizationServerOptions,
+  createAuthorizationServer,
+  DEFAULT_REDIRECT_HOSTS,
+  MCP_SCOPE,
+  redirectUriAllowed,
+} from './oauth/authorization-server.js';
+export {
+  type BasecampConnection,
+  type BasecampCredentials,
+  basecampUserId,
+  Connections,
+  type ConnectionsOptions,
+  connectionKey,
+} from './oauth/connections.js';
+export {
+  createHostedAuth,
+  DEFAULT_LAUNCHPAD_URL,
+  type HostedAuth,
+  type HostedAuthOptions,
+  listFromEnv,
+  parsePublicUrl,
+  secondsFromEnv,
+} from './oauth/hosted-auth.js';
+export {
+  Launchpad,
+  type LaunchpadAccount,
+  type LaunchpadApp,
+  LaunchpadGrantError,
+  type LaunchpadIdentity,
+  type LaunchpadTokens,
+} from './oauth/launchpad.js';
+export {
+  createResourceServer,
+  type ResourceServer,
+  type ResourceServerOptions,
+} from './oauth/resource-server.js';
+export {
   createOidcAdapter,
   grantIdsOfAccount,
   type OidcAdapter,

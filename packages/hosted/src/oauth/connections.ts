@@ -1,0 +1,120 @@
+import { TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import type { Keyring } from '../crypto.js';
+import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
+import type { KvStore } from '../store/kv.js';
+import { SealedRecords } from '../store/sealed.js';
+import { type Launchpad, LaunchpadGrantError } from './launchpad.js';
+
+/** A user's Basecamp connection, sealed under `conn:<userId>:basecamp`. */
+export interface BasecampConnection {
+  status: 'active' | 'needs_login';
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** Epoch ms. */
+  expiresAt: number;
+  accountId: string;
+  accountName: string;
+  identity: { id: string; name: string; email: string };
+  updatedAt: number;
+}
+
+/** What a Basecamp provider instance of one user needs. */
+export interface BasecampCredentials {
+  accessToken: string;
+  accountId: string;
+}
+
+export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
+
+/** The user id our tokens carry (`sub`) for a Launchpad identity. */
+export const basecampUserId = (identityId: string): string => `basecamp:${identityId}`;
+
+export interface ConnectionsOptions {
+  /** Refresh this long before the upstream token expires. Default 10 minutes. */
+  refreshMarginMs?: number;
+  refresher?: RefreshCoordinator;
+  breaker?: InvalidGrantBreaker;
+}
+
+/**
+ * Per-user upstream connections: written at sign-in, read (and lazily refreshed across
+ * replicas) when a tool needs the user's Basecamp token. A dead refresh token marks the
+ * connection `needs_login` at once (so the next `/mcp` request answers 401 and the client
+ * signs in again) and counts against the store-wide invalid_grant budget.
+ */
+export class Connections {
+  readonly #records: SealedRecords;
+  readonly #refresher: RefreshCoordinator;
+  readonly #breaker: InvalidGrantBreaker;
+  readonly #launchpad: Launchpad;
+  readonly #marginMs: number;
+
+  constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
+    this.#records = new SealedRecords(store, keyring);
+    this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring);
+    this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
+    this.#launchpad = launchpad;
+    this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;
+  }
+
+  async save(userId: string, connection: BasecampConnection): Promise<void> {
+    await this.#records.set(connectionKey(userId), connection);
+  }
+
+  async get(userId: string): Promise<BasecampConnection | undefined> {
+    return (await this.#records.get<BasecampConnection>(connectionKey(userId)))?.value;
+  }
+
+  /** Whether the user can use the server now (an active connection); store errors propagate. */
+  async isActive(userId: string): Promise<boolean> {
+    return (await this.get(userId))?.status === 'active';
+  }
+
+  /**
+   * The user's current Basecamp token and account, refreshed first when it expires within the
+   * margin. `TOKEN_EXPIRED` when the user must sign in again; retryable `UPSTREAM_UNAVAILABLE`
+   * while Launchpad (or the invalid_grant breaker) keeps us from refreshing.
+   */
+  async basecamp(userId: string): Promise<BasecampCredentials> {
+    const key = connectionKey(userId);
+    const connection = await this.#refresher
+      .current<BasecampConnection>({
+        key,
+        needsRefresh: (value) => value.status === 'active' && value.expiresAt - this.#marginMs <= Date.now(),
+        refresh: async (value, signal) => {
+          if (!value.refreshToken) throw new LaunchpadGrantError('no_refresh_token');
+          if ((await this.#breaker.state()).open) {
+            throw new UpstreamUnavailableError(
+              'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
+              { retryable: true },
+            );
+          }
+          try {
+            const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
+            return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
+          } catch (error) {
+            if (error instanceof LaunchpadGrantError) {
+              await this.#breaker.record();
+              await this.#records.set(key, {
+                ...value,
+                status: 'needs_login',
+                refreshToken: undefined,
+                updatedAt: Date.now(),
+              } satisfies BasecampConnection);
+            }
+            throw error;
+          }
+        },
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LaunchpadGrantError) return undefined;
+        throw error;
+      });
+    if (!connection || connection.status !== 'active' || connection.expiresAt <= Date.now()) {
+      throw new TokenExpiredError(
+        'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
+      );
+    }
+    return { accessToken: connection.accessToken, accountId: connection.accountId };
+  }
+}

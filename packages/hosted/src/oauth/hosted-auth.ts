@@ -1,0 +1,141 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { ConfigError, type HttpAuth, isLoopbackHost, type Logger, type ToolRegistry } from '@x/mcp-core';
+import type { JWK } from 'jose';
+import type { Keyring } from '../crypto.js';
+import { loadSigningKeys, publicJwks } from '../signing-keys.js';
+import type { KvStore } from '../store/kv.js';
+import {
+  type AuthorizationServer,
+  createAuthorizationServer,
+  DEFAULT_REDIRECT_HOSTS,
+} from './authorization-server.js';
+import { Connections } from './connections.js';
+import { Launchpad } from './launchpad.js';
+import { createResourceServer, type ResourceServer } from './resource-server.js';
+
+export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
+
+export interface HostedAuthOptions {
+  /** The public origin users paste into their client, e.g. `https://mcp.example.com` (HTTPS; HTTP only on loopback). */
+  publicUrl: string;
+  /** The MCP endpoint's path. Default `/mcp`. */
+  mcpPath?: string;
+  store: KvStore;
+  keyring: Keyring;
+  /** The Launchpad app users sign in with. */
+  launchpad: { clientId: string; clientSecret: string; url?: string; fetch?: typeof fetch };
+  /** Basecamp account ids a user must belong to (`BASECAMP_ALLOWED_ACCOUNTS`); empty: any. */
+  allowedAccounts?: readonly string[];
+  /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
+  redirectHosts?: readonly string[];
+  /** `MCP_OAUTH_ACCESS_TTL` in seconds. Default 3600. */
+  accessTokenTtl?: number;
+  /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
+  refreshTokenTtl?: number;
+  serverName?: string;
+  /** The tools one signed-in user sees; default: the server's registry. */
+  registryFor?(userId: string, auth: AuthInfo): Promise<ToolRegistry>;
+  logger?: Logger;
+}
+
+export interface HostedAuth {
+  /** For `serveHttp({ auth })` / `runBin`'s `createHttpAuth`. */
+  auth: HttpAuth;
+  connections: Connections;
+  issuer: string;
+  resource: string;
+  authorizationServer: AuthorizationServer;
+  resourceServer: ResourceServer;
+}
+
+/** Checks `MCP_PUBLIC_URL`: an origin, HTTPS unless loopback. Returns it without a trailing slash. */
+export function parsePublicUrl(value: string | undefined): string {
+  if (!value) throw new ConfigError('MCP_PUBLIC_URL (--public-url) is required with --auth oauth.');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`MCP_PUBLIC_URL is not a URL: ${value}`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(
+      `MCP_PUBLIC_URL must be an origin without path or query, e.g. https://mcp.example.com; got ${value}`,
+    );
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new ConfigError(`MCP_PUBLIC_URL must use https (http only on loopback); got ${value}`);
+  }
+  return url.origin;
+}
+
+/** Splits a comma-separated list (`a, b,,c` → `[a, b, c]`). */
+export function listFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** A lifetime in seconds from the environment, or the default. */
+export function secondsFromEnv(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 60) {
+    throw new ConfigError(`${name} must be a whole number of seconds, at least 60; got ${value}.`);
+  }
+  return seconds;
+}
+
+/**
+ * The hosted server's OAuth: the authorization server at the public origin's root (Launchpad
+ * federation, consent, DCR), and the resource server guarding the MCP endpoint, as one
+ * `HttpAuth` for `serveHttp`.
+ */
+export async function createHostedAuth(options: HostedAuthOptions): Promise<HostedAuth> {
+  const issuer = parsePublicUrl(options.publicUrl);
+  const resource = `${issuer}${options.mcpPath ?? '/mcp'}`;
+  if (!options.launchpad.clientId || !options.launchpad.clientSecret) {
+    throw new ConfigError(
+      'BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET (the Launchpad app) are required with --auth oauth.',
+    );
+  }
+  const launchpad = new Launchpad({
+    clientId: options.launchpad.clientId,
+    clientSecret: options.launchpad.clientSecret,
+    url: options.launchpad.url ?? DEFAULT_LAUNCHPAD_URL,
+    redirectUri: `${issuer}/oauth/callback/basecamp`,
+    ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
+  });
+  const connections = new Connections(options.store, options.keyring, launchpad);
+  const authorizationServer = await createAuthorizationServer({
+    issuer,
+    resource,
+    store: options.store,
+    keyring: options.keyring,
+    launchpad,
+    connections,
+    allowedAccounts: options.allowedAccounts ?? [],
+    redirectHosts: options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS,
+    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
+    ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const resourceServer = createResourceServer({
+    issuer,
+    resource,
+    jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    isActive: (userId) => connections.isActive(userId),
+  });
+  const registryFor = options.registryFor;
+  const auth: HttpAuth = {
+    async handle(req, res) {
+      return resourceServer.handle(req, res) || authorizationServer.handle(req, res);
+    },
+    authenticate: (request) => resourceServer.authenticate(request),
+    ...(registryFor
+      ? { registryFor: (info: AuthInfo) => registryFor(String(info.extra?.userId), info) }
+      : {}),
+  };
+  return { auth, connections, issuer, resource, authorizationServer, resourceServer };
+}
