@@ -10,7 +10,7 @@ import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { basecampUserId, type Connections } from './connections.js';
 import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
-import { accountPickerPage, consentPage, sendError, sendPage } from './pages.js';
+import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
 
 /** The one scope this server grants. */
 export const MCP_SCOPE = 'mcp';
@@ -196,7 +196,7 @@ export async function createAuthorizationServer(
       const message = out.error_description ?? out.error ?? 'The request could not be processed.';
       ctx.set('content-type', 'text/html; charset=utf-8');
       ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-      ctx.body = `<!doctype html><title>Error</title><h1>${escape(out.error ?? 'error')}</h1><p>${escape(message)}</p>`;
+      ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(message)}</p>`;
     },
   });
   if (secure) provider.proxy = true;
@@ -551,10 +551,6 @@ function sameSecret(given: string | null | undefined, expected: string): boolean
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {

@@ -110,7 +110,7 @@ export class Connections {
         if (error instanceof LaunchpadGrantError) return undefined;
         throw error;
       });
-    if (!connection || connection.status !== 'active' || connection.expiresAt <= Date.now()) {
+    if (connection?.status !== 'active' || connection.expiresAt <= Date.now()) {
       throw new TokenExpiredError(
         'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
       );
