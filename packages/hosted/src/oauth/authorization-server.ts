@@ -158,6 +158,10 @@ export async function createAuthorizationServer(
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
+    // The grant id lets the resource server refuse tokens of a revoked grant (a reused code,
+    // a replayed refresh token, a revocation) before they expire.
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) =>
+      token.grantId ? { gid: token.grantId } : undefined,
     ttl: {
       AccessToken: accessTokenTtl,
       AuthorizationCode: 60,

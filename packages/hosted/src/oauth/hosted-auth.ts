@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { ConfigError, type HttpAuth, isLoopbackHost, type Logger, type ToolRegistry } from '@x/mcp-core';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
+import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys, publicJwks } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import {
@@ -125,7 +126,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     issuer,
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
-    isActive: (userId) => connections.isActive(userId),
+    isActive: async (userId, grantId) =>
+      (await options.store.get(oidcKeys.record('Grant', grantId))) !== undefined &&
+      (await connections.isActive(userId)),
   });
   const registryFor = options.registryFor;
   const auth: HttpAuth = {

@@ -19,8 +19,11 @@ export interface ResourceServerOptions {
   resource: string;
   /** The authorization server's public signing keys. */
   jwks: readonly JWK[];
-  /** Whether the user may use the server now (e.g. an active upstream connection). Store errors propagate. */
-  isActive(userId: string): Promise<boolean>;
+  /**
+   * Whether this user may use the server now with a token of this grant (the grant is not
+   * revoked, the upstream connection is active). Store errors propagate.
+   */
+  isActive(userId: string, grantId: string): Promise<boolean>;
   /** Clock skew tolerated on `exp`/`iat`, in seconds. Default 30. */
   clockToleranceSeconds?: number;
 }
@@ -73,7 +76,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
             algorithms: ['ES256'],
             typ: 'at+jwt',
             clockTolerance: tolerance,
-            requiredClaims: ['exp', 'sub', 'client_id'],
+            requiredClaims: ['exp', 'sub', 'client_id', 'gid'],
           }));
         } catch {
           throw new OAuthError(
@@ -88,7 +91,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
           scopes,
           expiresAt: payload.exp as number,
           resource: resourceUrl,
-          extra: { userId: payload.sub as string },
+          extra: { userId: payload.sub as string, grantId: String(payload.gid) },
         } satisfies AuthInfo;
       },
     },
@@ -128,7 +131,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       if (decision instanceof Response) return decision;
       const userId = decision.extra?.userId as string;
       try {
-        if (!(await options.isActive(userId))) {
+        if (!(await options.isActive(userId, decision.extra?.grantId as string))) {
           return bearerAuthChallengeResponse(
             new OAuthError(
               OAuthErrorCode.InvalidToken,
