@@ -1,7 +1,8 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import { connectionKey } from './connections.js';
-import { ALICE, BOB, type Hosted, MALLORY, REDIRECT, signIn, startHosted } from './fixture.js';
+import { ALICE, approve, BOB, type Hosted, MALLORY, REDIRECT, signIn, startHosted } from './fixture.js';
 
 let env: Hosted;
 beforeAll(async () => {
@@ -110,5 +111,103 @@ describe('hosted OAuth, end to end with the SDK v2 client', () => {
     await (await signIn(env, ALICE, { oauth: new TestOAuthClient(REDIRECT), browser })).close();
     expect(decisions(from)).toHaveLength(1);
     expect(launchpad(from)).toHaveLength(0);
+  });
+});
+
+describe('the sign-in interaction refuses forgery', () => {
+  /** Runs the client's first leg and stops the browser at the Launchpad redirect. */
+  async function toLaunchpad(omitCsrf = false) {
+    const oauth = new TestOAuthClient(REDIRECT);
+    const browser = new OAuthBrowser({
+      stopAt: (url) => url.pathname === '/authorization/new' || url.href.startsWith(REDIRECT),
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth });
+    await new Client({ name: 'forgery', version: '1.0.0' }).connect(transport).catch(() => undefined);
+    const consent = await browser.open(oauth.authorizationUrl as URL);
+    expect(consent.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(consent.body).toContain('Test client');
+    expect(consent.body).toContain('127.0.0.1:9');
+    const after = await browser.submit(consent, { decision: 'approve' }, omitCsrf ? ['csrf'] : []);
+    return { browser, after };
+  }
+
+  it('refuses a consent form without its CSRF token, and never goes to Launchpad', async () => {
+    const { after } = await toLaunchpad(true);
+    expect(after.status).toBe(403);
+    expect(after.url.pathname).toMatch(/\/decision$/);
+  });
+
+  it('refuses a forged state without exchanging anything', async () => {
+    env.fake.resetLog();
+    const forged = new URL('/oauth/callback/basecamp', env.origin);
+    forged.search = new URLSearchParams({ state: 'forged-state', code: 'some-code' }).toString();
+    const response = await fetch(forged);
+    expect(response.status).toBe(400);
+    expect(env.fake.requests.filter((request) => request.path === '/authorization/token')).toHaveLength(0);
+  });
+
+  it('refuses a real state from another browser, and a state used twice', async () => {
+    const { browser, after } = await toLaunchpad();
+    const state = after.url.searchParams.get('state') as string;
+    expect(state).toBeTruthy();
+    env.fake.resetLog();
+    const callback = new URL('/oauth/callback/basecamp', env.origin);
+    callback.search = new URLSearchParams({ state, code: 'attacker-code' }).toString();
+    // Another browser (no binding cookie) brings the victim's state: refused, nothing exchanged.
+    const other = await new OAuthBrowser().open(callback);
+    expect(other.status).toBe(400);
+    // The state was spent by that attempt: even the right browser cannot use it now.
+    const replay = await browser.open(callback);
+    expect(replay.status).toBe(400);
+    expect(env.fake.requests.filter((request) => request.path === '/authorization/token')).toHaveLength(0);
+  });
+
+  it('lets the user deny, and the client gets access_denied', async () => {
+    const oauth = new TestOAuthClient(REDIRECT);
+    const browser = new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+    await new Client({ name: 'deny', version: '1.0.0' })
+      .connect(new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth }))
+      .catch(() => undefined);
+    const consent = await browser.open(oauth.authorizationUrl as URL);
+    await browser.submit(consent, { decision: 'deny' });
+    expect(browser.stoppedAt?.searchParams.get('error')).toBe('access_denied');
+    expect(browser.visited.some((url) => url.pathname === '/authorization/new')).toBe(false);
+  });
+});
+
+describe('several Basecamp accounts', () => {
+  let several: Hosted;
+  beforeAll(async () => {
+    several = await startHosted({ allowedAccounts: [] });
+  });
+  afterAll(() => several.close());
+
+  it('asks which account to use and stores the choice', async () => {
+    const carol = {
+      id: 404,
+      firstName: 'Carol',
+      lastName: 'Chen',
+      email: 'carol@example.com',
+      accounts: [
+        { id: 999999999, name: 'Honcho Design' },
+        { id: 2085958500, name: 'Side Projects' },
+        { id: 2345678, name: 'Old Basecamp 2', product: 'bcx' },
+      ],
+    };
+    const oauth = new TestOAuthClient(REDIRECT);
+    const browser = new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+    await new Client({ name: 'picker', version: '1.0.0' })
+      .connect(new StreamableHTTPClientTransport(new URL(several.url), { authProvider: oauth }))
+      .catch(() => undefined);
+    several.fake.signInAs(carol);
+    const picker = await approve(browser, await browser.open(oauth.authorizationUrl as URL));
+    expect(picker.url.pathname).toMatch(/\/account$/);
+    expect(picker.body).toContain('Side Projects');
+    expect(picker.body).not.toContain('Old Basecamp 2');
+    await browser.submit(picker, { account: '999999999' });
+    expect(browser.stoppedAt?.searchParams.get('code')).toBeTruthy();
+    const connection = await several.hosted.connections.get('basecamp:404');
+    expect(connection?.accountId).toBe('999999999');
+    expect(connection?.identity.email).toBe('carol@example.com');
   });
 });
