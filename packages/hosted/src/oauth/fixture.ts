@@ -132,7 +132,7 @@ export interface SignedIn {
  * browser (consent, fake Launchpad, callback) → the client's redirect → finishAuth → connect.
  */
 export async function signIn(
-  env: Hosted,
+  env: Pick<Hosted, 'url' | 'fake'>,
   identity: FakeIdentity,
   options: {
     authMethod?: 'none' | 'client_secret_post';

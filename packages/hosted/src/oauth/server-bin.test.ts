@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, MALLORY, SECRET, signIn } from './fixture.js';
+
+// The composed server (apps/server, built by `turbo run build`) in `--auth oauth` mode, as a
+// process on this Node 22: sign-in, per-user Basecamp providers, refusal of foreign identities.
+const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
+
+let fake: FakeBasecamp;
+let server: RunningProcess & { url: string };
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
+  fake = await startFakeBasecamp();
+  const port = await closedPort();
+  const home = await mkdtemp(join(tmpdir(), 'hosted-bin-'));
+  server = await startHttpBin({
+    command: process.execPath,
+    args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp,bbj-rag'],
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      MCP_STORE: 'memory:',
+      MCP_SECRET: SECRET,
+      BASECAMP_CLIENT_ID: fake.client.id,
+      BASECAMP_CLIENT_SECRET: fake.client.secret,
+      BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+      BASECAMP_API_URL: fake.url,
+      BASECAMP_ALLOWED_ACCOUNTS: '999999999',
+      BASECAMP_CONTACT: 'tests@example.com',
+      BBJ_RAG_API_URL: 'http://127.0.0.1:9',
+    },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+describe('x-mcp-server --auth oauth', () => {
+  it('signs two users in and calls Basecamp with each one’s own token', async () => {
+    const env = { url: server.url, fake };
+    for (const identity of [ALICE, BOB]) {
+      const user = await signIn(env, identity);
+      try {
+        const names = (await user.client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toContain('basecamp_list_projects');
+        expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
+        expect(names.some((name) => name.startsWith('forge_'))).toBe(false);
+        fake.resetLog();
+        const result = await user.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+        expect(result.isError).toBeFalsy();
+        const tokens = fake.requests.map(
+          (request) => request.headers.authorization?.replace('Bearer ', '') ?? '',
+        );
+        expect(tokens.length).toBeGreaterThan(0);
+        for (const token of tokens) expect(fake.identityOf(token)?.id).toBe(identity.id);
+      } finally {
+        await user.close();
+      }
+    }
+    expect(server.stderr()).not.toContain(SECRET);
+  });
+
+  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
+    await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
+  });
+
+  it('answers 401 with the challenge to a request without a token', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('/.well-known/oauth-protected-resource/mcp');
+  });
+});
