@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError, createLogger, isLoopbackHost, type Logger } from '@x/mcp-core';
+import { ConfigError, createLogger, isLoopbackHost, type Logger, McpToolError } from '@x/mcp-core';
 import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
@@ -206,14 +206,21 @@ export async function createAuthorizationServer(
   if (secure) provider.proxy = true;
 
   // A store outage is a 503 with Retry-After on the AS too, never a 4xx a client would act on.
+  // A code or refresh token redeemed by two replicas at once: the adapter's compare-and-set
+  // lets one win and throws ConflictError for the other, which is an invalid_grant.
   const storeDown = new WeakSet<object>();
+  const conflicts = new WeakSet<object>();
   provider.on('server_error', (ctx: KoaContext, error: unknown) => {
     if (StoreUnavailableError.isInstance(error)) storeDown.add(ctx);
+    else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
     else logger.error('authorization server error', { error });
   });
   provider.use(async (ctx, next) => {
     await next();
-    if (storeDown.has(ctx)) {
+    if (conflicts.has(ctx)) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+    } else if (storeDown.has(ctx)) {
       ctx.status = 503;
       ctx.set('retry-after', '5');
       ctx.body = {

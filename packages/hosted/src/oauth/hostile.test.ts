@@ -10,6 +10,7 @@ import {
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../errors.js';
+import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
 import { OAuthBrowser } from '../testing/oauth-browser.js';
 import { ALICE, approve, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
@@ -351,5 +352,58 @@ describe('the authorization code flow refuses tampering', () => {
     expect((await mcp(rotated.access_token)).status).toBe(200);
     expect((await refresh(issued.refresh_token)).status).toBe(400);
     expect((await mcp(rotated.access_token)).status).toBe(401);
+  });
+
+  it('lets exactly one of two concurrent redemptions of a code win; the other is invalid_grant, not 500', async () => {
+    const clientId = await register();
+    const pkce = verifier();
+    const authorizationCode = await code(clientId, pkce);
+    // Both requests read the unused code before either marks it used (as two replicas can).
+    const codeKey = oidcKeys.record('AuthorizationCode', authorizationCode);
+    const original = env.store.get.bind(env.store);
+    let arrived = 0;
+    let release: () => void = () => {};
+    const bothRead = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    env.store.get = async (key: string) => {
+      const entry = await original(key);
+      if (key === codeKey && arrived < 2) {
+        arrived++;
+        if (arrived === 2) release();
+        await Promise.race([bothRead, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      }
+      return entry;
+    };
+    let answers: Response[];
+    try {
+      answers = await Promise.all([
+        exchange(clientId, authorizationCode, pkce),
+        exchange(clientId, authorizationCode, pkce),
+      ]);
+    } finally {
+      env.store.get = original;
+    }
+    expect(arrived).toBe(2);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const loser = answers.find((answer) => answer.status === 400) as Response;
+    expect(((await loser.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+
+  it('answers 503 with Retry-After on the token endpoint while the store is unreachable', async () => {
+    const clientId = await register();
+    const pkce = verifier();
+    const authorizationCode = await code(clientId, pkce);
+    const original = env.store.get.bind(env.store);
+    env.store.get = async () => {
+      throw new StoreUnavailableError('test outage');
+    };
+    try {
+      const response = await exchange(clientId, authorizationCode, pkce);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+    } finally {
+      env.store.get = original;
+    }
   });
 });
