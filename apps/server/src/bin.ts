@@ -68,6 +68,11 @@ await runBin({
       description: 'with --auth oauth: Basecamp account ids a user must belong to',
     },
     {
+      name: 'MCP_OAUTH_CIMD, MCP_OAUTH_CIMD_HOSTS',
+      description:
+        'with --auth oauth: Client ID Metadata Documents on (default off), hosts to fetch them from',
+    },
+    {
       name: 'MCP_OAUTH_REDIRECT_HOSTS, MCP_OAUTH_ACCESS_TTL, MCP_OAUTH_REFRESH_TTL',
       description: 'client redirect hosts; token lifetimes in seconds',
     },

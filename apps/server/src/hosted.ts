@@ -94,6 +94,15 @@ export class UserRegistryCache {
   }
 }
 
+/** `MCP_OAUTH_CIMD`: `on` or `off` (default). */
+export function cimdEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env.MCP_OAUTH_CIMD ?? 'off').toLowerCase();
+  if (value !== 'on' && value !== 'off') {
+    throw new ConfigError(`MCP_OAUTH_CIMD must be on or off; got ${env.MCP_OAUTH_CIMD}.`);
+  }
+  return value === 'on';
+}
+
 function nodeAtLeast(major: number, minor: number): boolean {
   const [a = 0, b = 0] = process.versions.node.split('.').map(Number);
   return a > major || (a === major && b >= minor);
@@ -165,6 +174,9 @@ export async function createOAuthSetup(
         30 * 24 * 3600,
       ),
       serverName: 'x-mcp-server',
+      ...(cimdEnabled(env)
+        ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
+        : {}),
       logger,
       registryFor: async (userId) => {
         const credentials = await auth.connections.basecamp(userId);

@@ -1,7 +1,7 @@
 import { ConfigError, createLogger, ToolRegistry } from '@x/mcp-core';
 import { startProcess } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
-import { authMode, defaultStoreUrl, UserRegistryCache } from '../src/hosted.js';
+import { authMode, cimdEnabled, defaultStoreUrl, UserRegistryCache } from '../src/hosted.js';
 import { bin } from './helpers.js';
 
 const registry = () => Promise.resolve(new ToolRegistry({ logger: createLogger('t', { level: 'silent' }) }));
@@ -14,6 +14,12 @@ describe('--auth', () => {
     expect(authMode('oauth', { MCP_AUTH: 'none' })).toBe('oauth');
     expect(() => authMode('basic', {})).toThrow(ConfigError);
     expect(() => authMode('token', {})).toThrow(/MCP_HTTP_TOKEN/);
+  });
+
+  it('turns CIMD on only when asked', () => {
+    expect(cimdEnabled({})).toBe(false);
+    expect(cimdEnabled({ MCP_OAUTH_CIMD: 'on' })).toBe(true);
+    expect(() => cimdEnabled({ MCP_OAUTH_CIMD: 'yes' })).toThrow(ConfigError);
   });
 
   it('keeps the store under XDG_STATE_HOME by default', () => {

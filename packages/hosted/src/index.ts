@@ -3,7 +3,9 @@ export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '
 export {
   type AuthorizationServer,
   type AuthorizationServerOptions,
+  cimdFetchAllowed,
   createAuthorizationServer,
+  DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
   MCP_SCOPE,
   redirectUriAllowed,

@@ -40,7 +40,30 @@ export interface AuthorizationServerOptions {
   refreshTokenTtl?: number;
   /** Shown on the consent page. */
   serverName?: string;
+  /**
+   * Client ID Metadata Documents (a client id that is an HTTPS URL of its metadata): off unless
+   * given. Only documents on `hosts` (exact host names) are fetched; oidc-provider also refuses
+   * to connect to special-use addresses (loopback, private, link-local).
+   */
+  cimd?: { hosts: readonly string[]; fetch?: typeof fetch };
   logger?: Logger;
+}
+
+/** CIMD hosts when enabled without a list: where Claude and ChatGPT publish their documents. */
+export const DEFAULT_CIMD_HOSTS: readonly string[] = ['claude.ai', 'chatgpt.com', 'openai.com'];
+
+/** Whether a client id URL may be fetched: HTTPS on the default port, an allowed host name (never an IP literal). */
+export function cimdFetchAllowed(clientId: string, hosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(clientId);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  if (url.protocol !== 'https:' || url.port !== '' || /^[\d.]+$/.test(host) || host.startsWith('['))
+    return false;
+  return hosts.includes(host);
 }
 
 interface PendingLogin {
@@ -176,6 +199,19 @@ export async function createAuthorizationServer(
       registration: { enabled: true, initialAccessToken: false },
       registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
+      ...(options.cimd
+        ? {
+            clientIdMetadataDocument: {
+              enabled: true,
+              ack: 'draft-02',
+              allowFetch: async (_ctx: unknown, clientId: string) =>
+                cimdFetchAllowed(clientId, (options.cimd as { hosts: readonly string[] }).hosts),
+              allowClient: async (_ctx: unknown, client: { redirectUris: string[] }) =>
+                client.redirectUris.every((uri) => redirectUriAllowed(uri, redirectHosts)),
+              cacheDuration: { min: 300, max: 86_400 },
+            },
+          }
+        : {}),
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => resource,
@@ -196,6 +232,7 @@ export async function createAuthorizationServer(
         },
       },
     },
+    ...(options.cimd?.fetch ? { fetch: options.cimd.fetch } : {}),
     renderError: async (ctx: KoaContext, out: Record<string, string>) => {
       const message = out.error_description ?? out.error ?? 'The request could not be processed.';
       ctx.set('content-type', 'text/html; charset=utf-8');

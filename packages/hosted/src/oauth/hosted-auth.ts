@@ -8,6 +8,7 @@ import type { KvStore } from '../store/kv.js';
 import {
   type AuthorizationServer,
   createAuthorizationServer,
+  DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
 import { Connections } from './connections.js';
@@ -34,6 +35,8 @@ export interface HostedAuthOptions {
   /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
   refreshTokenTtl?: number;
   serverName?: string;
+  /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
+  cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
   /** The tools one signed-in user sees; default: the server's registry. */
   registryFor?(userId: string, auth: AuthInfo): Promise<ToolRegistry>;
   logger?: Logger;
@@ -120,6 +123,14 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    ...(options.cimd
+      ? {
+          cimd: {
+            hosts: (options.cimd.hosts ?? DEFAULT_CIMD_HOSTS).map((host) => host.toLowerCase()),
+            ...(options.cimd.fetch ? { fetch: options.cimd.fetch } : {}),
+          },
+        }
+      : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const resourceServer = createResourceServer({

@@ -144,6 +144,8 @@ function unescapeHtml(text: string): string {
  */
 export class TestOAuthClient implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
+  /** Set to use a Client ID Metadata Document (an HTTPS URL) instead of registering. */
+  clientMetadataUrl?: string;
   #client: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
   #tokens: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
   #verifier = '';
