@@ -178,9 +178,8 @@ export async function createOAuthSetup(
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
         : {}),
       logger,
-      registryFor: async (userId) => {
-        const credentials = await auth.connections.basecamp(userId);
-        return cache.get(userId, credentials.accessToken, async () => {
+      registryFor: async (userId, credentials) =>
+        cache.get(userId, credentials.accessToken, async () => {
           const own = await compose({
             ...composition,
             only: ['basecamp'],
@@ -189,8 +188,7 @@ export async function createOAuthSetup(
             },
           });
           return context.compose([...own, ...shared]);
-        });
-      },
+        }),
     });
     logger.info(`OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeUrl.split(':')[0]}`);
     return {

@@ -1,4 +1,4 @@
-import { TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import { McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
 import type { KvStore } from '../store/kv.js';
@@ -106,8 +106,12 @@ export class Connections {
           }
         },
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (error instanceof LaunchpadGrantError) return undefined;
+        // Launchpad down or slow, or refreshes paused: the current token serves while it is valid.
+        const current =
+          McpToolError.isInstance(error) && error.retryable ? await this.get(userId) : undefined;
+        if (current?.status === 'active' && current.expiresAt > Date.now()) return current;
         throw error;
       });
     if (connection?.status !== 'active' || connection.expiresAt <= Date.now()) {

@@ -89,8 +89,7 @@ export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): P
     launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
     allowedAccounts: ['999999999'],
     logger: quiet,
-    registryFor: async (userId) => {
-      const credentials = await (hosted as HostedAuth).connections.basecamp(userId);
+    registryFor: async (_userId, credentials) => {
       const basecamp = createBasecampProvider({
         apiUrl: fake.url,
         accessToken: credentials.accessToken,

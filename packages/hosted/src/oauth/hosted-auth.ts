@@ -1,5 +1,12 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { ConfigError, type HttpAuth, isLoopbackHost, type Logger, type ToolRegistry } from '@x/mcp-core';
+import {
+  ConfigError,
+  type HttpAuth,
+  isLoopbackHost,
+  type Logger,
+  McpToolError,
+  type ToolRegistry,
+} from '@x/mcp-core';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
 import { oidcKeys } from '../oidc-adapter.js';
@@ -11,7 +18,7 @@ import {
   DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
-import { Connections } from './connections.js';
+import { type BasecampCredentials, Connections } from './connections.js';
 import { Launchpad } from './launchpad.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 
@@ -37,8 +44,11 @@ export interface HostedAuthOptions {
   serverName?: string;
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
-  /** The tools one signed-in user sees; default: the server's registry. */
-  registryFor?(userId: string, auth: AuthInfo): Promise<ToolRegistry>;
+  /**
+   * The tools one signed-in user sees (default: the server's registry), given the user's
+   * current Basecamp credentials (checked and, when due, refreshed for this request).
+   */
+  registryFor?(userId: string, basecamp: BasecampCredentials, auth: AuthInfo): Promise<ToolRegistry>;
   logger?: Logger;
 }
 
@@ -133,13 +143,24 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // The credentials checked (and refreshed) while authenticating a request serve the same
+  // request's registry: one refresh attempt per request at most.
+  const checked = new WeakMap<AuthInfo, BasecampCredentials>();
   const resourceServer = createResourceServer({
     issuer,
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
-    isActive: async (userId, grantId) =>
-      (await options.store.get(oidcKeys.record('Grant', grantId))) !== undefined &&
-      (await connections.isActive(userId)),
+    isActive: async (info) => {
+      const grantId = String(info.extra?.grantId);
+      if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
+      try {
+        checked.set(info, await connections.basecamp(String(info.extra?.userId)));
+        return true;
+      } catch (error) {
+        if (McpToolError.isInstance(error) && error.code === 'TOKEN_EXPIRED') return false;
+        throw error;
+      }
+    },
   });
   const registryFor = options.registryFor;
   const auth: HttpAuth = {
@@ -148,7 +169,12 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     },
     authenticate: (request) => resourceServer.authenticate(request),
     ...(registryFor
-      ? { registryFor: (info: AuthInfo) => registryFor(String(info.extra?.userId), info) }
+      ? {
+          registryFor: async (info: AuthInfo) => {
+            const userId = String(info.extra?.userId);
+            return registryFor(userId, checked.get(info) ?? (await connections.basecamp(userId)), info);
+          },
+        }
       : {}),
   };
   return { auth, connections, issuer, resource, authorizationServer, resourceServer };

@@ -8,7 +8,7 @@ import {
   OAuthErrorCode,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
-import { isLoopbackHost } from '@x/mcp-core';
+import { isLoopbackHost, McpToolError } from '@x/mcp-core';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { StoreUnavailableError } from '../errors.js';
 import { MCP_SCOPE } from './authorization-server.js';
@@ -20,10 +20,11 @@ export interface ResourceServerOptions {
   /** The authorization server's public signing keys. */
   jwks: readonly JWK[];
   /**
-   * Whether this user may use the server now with a token of this grant (the grant is not
-   * revoked, the upstream connection is active). Store errors propagate.
+   * Whether the caller of a verified token may use the server now (its grant is not revoked,
+   * its upstream connection works); `extra.userId` and `extra.grantId` name them. Retryable
+   * errors (store, upstream sign-in service) become 503.
    */
-  isActive(userId: string, grantId: string): Promise<boolean>;
+  isActive(auth: AuthInfo): Promise<boolean>;
   /** Clock skew tolerated on `exp`/`iat`, in seconds. Default 30. */
   clockToleranceSeconds?: number;
 }
@@ -129,9 +130,8 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       }
       const decision = await gate(request);
       if (decision instanceof Response) return decision;
-      const userId = decision.extra?.userId as string;
       try {
-        if (!(await options.isActive(userId, decision.extra?.grantId as string))) {
+        if (!(await options.isActive(decision))) {
           return bearerAuthChallengeResponse(
             new OAuthError(
               OAuthErrorCode.InvalidToken,
@@ -141,13 +141,14 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
           );
         }
       } catch (error) {
-        if (!StoreUnavailableError.isInstance(error)) throw error;
+        // The store or the upstream sign-in service cannot answer now: retry later, never 401.
+        if (!McpToolError.isInstance(error) || !error.retryable) throw error;
+        const retryAfter = StoreUnavailableError.isInstance(error)
+          ? error.retryAfterSeconds
+          : Math.max(1, Math.ceil(Number(error.details.retry_after_ms ?? 5000) / 1000));
         return new Response(
           JSON.stringify({ error: 'temporarily_unavailable', error_description: 'Retry shortly.' }),
-          {
-            status: 503,
-            headers: { 'content-type': 'application/json', 'retry-after': String(error.retryAfterSeconds) },
-          },
+          { status: 503, headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) } },
         );
       }
       return decision;
