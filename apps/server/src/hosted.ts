@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import {
   ConfigError,
   createLogger,
+  defineTool,
   type HttpAuthContext,
   type HttpAuthSetup,
   type ProviderEntry,
+  type ReadinessCheck,
+  TokenExpiredError,
+  type ToolProvider,
   type ToolRegistry,
 } from '@x/mcp-core';
+import { z } from 'zod';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 
 /** Providers every signed-in user shares: no per-user credentials. */
@@ -150,6 +155,8 @@ export async function createOAuthSetup(
   const shared: ProviderEntry[] =
     sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : [];
   const cache = new UserRegistryCache();
+  // The server's own provider (hosted_whoami, /readyz checks), filled once the auth exists.
+  const hostedEntry: ProviderEntry[] = [];
   const sweeper = setInterval(() => cache.sweep(), 60_000);
   sweeper.unref();
 
@@ -187,13 +194,60 @@ export async function createOAuthSetup(
               basecamp: { accessToken: credentials.accessToken, accountId: credentials.accountId },
             },
           });
-          return context.compose([...own, ...shared]);
+          return context.compose([...own, ...shared, ...hostedEntry]);
         }),
     });
+    const breaker = new hosted.InvalidGrantBreaker(store);
+    const connections = auth.connections;
+    const whoami = defineTool({
+      name: 'whoami',
+      description:
+        'Who you are signed in as on this server: your Basecamp name and email, and the Basecamp account your tools use.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: async (_input, context) => {
+        const userId = context.request.auth?.extra?.userId;
+        const connection = typeof userId === 'string' ? await connections.get(userId) : undefined;
+        if (!connection || typeof userId !== 'string') {
+          throw new TokenExpiredError('Not signed in: reconnect this server in your MCP client.');
+        }
+        return {
+          user: userId,
+          name: connection.identity.name,
+          email: connection.identity.email,
+          basecamp_account: { id: connection.accountId, name: connection.accountName },
+        };
+      },
+    });
+    const hostedProvider: ToolProvider = {
+      id: 'hosted',
+      version: '1.0.0',
+      tools: [whoami],
+      checkReadiness: async () => {
+        const checks: ReadinessCheck[] = [];
+        try {
+          await store.ping();
+          checks.push({ name: 'store', ok: true });
+          const state = await breaker.state();
+          checks.push({
+            name: 'launchpad-refresh',
+            ok: !state.open,
+            detail: state.open
+              ? `paused after ${state.failures} refused refreshes in 48 h (Launchpad bans at 5)`
+              : `${state.failures} refused refreshes in 48 h`,
+          });
+        } catch {
+          checks.push({ name: 'store', ok: false, detail: 'the store cannot be reached' });
+        }
+        return { ready: checks.every((check) => check.ok), checks };
+      },
+    };
+    hostedEntry.push({ provider: hostedProvider, use: { prefix: 'hosted_' } });
     logger.info(`OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeUrl.split(':')[0]}`);
     return {
       auth: auth.auth,
       allowedHosts: [new URL(publicUrl).hostname],
+      provider: [...shared, ...hostedEntry],
       close: async () => {
         clearInterval(sweeper);
         cache.clear();

@@ -52,6 +52,8 @@ export interface HttpAuthSetup {
   allowedHosts?: readonly string[];
   /** Called when the server stops (close stores, caches). */
   close?(): Promise<void>;
+  /** What `/readyz` and `/healthz` report on in this mode, instead of the bin's providers. */
+  provider?: ProviderSource;
 }
 
 /** What `createHttpAuth` receives. */
@@ -188,7 +190,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
-        registry: await loadRegistry(),
+        registry: setup?.provider ? compose(setup.provider) : await loadRegistry(),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host: flags.host ?? '127.0.0.1',
         ...(token ? { token } : {}),

@@ -53,6 +53,13 @@ describe('x-mcp-server --auth oauth', () => {
         expect(names).toContain('basecamp_list_projects');
         expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
         expect(names.some((name) => name.startsWith('forge_'))).toBe(false);
+        const me = await user.client.callTool({ name: 'hosted_whoami', arguments: {} });
+        expect(JSON.parse((me.content as Array<{ text: string }>)[0]?.text ?? '{}')).toEqual({
+          user: `basecamp:${identity.id}`,
+          name: `${identity.firstName} ${identity.lastName}`,
+          email: identity.email,
+          basecamp_account: { id: '999999999', name: 'Honcho Design' },
+        });
         fake.resetLog();
         const result = await user.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
         expect(result.isError).toBeFalsy();
@@ -70,6 +77,20 @@ describe('x-mcp-server --auth oauth', () => {
 
   it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
     await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
+  });
+
+  it('reports the store and the Launchpad refresh breaker on /readyz', async () => {
+    const response = await fetch(new URL('/readyz', server.url));
+    const report = (await response.json()) as {
+      providers: Array<{ id: string; ready: boolean; checks: Array<{ name: string; ok: boolean }> }>;
+    };
+    const hosted = report.providers.find((provider) => provider.id === 'hosted');
+    expect(hosted?.checks).toEqual([
+      expect.objectContaining({ name: 'store', ok: true }),
+      expect.objectContaining({ name: 'launchpad-refresh', ok: true }),
+    ]);
+    // Basecamp is per user: no process-wide login is checked (or needed) in this mode.
+    expect(report.providers.map((provider) => provider.id)).not.toContain('basecamp');
   });
 
   it('answers 401 with the challenge to a request without a token', async () => {
