@@ -14,6 +14,7 @@ import {
 } from '@x/mcp-core';
 import { z } from 'zod';
 import { Keyring } from '../crypto.js';
+import type { KvStore } from '../store/kv.js';
 import { MemoryStore } from '../store/memory.js';
 import { type BrowserPage, OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import { createHostedAuth, type HostedAuth, type HostedAuthOptions } from './hosted-auth.js';
@@ -63,10 +64,23 @@ export interface Hosted {
   close(): Promise<void>;
 }
 
-export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): Promise<Hosted> {
-  const fake = await startFakeBasecamp();
-  const store = new MemoryStore();
-  const keyring = Keyring.fromSecrets({ secret: SECRET });
+export interface Replica {
+  http: HttpHandle;
+  hosted: HostedAuth;
+}
+
+/**
+ * One server (serveHttp + createHostedAuth) on `store`; its public URL is `publicUrl` (e.g. a
+ * proxy in front of several replicas) or its own origin.
+ */
+export async function startReplica(options: {
+  fake: FakeBasecamp;
+  store: KvStore;
+  keyring: Keyring;
+  publicUrl?: string;
+  overrides?: Partial<HostedAuthOptions>;
+}): Promise<Replica> {
+  const { fake } = options;
   let hosted: HostedAuth | undefined;
   const auth: HttpAuth = {
     handle: (req, res) => (hosted as HostedAuth).auth.handle?.(req, res) ?? Promise.resolve(false),
@@ -81,11 +95,10 @@ export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): P
     auth,
     logger: quiet,
   });
-  const origin = new URL(http.url).origin;
   hosted = await createHostedAuth({
-    publicUrl: origin,
-    store,
-    keyring,
+    publicUrl: options.publicUrl ?? new URL(http.url).origin,
+    store: options.store,
+    keyring: options.keyring,
     launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
     allowedAccounts: ['999999999'],
     logger: quiet,
@@ -101,11 +114,19 @@ export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): P
         .use(basecamp, { prefix: 'basecamp_' })
         .use({ id: 'self', version: '1.0.0', tools: [whoami] });
     },
-    ...overrides,
+    ...options.overrides,
   });
+  return { http, hosted };
+}
+
+export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): Promise<Hosted> {
+  const fake = await startFakeBasecamp();
+  const store = new MemoryStore();
+  const keyring = Keyring.fromSecrets({ secret: SECRET });
+  const { http, hosted } = await startReplica({ fake, store, keyring, overrides });
   return {
     url: http.url,
-    origin,
+    origin: new URL(http.url).origin,
     fake,
     store,
     keyring,
