@@ -43,6 +43,7 @@ export interface ConnectionsOptions {
  * signs in again) and counts against the store-wide invalid_grant budget.
  */
 export class Connections {
+  readonly #store: KvStore;
   readonly #records: SealedRecords;
   readonly #refresher: RefreshCoordinator;
   readonly #breaker: InvalidGrantBreaker;
@@ -50,6 +51,7 @@ export class Connections {
   readonly #marginMs: number;
 
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
+    this.#store = store;
     this.#records = new SealedRecords(store, keyring);
     this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring);
     this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
@@ -59,6 +61,7 @@ export class Connections {
 
   async save(userId: string, connection: BasecampConnection): Promise<void> {
     await this.#records.set(connectionKey(userId), connection);
+    await this.#store.sadd('users', [userId]);
   }
 
   async get(userId: string): Promise<BasecampConnection | undefined> {
