@@ -83,6 +83,12 @@ await runBin({
   ],
   createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),
   createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),
+  commands: {
+    users: {
+      summary: 'users list | users revoke <user>: who signed in (--auth oauth); sign one out everywhere',
+      run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
+    },
+  },
   createHttpAuth: async (context) =>
     (await import('./hosted.js')).createOAuthSetup(context, await options(context)),
 });

@@ -260,3 +260,53 @@ export async function createOAuthSetup(
     throw error;
   }
 }
+
+/**
+ * `x-mcp-server users list` and `x-mcp-server users revoke <user>`: the store of `--auth oauth`
+ * (`MCP_STORE`, `MCP_SECRET`). For a file store, stop the server first (one process per file).
+ */
+export async function usersCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const [action, user, ...rest] = argv;
+  const usage = 'Usage: x-mcp-server users list | users revoke <user id, e.g. basecamp:123>\n';
+  if (!(action === 'list' && user === undefined) && !(action === 'revoke' && user && rest.length === 0)) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  if (!nodeAtLeast(22, 12)) {
+    process.stderr.write(
+      `x-mcp-server users needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
+    );
+    return 2;
+  }
+  const hosted = await import('@x/mcp-hosted');
+  let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
+  try {
+    const keyring = hosted.Keyring.fromEnv(env);
+    store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env), { keyring });
+    if (action === 'list') {
+      for (const entry of await hosted.listUsers(store, keyring))
+        process.stdout.write(`${JSON.stringify(entry)}\n`);
+      return 0;
+    }
+    const launchpad =
+      env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
+        ? new hosted.Launchpad({
+            clientId: env.BASECAMP_CLIENT_ID,
+            clientSecret: env.BASECAMP_CLIENT_SECRET,
+            url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
+            redirectUri: '',
+          })
+        : undefined;
+    const result = await hosted.revokeUser(store, keyring, user as string, launchpad ? { launchpad } : {});
+    process.stdout.write(`${JSON.stringify({ user, ...result })}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`x-mcp-server users: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}

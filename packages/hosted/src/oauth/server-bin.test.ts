@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
+import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, BOB, MALLORY, SECRET, signIn } from './fixture.js';
 
@@ -17,27 +17,35 @@ let server: RunningProcess & { url: string };
 beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
   fake = await startFakeBasecamp();
-  const port = await closedPort();
-  const home = await mkdtemp(join(tmpdir(), 'hosted-bin-'));
-  server = await startHttpBin({
-    command: process.execPath,
-    args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp,bbj-rag'],
-    env: {
-      HOME: home,
-      XDG_CONFIG_HOME: home,
-      MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      MCP_STORE: 'memory:',
-      MCP_SECRET: SECRET,
-      BASECAMP_CLIENT_ID: fake.client.id,
-      BASECAMP_CLIENT_SECRET: fake.client.secret,
-      BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
-      BASECAMP_API_URL: fake.url,
-      BASECAMP_ALLOWED_ACCOUNTS: '999999999',
-      BASECAMP_CONTACT: 'tests@example.com',
-      BBJ_RAG_API_URL: 'http://127.0.0.1:9',
-    },
-  });
+  server = await startServer('memory:');
 });
+
+function serverEnv(home: string, port: number, store: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    MCP_SECRET: SECRET,
+    BASECAMP_CLIENT_ID: fake.client.id,
+    BASECAMP_CLIENT_SECRET: fake.client.secret,
+    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+    BASECAMP_API_URL: fake.url,
+    BASECAMP_ALLOWED_ACCOUNTS: '999999999',
+    BASECAMP_CONTACT: 'tests@example.com',
+    BBJ_RAG_API_URL: 'http://127.0.0.1:9',
+    MCP_STORE: store,
+  };
+}
+
+async function startServer(store: string, port?: number) {
+  const home = await mkdtemp(join(tmpdir(), 'hosted-bin-'));
+  const chosen = port ?? (await closedPort());
+  return startHttpBin({
+    command: process.execPath,
+    args: [bin, '--http', '--port', String(chosen), '--auth', 'oauth', '--providers', 'basecamp,bbj-rag'],
+    env: serverEnv(home, chosen, store),
+  });
+}
 afterAll(async () => {
   await server?.stop();
   await fake?.close();
@@ -101,5 +109,60 @@ describe('x-mcp-server --auth oauth', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('/.well-known/oauth-protected-resource/mcp');
+  });
+});
+
+describe('x-mcp-server users', () => {
+  it('lists who signed in and revokes one user everywhere (file store, server stopped)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hosted-store-'));
+    const store = `file:${dir}`;
+    const port = await closedPort();
+    let running = await startServer(store, port);
+    const alice = await signIn({ url: running.url, fake }, ALICE);
+    await alice.close();
+    const token = (alice.oauth.tokens() as { access_token: string }).access_token;
+    await running.stop();
+
+    const cli = async (...args: string[]) => {
+      const child = startProcess({
+        command: process.execPath,
+        args: [bin, 'users', ...args],
+        env: serverEnv(dir, port, store),
+      });
+      return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
+    };
+    const listed = await cli('list');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout.trim())).toMatchObject({
+      user: 'basecamp:101',
+      email: 'alice@example.com',
+      status: 'active',
+      grants: 1,
+    });
+    const revoked = await cli('revoke', 'basecamp:101');
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout.trim())).toEqual({
+      user: 'basecamp:101',
+      grants: 1,
+      connection: true,
+      upstream: true,
+    });
+    expect((await cli('frobnicate')).code).toBe(2);
+
+    running = await startServer(store, port);
+    try {
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(response.status).toBe(401);
+    } finally {
+      await running.stop();
+    }
   });
 });
