@@ -46,6 +46,11 @@ export interface AuthorizationServerOptions {
    * to connect to special-use addresses (loopback, private, link-local).
    */
   cimd?: { hosts: readonly string[]; fetch?: typeof fetch };
+  /**
+   * Dynamic registrations per client address and window, per process (Claude registers on every
+   * connection, and all Claude traffic comes from Anthropic's addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   */
+  registrationLimit?: { requests: number; windowMs: number };
   logger?: Logger;
 }
 
@@ -266,6 +271,8 @@ export async function createAuthorizationServer(
       };
     }
   });
+  const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
+  const registrations = new SlidingWindow(registrationLimit.requests, registrationLimit.windowMs);
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
@@ -556,6 +563,20 @@ export async function createAuthorizationServer(
     const path = url.pathname;
     try {
       if (PROVIDER_ROUTES.test(path)) {
+        if (
+          path === '/register' &&
+          req.method === 'POST' &&
+          !registrations.admit(clientAddress(req, secure))
+        ) {
+          res.writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(Math.ceil(registrationLimit.windowMs / 1000)),
+          });
+          res.end(
+            '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',
+          );
+          return true;
+        }
         if (path === '/authorize' && req.method === 'GET' && !url.searchParams.get('scope')) {
           // Clients may omit scope (PRM lists one); oidc-provider would then grant nothing.
           url.searchParams.set('scope', MCP_SCOPE);
@@ -586,6 +607,42 @@ export async function createAuthorizationServer(
   }
 
   return { provider, handle };
+}
+
+/** At most `limit` events per key in any `windowMs`; keys without recent events are dropped. */
+class SlidingWindow {
+  readonly #events = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  admit(key: string, now = Date.now()): boolean {
+    if (this.#events.size > 10_000) {
+      for (const [other, times] of this.#events) {
+        if ((times.at(-1) ?? 0) <= now - this.windowMs) this.#events.delete(other);
+      }
+    }
+    const times = (this.#events.get(key) ?? []).filter((time) => time > now - this.windowMs);
+    if (times.length >= this.limit) {
+      this.#events.set(key, times);
+      return false;
+    }
+    times.push(now);
+    this.#events.set(key, times);
+    return true;
+  }
+}
+
+/**
+ * The client's address: the socket's, or behind a proxy (an HTTPS public URL) the last
+ * `X-Forwarded-For` entry — the one our own proxy added, which a client cannot forge.
+ */
+function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
+  return behindProxy && last ? last : (req.socket.remoteAddress ?? 'unknown');
 }
 
 const pendingKey = (state: string) => `pending:${sha256(state)}`;

@@ -42,6 +42,8 @@ export interface HostedAuthOptions {
   /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
   refreshTokenTtl?: number;
   serverName?: string;
+  /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
+  registrationLimit?: { requests: number; windowMs: number };
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
   /**
@@ -133,6 +135,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    ...(options.registrationLimit ? { registrationLimit: options.registrationLimit } : {}),
     ...(options.cimd
       ? {
           cimd: {

@@ -162,6 +162,27 @@ describe('discovery and registration', () => {
   });
 });
 
+describe('registration flood', () => {
+  it('answers 429 with Retry-After past the per-address limit', async () => {
+    const limited = await startHosted({ registrationLimit: { requests: 2, windowMs: 60_000 } });
+    try {
+      const register = () =>
+        fetch(new URL('/register', limited.origin), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+        });
+      expect((await register()).status).toBe(201);
+      expect((await register()).status).toBe(201);
+      const refused = await register();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('the resource server refuses foreign tokens', () => {
   it('accepts its own token (control)', async () => {
     expect((await mcp(token)).status).toBe(200);
