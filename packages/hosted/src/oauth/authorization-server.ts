@@ -91,7 +91,8 @@ interface PendingPick {
 }
 
 export interface AuthorizationServer {
-  provider: Provider;
+  /** The oidc-provider instance (typed loosely: the package ships no types of oidc-provider). */
+  provider: { readonly issuer: string };
   /** Serves the AS routes, the interaction pages and the upstream callback; `false` for other paths. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
