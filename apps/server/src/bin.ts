@@ -73,8 +73,8 @@ await runBin({
         'with --auth oauth: Client ID Metadata Documents on (default off), hosts to fetch them from',
     },
     {
-      name: 'MCP_OAUTH_REDIRECT_HOSTS, MCP_OAUTH_ACCESS_TTL, MCP_OAUTH_REFRESH_TTL',
-      description: 'client redirect hosts; token lifetimes in seconds',
+      name: 'MCP_OAUTH_REDIRECT_HOSTS, MCP_OAUTH_ACCESS_TTL, MCP_OAUTH_REFRESH_TTL, MCP_OAUTH_CLIENT_TTL',
+      description: 'client redirect hosts; token and unused-client lifetimes in seconds',
     },
     {
       name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',

@@ -4,7 +4,7 @@ import { ConfigError, createLogger, isLoopbackHost, type Logger, McpToolError } 
 import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
-import { createOidcAdapter } from '../oidc-adapter.js';
+import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
@@ -46,6 +46,11 @@ export interface AuthorizationServerOptions {
    * to connect to special-use addresses (loopback, private, link-local).
    */
   cimd?: { hosts: readonly string[]; fetch?: typeof fetch };
+  /**
+   * A dynamically registered client unused this long is forgotten (seconds; sliding, renewed
+   * at most daily). Default 30 days. Claude registers a new client on every connection.
+   */
+  clientTtl?: number;
   /**
    * Dynamic registrations per client address and window, per process (Claude registers on every
    * connection, and all Claude traffic comes from Anthropic's addresses; a flood is refused with 429). Default 120 per 10 minutes.
@@ -145,7 +150,11 @@ export async function createAuthorizationServer(
   const resourceVariants = new Set([resource, `${resource}/`]);
 
   const provider = new Provider(issuer, {
-    adapter: createOidcAdapter(store, options.keyring),
+    adapter: withClientTtl(
+      createOidcAdapter(store, options.keyring),
+      store,
+      options.clientTtl ?? 30 * 24 * 3600,
+    ),
     jwks: { keys },
     cookies: {
       keys: [cookieKey.toString('base64url')],
@@ -608,6 +617,39 @@ export async function createAuthorizationServer(
   }
 
   return { provider, handle };
+}
+
+/**
+ * Registered clients expire after `ttlSeconds` without use: written with that TTL, and each
+ * lookup renews it at most once a day (a marker key remembers the last renewal).
+ */
+function withClientTtl(
+  adapter: (model: string) => OidcAdapter,
+  store: KvStore,
+  ttlSeconds: number,
+): (model: string) => OidcAdapter {
+  return (model) => {
+    const inner = adapter(model);
+    if (model !== 'Client') return inner;
+    const renewed = (id: string) => `client-used:${createHash('sha256').update(id).digest('base64url')}`;
+    return {
+      ...inner,
+      upsert: (id, payload, expiresIn) => inner.upsert(id, payload, expiresIn ?? ttlSeconds),
+      find: async (id) => {
+        const payload = await inner.find(id);
+        if (payload && (await store.get(renewed(id))) === undefined) {
+          await inner.upsert(id, payload, ttlSeconds);
+          await store.set(renewed(id), '1', { ttlMs: Math.min(ttlSeconds * 1000, 24 * 3600_000) });
+        }
+        return payload;
+      },
+      findByUid: (uid) => inner.findByUid(uid),
+      findByUserCode: (code) => inner.findByUserCode(code),
+      consume: (id) => inner.consume(id),
+      destroy: (id) => inner.destroy(id),
+      revokeByGrantId: (grantId) => inner.revokeByGrantId(grantId),
+    };
+  };
 }
 
 /** At most `limit` events per key in any `windowMs`; keys without recent events are dropped. */

@@ -42,6 +42,8 @@ export interface HostedAuthOptions {
   /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
   refreshTokenTtl?: number;
   serverName?: string;
+  /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
+  clientTtl?: number;
   /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
   registrationLimit?: { requests: number; windowMs: number };
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
@@ -136,6 +138,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
     ...(options.registrationLimit ? { registrationLimit: options.registrationLimit } : {}),
+    ...(options.clientTtl === undefined ? {} : { clientTtl: options.clientTtl }),
     ...(options.cimd
       ? {
           cimd: {

@@ -183,6 +183,37 @@ describe('registration flood', () => {
   });
 });
 
+describe('registered clients expire when unused', () => {
+  it('keeps a client for clientTtl, renewed when it is used', async () => {
+    const short = await startHosted({ clientTtl: 3600 });
+    try {
+      const registered = (await (
+        await fetch(new URL('/register', short.origin), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+        })
+      ).json()) as { client_id: string };
+      const key = oidcKeys.record('Client', registered.client_id);
+      const first = await short.store.get(key);
+      expect(first?.expiresAt).toBeGreaterThan(Date.now() + 3_500_000);
+      expect(first?.expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+      // Pretend it was written long ago; the next use renews it.
+      await short.store.set(key, first?.value as string, { ttlMs: 1_000_000 });
+      const authorize = new URL('/authorize', short.origin);
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: registered.client_id,
+        redirect_uri: REDIRECT,
+      }).toString();
+      await fetch(authorize, { redirect: 'manual' });
+      expect((await short.store.get(key))?.expiresAt).toBeGreaterThan(Date.now() + 3_500_000);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('the resource server refuses foreign tokens', () => {
   it('accepts its own token (control)', async () => {
     expect((await mcp(token)).status).toBe(200);
