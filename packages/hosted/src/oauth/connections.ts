@@ -124,4 +124,39 @@ export class Connections {
     }
     return { accessToken: connection.accessToken, accountId: connection.accountId };
   }
+
+  /**
+   * Basecamp refused this access token (401) before its time: the next request refreshes it
+   * (and a dead refresh token then ends the sign-in). A newer token already stored is kept.
+   */
+  async rejected(userId: string, accessToken: string): Promise<void> {
+    const key = connectionKey(userId);
+    const entry = await this.#records.get<BasecampConnection>(key);
+    if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
+    await this.#records.set(
+      key,
+      { ...entry.value, expiresAt: 0, updatedAt: Date.now() } satisfies BasecampConnection,
+      {
+        ifVersion: entry.version,
+      },
+    );
+  }
+
+  /**
+   * A `fetch` for the user's Basecamp provider that tells `rejected` when Basecamp answers 401
+   * to one of this user's tokens, so the stored connection does not keep a dead token.
+   */
+  reportingFetch(userId: string, inner: typeof fetch = fetch): typeof fetch {
+    return async (input, init) => {
+      const response = await inner(input, init);
+      if (response.status === 401) {
+        const header = new Headers(
+          init?.headers ?? (input instanceof Request ? input.headers : undefined),
+        ).get('authorization');
+        const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+        if (token) await this.rejected(userId, token).catch(() => undefined);
+      }
+      return response;
+    };
+  }
 }

@@ -102,8 +102,9 @@ export async function startReplica(options: {
     launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
     allowedAccounts: ['999999999'],
     logger: quiet,
-    registryFor: async (_userId, credentials) => {
+    registryFor: async (userId, credentials) => {
       const basecamp = createBasecampProvider({
+        fetch: (hosted as HostedAuth).connections.reportingFetch(userId),
         apiUrl: fake.url,
         accessToken: credentials.accessToken,
         accountId: credentials.accountId,

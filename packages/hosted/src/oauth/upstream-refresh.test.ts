@@ -51,6 +51,24 @@ describe('upstream refresh', () => {
     }
   });
 
+  it('refreshes on the next request after Basecamp rejects the token early', async () => {
+    const alice = await signIn(env, ALICE);
+    try {
+      const before = (await env.hosted.connections.get(USER))?.accessToken;
+      env.fake.expireAccessTokens();
+      env.fake.resetLog();
+      const failed = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(failed.isError).toBe(true);
+      expect(env.fake.refreshes.succeeded).toBe(0);
+      const retried = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(retried.isError).toBeFalsy();
+      expect(env.fake.refreshes.succeeded).toBe(1);
+      expect((await env.hosted.connections.get(USER))?.accessToken).not.toBe(before);
+    } finally {
+      await alice.close();
+    }
+  });
+
   it('keeps serving the current token while Launchpad is down', async () => {
     const alice = await signIn(env, ALICE);
     try {
