@@ -68,6 +68,11 @@ await runBin({
       description: 'with --auth oauth: Basecamp account ids a user must belong to',
     },
     {
+      name: 'MCP_ALLOWED_EMAIL_DOMAINS, MCP_OAUTH_DCR',
+      description:
+        'with --auth oauth: email domains a user must have; dynamic client registration on (default) or off',
+    },
+    {
       name: 'MCP_OAUTH_CIMD, MCP_OAUTH_CIMD_HOSTS',
       description:
         'with --auth oauth: Client ID Metadata Documents on (default off), hosts to fetch them from',

@@ -99,13 +99,17 @@ export class UserRegistryCache {
   }
 }
 
+/** An `on`/`off` variable; unset or empty: the default. */
+export function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  const lower = value.toLowerCase();
+  if (lower !== 'on' && lower !== 'off') throw new ConfigError(`${name} must be on or off; got ${value}.`);
+  return lower === 'on';
+}
+
 /** `MCP_OAUTH_CIMD`: `on` or `off` (default). */
 export function cimdEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = (env.MCP_OAUTH_CIMD ?? 'off').toLowerCase();
-  if (value !== 'on' && value !== 'off') {
-    throw new ConfigError(`MCP_OAUTH_CIMD must be on or off; got ${env.MCP_OAUTH_CIMD}.`);
-  }
-  return value === 'on';
+  return onOff('MCP_OAUTH_CIMD', env.MCP_OAUTH_CIMD, false);
 }
 
 function nodeAtLeast(major: number, minor: number): boolean {
@@ -171,6 +175,8 @@ export async function createOAuthSetup(
         ...(env.BASECAMP_LAUNCHPAD_URL ? { url: env.BASECAMP_LAUNCHPAD_URL } : {}),
       },
       allowedAccounts: hosted.listFromEnv(env.BASECAMP_ALLOWED_ACCOUNTS),
+      allowedEmailDomains: hosted.listFromEnv(env.MCP_ALLOWED_EMAIL_DOMAINS),
+      registration: onOff('MCP_OAUTH_DCR', env.MCP_OAUTH_DCR, true),
       ...(env.MCP_OAUTH_REDIRECT_HOSTS
         ? { redirectHosts: hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_HOSTS) }
         : {}),

@@ -1,7 +1,7 @@
 import { ConfigError, createLogger, ToolRegistry } from '@x/mcp-core';
 import { startProcess } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
-import { authMode, cimdEnabled, defaultStoreUrl, UserRegistryCache } from '../src/hosted.js';
+import { authMode, cimdEnabled, defaultStoreUrl, onOff, UserRegistryCache } from '../src/hosted.js';
 import { bin } from './helpers.js';
 
 const registry = () => Promise.resolve(new ToolRegistry({ logger: createLogger('t', { level: 'silent' }) }));
@@ -14,6 +14,12 @@ describe('--auth', () => {
     expect(authMode('oauth', { MCP_AUTH: 'none' })).toBe('oauth');
     expect(() => authMode('basic', {})).toThrow(ConfigError);
     expect(() => authMode('token', {})).toThrow(/MCP_HTTP_TOKEN/);
+  });
+
+  it('reads on/off switches strictly', () => {
+    expect(onOff('MCP_OAUTH_DCR', undefined, true)).toBe(true);
+    expect(onOff('MCP_OAUTH_DCR', 'OFF', true)).toBe(false);
+    expect(() => onOff('MCP_OAUTH_DCR', 'no', true)).toThrow(/MCP_OAUTH_DCR must be on or off/);
   });
 
   it('turns CIMD on only when asked', () => {

@@ -32,6 +32,10 @@ export interface AuthorizationServerOptions {
   connections: Connections;
   /** Basecamp account ids a user must belong to; empty: any bc3 account. */
   allowedAccounts?: readonly string[];
+  /** Email domains a Launchpad identity must have (a second gate); empty: any. */
+  allowedEmailDomains?: readonly string[];
+  /** Dynamic client registration (RFC 7591/7592). Default true. */
+  registration?: boolean;
   /** Hosts (exact) a client's redirect URI may point at over HTTPS; loopback over HTTP is always allowed. */
   redirectHosts?: readonly string[];
   /** Access token lifetime in seconds. Default 3600. */
@@ -142,6 +146,8 @@ export async function createAuthorizationServer(
     }
   }
   const allowedAccounts = new Set(options.allowedAccounts ?? []);
+  const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
+  const registration = options.registration ?? true;
   const store = options.store;
   const sealed = new SealedRecords(store, options.keyring);
   const cookieKey = options.keyring.deriveKey('cookies');
@@ -211,8 +217,8 @@ export async function createAuthorizationServer(
     },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true, initialAccessToken: false },
-      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
+      registration: { enabled: registration, initialAccessToken: false },
+      registrationManagement: { enabled: registration, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
       ...(options.cimd
         ? {
@@ -537,12 +543,14 @@ export async function createAuthorizationServer(
     const accounts = identity.accounts
       .filter((account) => account.product === 'bc3')
       .filter((account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id));
+    const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
+    if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
     if (accounts.length === 0) {
       await options.launchpad.revoke(tokens.accessToken);
       logger.warn('sign-in refused: no allowed Basecamp account', { identity: identity.id });
       await finish({
         error: 'access_denied',
-        description: 'Your Basecamp login has no account this server serves.',
+        description: 'Your Basecamp login is not admitted to this server.',
       });
       return;
     }

@@ -35,6 +35,10 @@ export interface HostedAuthOptions {
   launchpad: { clientId: string; clientSecret: string; url?: string; fetch?: typeof fetch };
   /** Basecamp account ids a user must belong to (`BASECAMP_ALLOWED_ACCOUNTS`); empty: any. */
   allowedAccounts?: readonly string[];
+  /** Email domains a Launchpad identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
+  allowedEmailDomains?: readonly string[];
+  /** Dynamic client registration (`MCP_OAUTH_DCR`). Default true. */
+  registration?: boolean;
   /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
   redirectHosts?: readonly string[];
   /** `MCP_OAUTH_ACCESS_TTL` in seconds. Default 3600. */
@@ -133,6 +137,8 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     launchpad,
     connections,
     allowedAccounts: options.allowedAccounts ?? [],
+    allowedEmailDomains: options.allowedEmailDomains ?? [],
+    ...(options.registration === undefined ? {} : { registration: options.registration }),
     redirectHosts: options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),

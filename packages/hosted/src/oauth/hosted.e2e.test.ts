@@ -175,6 +175,41 @@ describe('the sign-in interaction refuses forgery', () => {
   });
 });
 
+describe('operator gates', () => {
+  it('refuses an identity outside MCP_ALLOWED_EMAIL_DOMAINS even in an allowed account', async () => {
+    const gated = await startHosted({ allowedEmailDomains: ['example.org'] });
+    try {
+      const oauth = new TestOAuthClient(REDIRECT);
+      const browser = new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+      await expect(signIn(gated, ALICE, { oauth, browser })).rejects.toThrow();
+      expect(browser.stoppedAt?.searchParams.get('error')).toBe('access_denied');
+      expect(await gated.hosted.connections.get(`basecamp:${ALICE.id}`)).toBeUndefined();
+      const admitted = await signIn(gated, { ...ALICE, id: 505, email: 'alice@EXAMPLE.org' });
+      await admitted.close();
+    } finally {
+      await gated.close();
+    }
+  });
+
+  it('turns dynamic registration off', async () => {
+    const closed = await startHosted({ registration: false });
+    try {
+      const metadata = (await (
+        await fetch(new URL('/.well-known/oauth-authorization-server', closed.origin))
+      ).json()) as Record<string, unknown>;
+      expect(metadata.registration_endpoint).toBeUndefined();
+      const response = await fetch(new URL('/register', closed.origin), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+      });
+      expect(response.status).toBe(404);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
 describe('several Basecamp accounts', () => {
   let several: Hosted;
   beforeAll(async () => {
