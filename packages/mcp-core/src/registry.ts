@@ -60,9 +60,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new ConfigError(
-        `[mcp-core] timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`,
-      );
+      throw new ConfigError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`);
     }
     this.#timeoutMs = timeoutMs;
     this.#validateOutput = options.validateOutput ?? process.env.NODE_ENV !== 'production';
@@ -83,7 +81,7 @@ export class ToolRegistry {
     const prefix = options.prefix ?? '';
     if (prefix !== '' && !/^[a-zA-Z0-9_-]+$/.test(prefix)) {
       throw new ConfigError(
-        `[mcp-core] [${provider.id}] prefix "${prefix}" may only contain letters, digits, "_" and "-".`,
+        `Provider ${provider.id}: prefix "${prefix}" may only contain letters, digits, "_" and "-".`,
       );
     }
     const renamed = tools.map((tool) => (prefix ? { ...tool, name: `${prefix}${tool.name}` } : tool));
@@ -179,14 +177,14 @@ function selectTools(provider: ToolProvider, options: UseOptions): AnyToolDefini
     filterToolNames(
       provider.tools.map((tool) => tool.name),
       options,
-      `[mcp-core] [${provider.id}] `,
+      `Provider ${provider.id}: `,
     ),
   );
   const selected = provider.tools.filter(
     (tool) => kept.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint),
   );
   if (selected.length === 0) {
-    throw new ConfigError(`[mcp-core] [${provider.id}] the filters leave no tool of this provider.`);
+    throw new ConfigError(`Provider ${provider.id}: the filters leave none of its tools.`);
   }
   return selected;
 }

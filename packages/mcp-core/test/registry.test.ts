@@ -161,7 +161,7 @@ describe('ToolRegistry', () => {
     it('treats filters that leave nothing as an error', () => {
       expect(() =>
         new ToolRegistry().use(createFixtureProvider(), { include: ['remove_item'], readOnly: true }),
-      ).toThrow(/leave no tool/);
+      ).toThrow(/leave none of its tools/);
     });
 
     it('registers nothing when one of the tools clashes', () => {
