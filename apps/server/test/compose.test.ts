@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resultData, spawnStdioClient } from '@x/mcp-core/testing';
+import { resultData, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
 import { bin } from './helpers.js';
 
@@ -95,6 +95,44 @@ describe('composition', () => {
     } finally {
       await close();
     }
+  });
+
+  it('answers every request piped in before stdin closed, then exits', async () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'context_forge_project_list', arguments: {} },
+      },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'forge_list_tickets', arguments: {} } },
+    ];
+    const { code, stdout } = await runProcess({
+      command: process.execPath,
+      args: [bin, '--sandbox'],
+      input: `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
+    });
+    expect(code).toBe(0);
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(44);
+    expect(answers.find((answer) => answer.id === 3).result.structuredContent.count).toBe(3);
+    expect(answers.find((answer) => answer.id === 4).result.isError).toBeFalsy();
   });
 
   it('refuses bad configurations at startup with exit code 2 and the reason', async () => {
