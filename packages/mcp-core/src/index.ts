@@ -80,4 +80,11 @@ export {
   type ToolDefinition,
   type ToolProvider,
 } from './tool.js';
+export {
+  renderToolRefs,
+  renderToolRefsDeep,
+  type ToolNamer,
+  toolRef,
+  toolRefsIn,
+} from './tool-ref.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';

@@ -10,6 +10,7 @@ import { type CallContext, type ExecuteOptions, executeTool } from './execute.js
 import { createLogger, type Logger } from './logger.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, ProviderReadiness, ToolProvider } from './tool.js';
+import { renderToolRefs, renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
 
 export interface ToolRegistryOptions {
   /** Time budget of one call in milliseconds (a tool's own `timeoutMs` wins). Default 60 000. */
@@ -37,6 +38,8 @@ export interface UseOptions {
 interface Entry {
   tool: AnyToolDefinition;
   descriptor: ToolDescriptor;
+  /** Renders the provider's `toolRef`s with served names (adds the prefix it was used with). */
+  served: ToolNamer;
   /** Built on the first call. */
   options?: ExecuteOptions;
 }
@@ -69,9 +72,13 @@ export class ToolRegistry {
 
   /** Validates the tool's published descriptor and adds it. */
   register(tool: AnyToolDefinition): this {
+    return this.#add(tool, (name) => name);
+  }
+
+  #add(tool: AnyToolDefinition, served: ToolNamer): this {
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
-    const descriptor = describeTool(tool);
-    this.#entries.set(tool.name, { tool, descriptor });
+    const descriptor = renderToolRefsDeep(describeTool(tool), served);
+    this.#entries.set(tool.name, { tool, descriptor, served });
     return this;
   }
 
@@ -96,8 +103,12 @@ export class ToolRegistry {
       }
       if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     }
-    for (const tool of renamed) this.register(tool);
-    if (provider.instructions) this.#instructions.push(provider.instructions);
+    // A reference to a tool the filters dropped says so instead of naming a tool that is absent.
+    const kept = new Set(tools.map((tool) => tool.name));
+    const served: ToolNamer = (name) =>
+      kept.has(name) ? `${prefix}${name}` : `${prefix}${name} (not enabled on this server)`;
+    for (const tool of renamed) this.#add(tool, served);
+    if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
     return this;
   }
@@ -145,6 +156,7 @@ export class ToolRegistry {
       timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
       validateOutput: this.#validateOutput,
       logger: this.#logger.child(name),
+      served: entry.served,
     };
     return executeTool(entry.tool, args, context, entry.options);
   }

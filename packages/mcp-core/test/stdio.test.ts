@@ -239,6 +239,32 @@ describe('a spawned bin over stdio', () => {
     ]);
   });
 
+  it('names tools as served in descriptions, errors thrown from anywhere, hints and success text', async () => {
+    spawned = await spawnStdioClient({ ...fixtureBin, args: [...fixtureBin.args, '--compose'] });
+    const { tools } = await spawned.client.listTools();
+    const find = (name: string) => tools.find((tool) => tool.name === name);
+    expect(find('a_find_item')?.description).toBe(
+      'Finds an item by id; delete it afterwards with a_remove_item. Names tools with toolRef.',
+    );
+    expect(JSON.stringify(find('a_find_item')?.inputSchema)).toContain('as a_echo would print it');
+    // The read-only copy does not serve remove_item, and says so instead of naming an absent tool.
+    expect(find('b_find_item')?.description).toContain('b_remove_item (not enabled on this server)');
+
+    const missing = errorBody(
+      await spawned.client.callTool({ name: 'a_find_item', arguments: { id: 'missing' } }),
+    );
+    expect(missing.message).toBe('Item not found: missing. Use a_echo to check the server.');
+    expect(missing.hint).toBe('Call a_add before looking again.');
+
+    const found = await spawned.client.callTool({ name: 'b_find_item', arguments: { id: 'x1' } });
+    expect(found.structuredContent).toEqual({
+      found: 'x1',
+      next_step: 'Delete it with b_remove_item (not enabled on this server).',
+    });
+    expect(JSON.stringify(found.content)).toContain('Next: b_remove_item (not enabled on this server).');
+    expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
+  });
+
   it('refuses a composition whose names collide, or a rule that matches no composed tool (exit code 2)', () => {
     const collision = runFixtureBin(['--compose', '--second-prefix', 'a_']);
     expect(collision.status).toBe(2);

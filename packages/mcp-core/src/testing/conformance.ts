@@ -3,6 +3,7 @@ import { describeTool } from '../descriptor.js';
 import { ERROR_CODES } from '../errors.js';
 import { ToolRegistry } from '../registry.js';
 import type { ToolProvider } from '../tool.js';
+import { toolRefsIn } from '../tool-ref.js';
 import { type ConnectedClient, connectInMemory } from './clients.js';
 import { fuzzCases } from './fuzz.js';
 import { errorBody } from './results.js';
@@ -61,6 +62,16 @@ export function describeToolProvider(
         );
         expect(tool.description.trim(), `${tool.name}: description repeats the name`).not.toBe(tool.name);
       }
+    });
+
+    it('refers with toolRef only to its own tools', () => {
+      const names = new Set(provider.tools.map((tool) => tool.name));
+      const texts = [
+        provider.instructions ?? '',
+        ...provider.tools.map((tool) => JSON.stringify(describeTool(tool))),
+      ];
+      const unknown = texts.flatMap((text) => toolRefsIn(text)).filter((name) => !names.has(name));
+      expect(unknown, 'toolRef names a tool this provider does not have').toEqual([]);
     });
 
     it('has strict input schemas whose fields are all described', () => {
