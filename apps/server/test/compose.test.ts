@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resultData, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
+import { errorBody, resultData, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
 import { bin } from './helpers.js';
 
@@ -92,6 +92,33 @@ describe('composition', () => {
         arguments: { query: 'BBjGridExWidget', limit: 2 },
       });
       expect(search.isError).toBeFalsy();
+    } finally {
+      await close();
+    }
+  });
+
+  it('names tools as served, with their prefixes, in instructions, descriptions, errors and hints', async () => {
+    const config = await configFile({ providers: { forge: {}, 'context-forge': { prefix: 'cf_' } } });
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox', '--config', config],
+    });
+    try {
+      const instructions = client.getInstructions() ?? '';
+      expect(instructions).toContain('forge_list_tickets gives the ticket ids');
+      expect(instructions).toContain('Start with cf_project_list for IDs');
+      const { tools } = await client.listTools();
+      const described = tools.find((tool) => tool.name === 'forge_get_ticket_context');
+      expect(described?.description).toContain('Take the ticket id from forge_list_tickets.');
+      expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
+      const ticket = errorBody(
+        await client.callTool({ name: 'forge_get_ticket_context', arguments: { ticketId: 'FOR-404' } }),
+      );
+      expect(ticket.message).toContain('Use forge_list_tickets to see ticket IDs.');
+      const project = errorBody(
+        await client.callTool({ name: 'cf_project_get', arguments: { id: 'project_missing' } }),
+      );
+      expect(project.message).toContain('Use the cf_project_list tool');
     } finally {
       await close();
     }

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { summarize } from '../store/project.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -24,7 +24,9 @@ export const createProjectList = (store: () => ProjectStore) =>
       return {
         projects,
         count: projects.length,
-        ...(projects.length === 0 ? { hint: 'No projects yet. Create one with project_create.' } : {}),
+        ...(projects.length === 0
+          ? { hint: `No projects yet. Create one with ${toolRef('project_create')}.` }
+          : {}),
       };
     },
   });

@@ -6,6 +6,7 @@ import {
   LimitExceededError,
   NotFoundError,
   ToolNotEnabledError,
+  toolRef,
   UpstreamError,
 } from '@x/mcp-core';
 
@@ -90,7 +91,7 @@ export async function readRepository(
   });
   if (inside?.trim() !== 'true') {
     throw new NotFoundError(
-      `Not a git repository: ${requested?.trim() ? requested : 'the working directory'}. Call get_repository_context with a path inside a git work tree.`,
+      `Not a git repository: ${requested?.trim() ? requested : 'the working directory'}. Call ${toolRef('get_repository_context')} with a path inside a git work tree.`,
     );
   }
   const [topLevel, branch, status, listing, remote] = await Promise.all([
@@ -207,7 +208,9 @@ function runGit(directory: string, args: string[], signal?: AbortSignal): Promis
         if (signal?.aborted) reject(signal.reason);
         else if (failure.code === 'ENOENT') {
           reject(
-            new ToolNotEnabledError('git is not installed or not on PATH; get_repository_context needs it.'),
+            new ToolNotEnabledError(
+              `git is not installed or not on PATH; ${toolRef('get_repository_context')} needs it.`,
+            ),
           );
         } else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
           reject(
