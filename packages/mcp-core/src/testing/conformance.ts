@@ -87,6 +87,22 @@ export function describeToolProvider(
       }
     });
 
+    it('publishes portable schemas: no type arrays, no empty additionalProperties', async () => {
+      const found: string[] = [];
+      const visit = (node: unknown, path: string): void => {
+        if (typeof node !== 'object' || node === null) return;
+        const schema = node as Record<string, unknown>;
+        if (Array.isArray(schema.type)) found.push(`${path}: type ${JSON.stringify(schema.type)}`);
+        const extra = schema.additionalProperties;
+        if (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0) {
+          found.push(`${path}.additionalProperties: {}`);
+        }
+        for (const [key, value] of Object.entries(schema)) visit(value, `${path}.${key}`);
+      };
+      for (const tool of (await connection.client.listTools()).tools) visit(tool, tool.name);
+      expect(found).toEqual([]);
+    });
+
     it('lists exactly its descriptors over MCP', async () => {
       const listed = await connection.client.listTools();
       expect(listed.tools).toEqual(registry.toMcpTools());
