@@ -48,13 +48,13 @@ async function install() {
 }
 
 /** Starts the composed server over HTTP on the fakes; resolves with its URL and a stop function. */
-async function startComposedHttp() {
+async function startComposedHttp(env = {}) {
   const child = spawn(
     process.execPath,
     [join(ROOT, 'apps/server/dist/bin.js'), '--sandbox', '--http', '--port', '0'],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, MCP_LOG_LEVEL: 'info' },
+      env: { ...process.env, MCP_LOG_LEVEL: 'info', ...env },
     },
   );
   let stderr = '';
@@ -137,8 +137,45 @@ async function inspector({ bin, tool, args }) {
   return { bin, tools: listed.tools.length, call: tool, portability, ok };
 }
 
+/**
+ * The documented Inspector command against a server that requires a token
+ * (docs/getting-started.md): the token goes in --header, so no interactive OAuth is attempted.
+ */
+async function inspectorHttpWithToken() {
+  const entry = join(CACHE, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+  const token = 'interop-token-0123456789';
+  const server = await startComposedHttp({ MCP_HTTP_TOKEN: token });
+  try {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        entry,
+        '--cli',
+        server.url,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${token}`,
+        '--method',
+        'tools/list',
+      ],
+      { timeout: 60_000 },
+    );
+    const listed = JSON.parse(stdout.slice(stdout.indexOf('{')));
+    return { tools: listed.tools.length, ok: listed.tools.length > 0 };
+  } catch (error) {
+    return { ok: false, error: String(error.stderr || error.stdout || error.message) };
+  } finally {
+    server.stop();
+  }
+}
+
 await install();
-const results = { conformance: await conformance(), inspector: [] };
+const results = {
+  conformance: await conformance(),
+  inspector: [],
+  inspectorHttp: await inspectorHttpWithToken(),
+};
 for (const target of BINS) {
   results.inspector.push(
     await inspector(target).catch((error) => ({
@@ -155,6 +192,9 @@ for (const item of results.inspector) {
     `  ${item.ok ? '✓' : '✗'} ${item.bin}: ${item.tools ?? '?'} tools, ${item.call ?? item.tool} ${item.ok ? 'ok' : `FAILED ${item.error ?? ''}`}; ${item.portability ?? ''}`,
   );
 }
-const ok = results.conformance.ok && results.inspector.every((item) => item.ok);
+log(
+  `Inspector CLI (HTTP with MCP_HTTP_TOKEN, --header): ${results.inspectorHttp.ok ? `✓ ${results.inspectorHttp.tools} tools` : `✗ ${results.inspectorHttp.error}`}`,
+);
+const ok = results.conformance.ok && results.inspector.every((item) => item.ok) && results.inspectorHttp.ok;
 process.stdout.write(`${JSON.stringify({ ok, ...results })}\n`);
 process.exit(ok ? 0 : 1);
