@@ -1,8 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
 import {
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResponse,
   type JSONRPCMessage,
   parseJSONRPCMessage,
   serializeMessage,
@@ -79,7 +76,10 @@ export class StdioWire implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error('stdio connection is closed');
-    if (isJSONRPCResponse(message) && message.id !== undefined) this.#settle(message.id);
+    // A response (to a request we read) settles it. Checked by shape: a schema parse of every
+    // outgoing result would cost more than the write.
+    const { id } = message as { id?: unknown };
+    if (!('method' in message) && (typeof id === 'string' || typeof id === 'number')) this.#settle(id);
     const text = serializeMessage(message);
     if (!this.#output.write(text)) {
       await new Promise<void>((resolve) => {
@@ -189,9 +189,12 @@ export class StdioWire implements Transport {
       return;
     }
     if (this.#closed) return;
-    if (isJSONRPCRequest(message)) this.#pending.add(message.id);
-    else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const cancelled = (message.params as { requestId?: unknown } | undefined)?.requestId;
+    // Already validated above; tell a request (method and id) from a notification by shape.
+    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) {
+      this.#pending.add(id);
+    } else if (method === 'notifications/cancelled') {
+      const cancelled = (params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof cancelled === 'string' || typeof cancelled === 'number') this.#settle(cancelled);
     }
     this.onmessage?.(message);
