@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-it('a clean pnpm install of the repository prints no warnings (bins link before the first build)', async () => {
+it('a clean pnpm install of the repository prints no bin warnings (bins link before the first build)', async () => {
   const copy = await mkdtemp(join(tmpdir(), 'first-run-'));
   try {
     // The files a fresh clone has: tracked and new ones, none of node_modules or dist.
@@ -28,7 +28,11 @@ it('a clean pnpm install of the repository prints no warnings (bins link before 
       env: { ...process.env, CI: '1' },
     });
     expect(install.status, install.stderr).toBe(0);
-    expect(`${install.stdout}${install.stderr}`).not.toContain('WARN');
+    const output = `${install.stdout}${install.stderr}`;
+    expect(output).not.toContain('Failed to create bin');
+    // The only warning left is packages/hosted's engine (Node >= 22.12) when installing on Node 20.
+    const warnings = output.split('\n').filter((line) => line.includes('WARN'));
+    expect(warnings.filter((line) => !/packages\/hosted .*Unsupported engine/.test(line))).toEqual([]);
   } finally {
     await rm(copy, { recursive: true, force: true });
   }

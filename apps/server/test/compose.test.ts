@@ -157,7 +157,7 @@ describe('composition', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line));
     expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
-    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(44);
+    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(45);
     expect(answers.find((answer) => answer.id === 3).result.structuredContent.count).toBe(3);
     expect(answers.find((answer) => answer.id === 4).result.isError).toBeFalsy();
   });
