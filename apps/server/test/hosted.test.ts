@@ -32,6 +32,16 @@ describe('--auth', () => {
     expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
   });
 
+  it('still refuses to listen beyond loopback without a token when no auth mode is chosen', async () => {
+    const running = startProcess({
+      command: process.execPath,
+      args: [bin, '--http', '--host', '0.0.0.0', '--port', '0', '--providers', 'bbj-rag'],
+      env: { MCP_HTTP_TOKEN: undefined, MCP_AUTH: undefined },
+    });
+    expect(await running.exited).toBe(2);
+    expect(running.stderr()).toContain('refusing to listen on 0.0.0.0 without a bearer token');
+  });
+
   it.runIf(Number(process.versions.node.split('.')[0]) < 22)(
     'refuses oauth on Node before 22.12 with a usage error',
     async () => {
