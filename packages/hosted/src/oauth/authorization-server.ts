@@ -217,6 +217,10 @@ export async function createAuthorizationServer(
     },
     features: {
       devInteractions: { enabled: false },
+      // Only what is routed at the origin root is advertised: no userinfo, no logout endpoint.
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: registration, initialAccessToken: false },
       registrationManagement: { enabled: registration, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },

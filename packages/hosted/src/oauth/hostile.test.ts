@@ -82,6 +82,15 @@ describe('discovery and registration', () => {
         authorization_response_iss_parameter_supported: true,
       });
       expect(metadata.scopes_supported).toContain('mcp');
+      // Every advertised endpoint is one this server routes.
+      const endpoints = Object.entries(metadata).filter(
+        ([key]) => key.endsWith('_endpoint') || key === 'jwks_uri',
+      );
+      for (const [, value] of endpoints) {
+        expect(['/authorize', '/token', '/register', '/revoke', '/jwks']).toContain(
+          new URL(String(value)).pathname,
+        );
+      }
       expect(metadata.token_endpoint_auth_methods_supported).toEqual(
         expect.arrayContaining(['none', 'client_secret_post']),
       );
