@@ -131,7 +131,7 @@ export function createTicketPrompts(client: ForgeClient): PromptDefinition[] {
               role: 'user',
               content: {
                 type: 'text',
-                text: `${role.guide(toolName, ticket.id)}\n\n<ticket_context>\n${ticketMarkdown(ticket)}</ticket_context>\n`,
+                text: `${role.guide(toolName, ticket.slug ?? ticket.id)}\n\n<ticket_context>\n${ticketMarkdown(ticket)}</ticket_context>\n`,
               },
             },
           ],
