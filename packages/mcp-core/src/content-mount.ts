@@ -101,7 +101,9 @@ function promptArguments(
   catalog: ContentCatalog,
   strict: boolean,
 ): z.ZodType | Record<string, z.ZodType> | undefined {
-  if (prompt.arguments.length === 0) return undefined;
+  // Without arguments a plain server gets no schema at all (the SDKs then call back with the
+  // context only); our own servers still get one, so unknown arguments reach our check.
+  if (prompt.arguments.length === 0 && !strict) return undefined;
   const shape: Record<string, z.ZodType> = {};
   for (const argument of prompt.arguments) {
     const inner = z.string().describe(argument.description);

@@ -75,7 +75,11 @@ describe('definePrompt and defineResourceTemplate are validated at registration'
 describe('composition of prompts and resources', () => {
   it('prefixes prompt and resource names but keeps URIs', () => {
     const registry = new ToolRegistry().use(createContentProvider(), { prefix: 'n_' });
-    expect(registry.content.listPrompts().map((prompt) => prompt.name)).toEqual(['n_greet', 'n_cleanup']);
+    expect(registry.content.listPrompts().map((prompt) => prompt.name)).toEqual([
+      'n_greet',
+      'n_cleanup',
+      'n_status',
+    ]);
     expect(registry.content.listResourceDescriptors()).toMatchObject([
       { name: 'n_readme', uri: 'note://readme' },
       { name: 'n_note', uriTemplate: 'note://notes/{noteId}' },
@@ -84,13 +88,13 @@ describe('composition of prompts and resources', () => {
 
   it('drops a prompt whose tools the filters remove (read-only drops the cleanup workflow)', () => {
     const readOnly = new ToolRegistry().use(createContentProvider(), { readOnly: true });
-    expect(readOnly.content.listPrompts().map((prompt) => prompt.name)).toEqual(['greet']);
+    expect(readOnly.content.listPrompts().map((prompt) => prompt.name)).toEqual(['greet', 'status']);
     expect(readOnly.content.listResourceDescriptors()).toHaveLength(2);
   });
 
   it('matches include and exclude rules against prompt and resource names too', () => {
     const registry = new ToolRegistry().use(createContentProvider(), { exclude: ['greet', 'readme'] });
-    expect(registry.content.listPrompts().map((prompt) => prompt.name)).toEqual(['cleanup']);
+    expect(registry.content.listPrompts().map((prompt) => prompt.name)).toEqual(['cleanup', 'status']);
     expect(registry.content.listResourceDescriptors().map((resource) => resource.name)).toEqual(['note']);
     const only = new ToolRegistry().use(createContentProvider(), { include: ['echo', 'note'] });
     expect(only.content.listPrompts()).toEqual([]);
@@ -138,7 +142,7 @@ describe('prompts, resources and completions over MCP', () => {
 
   it('lists prompts with their described arguments', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(['n_greet', 'n_cleanup']);
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['n_greet', 'n_cleanup', 'n_status']);
     expect(prompts[0]?.arguments).toEqual([
       { name: 'name', description: 'Who to greet', required: true },
       { name: 'tone', description: 'How to greet: warm or formal', required: false },
@@ -179,6 +183,10 @@ describe('prompts, resources and completions over MCP', () => {
     const crash = await rpcError(client.getPrompt({ name: 'n_cleanup', arguments: { note: 'crash' } }));
     expect(crash).toMatchObject({ code: -32603, data: { error_code: 'INTERNAL_ERROR' } });
     expect(crash.message).not.toContain('secret');
+    const status = await client.getPrompt({ name: 'n_status' });
+    expect(status.messages[0]?.content).toMatchObject({ text: expect.stringContaining('status report') });
+    const extra = await rpcError(client.getPrompt({ name: 'n_status', arguments: { verbose: 'yes' } }));
+    expect(extra).toMatchObject({ code: -32602, data: { error_code: 'INVALID_INPUT' } });
   });
 
   it('lists resources and templates, and reads both', async () => {
@@ -265,7 +273,7 @@ describe('mountTools carries prompts and resources', () => {
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(clientTransport);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(['host_prompt', 'greet', 'cleanup']);
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['host_prompt', 'greet', 'cleanup', 'status']);
     const result = await client.getPrompt({ name: 'cleanup', arguments: { note: 'beta' } });
     expect(result.messages[1]?.content).toMatchObject({ text: 'Then call remove_item with id beta.' });
     const read = await client.readResource({ uri: 'note://notes/alpha' });
@@ -283,9 +291,11 @@ describe('mountTools carries prompts and resources', () => {
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.prompts && capabilities.resources && capabilities.completions).toBeTruthy();
     const { prompts } = await client.listPrompts();
-    expect(prompts.map(({ name, arguments: args }) => ({ name, args }))).toEqual(
+    expect(prompts.map(({ name, arguments: args }) => ({ name, args: args ?? [] }))).toEqual(
       registry.content.listPrompts().map(({ name, arguments: args }) => ({ name, args })),
     );
+    const status = await client.getPrompt({ name: 'status' });
+    expect(status.messages[0]?.content).toMatchObject({ text: expect.stringContaining('status report') });
     const greeting = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada', tone: 'formal' } });
     expect(greeting.messages[0]?.content).toEqual({ type: 'text', text: 'Greet Ada in a formal tone.' });
     const notFound = await rpcError(client.getPrompt({ name: 'cleanup', arguments: { note: 'gamma' } }));
