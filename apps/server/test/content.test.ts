@@ -27,7 +27,7 @@ describe('prompts and resources in the composed server', () => {
         ['context_forge_project_context', 'context-forge://projects/{id}/context'],
       ]);
       const review = await client.getPrompt({ name: 'forge_review', arguments: { ticketId: 'FOR-1' } });
-      const text = (review.messages[0]?.content as { text: string }).text;
+      const text = (review.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
       // The guide names the tools as this server serves them.
       expect(text).toContain('forge_submit_review_session');
       expect(text).not.toMatch(/[^_]submit_review_session/);
