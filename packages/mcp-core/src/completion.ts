@@ -16,9 +16,6 @@ export type Completer = (
   context: CompletionContext,
 ) => Promise<readonly string[]> | readonly string[];
 
-/** The most suggestions one answer carries (the protocol's limit). */
-export const MAX_COMPLETIONS = 100;
-
 /**
  * The candidates that start with `value` (case-insensitive), then those that merely contain
  * it, without duplicates: a helper for completers over a known list.

@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { type Completer, MAX_COMPLETIONS } from './completion.js';
+import type { Completer } from './completion.js';
 import {
   ConfigError,
   DuplicateToolError,
@@ -270,8 +270,8 @@ export class ContentCatalog {
     if (!completer) return [];
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const values = await completer(value, { arguments: args, signal });
-      return [...values].slice(0, MAX_COMPLETIONS);
+      // The SDK sends the first 100 and reports the total.
+      return [...(await completer(value, { arguments: args, signal }))];
     } catch (error) {
       const reason = McpToolError.isInstance(error) ? error.message : String(error);
       this.logger.warn(`completion failed: ${reason}`);

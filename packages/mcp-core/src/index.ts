@@ -1,7 +1,6 @@
 export {
   type Completer,
   type CompletionContext,
-  MAX_COMPLETIONS,
   matchCompletions,
 } from './completion.js';
 export { ContentCatalog } from './content.js';

@@ -50,7 +50,9 @@ export function projectCompleter(store: () => ProjectStore): Completer {
 export function templateCompleter(store: () => ProjectStore): Completer {
   return async (value, { arguments: chosen }) => {
     if (!chosen.project) return [];
-    const project = await findProject(store(), chosen.project);
+    // A project name still being typed, or misspelt, has no templates to offer.
+    const project = await findProject(store(), chosen.project).catch(() => undefined);
+    if (!project) return [];
     const prompts = await loadPrompts(promptFileOf(projectRoot(project, 'listing prompts')));
     return matchCompletions(
       prompts.map((prompt) => prompt.name),

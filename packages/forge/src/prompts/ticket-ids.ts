@@ -3,10 +3,21 @@ import type { ForgeClient } from '../client/client.js';
 import { normalizeSummary } from '../tickets/normalize.js';
 import type { TicketSummary } from '../tickets/schema.js';
 
+/** How long completions reuse one ticket list: a person types several keys in a row. */
+const COMPLETION_LIST_TTL_MS = 30_000;
+
 /** Suggests the team's ticket ids and slugs that start with (or contain) what was typed. */
 export function ticketIdCompleter(client: ForgeClient): Completer {
+  let cached: { at: number; tickets: Promise<TicketSummary[]> } | undefined;
   return async (value, { signal }) => {
-    const tickets = await teamTickets(client, 'all', signal);
+    if (!cached || Date.now() - cached.at > COMPLETION_LIST_TTL_MS) {
+      const entry = { at: Date.now(), tickets: teamTickets(client, 'all', signal) };
+      entry.tickets.catch(() => {
+        if (cached === entry) cached = undefined;
+      });
+      cached = entry;
+    }
+    const tickets = await cached.tickets;
     return matchCompletions(
       tickets.flatMap((ticket) =>
         ticket.slug && ticket.slug !== ticket.id ? [ticket.slug, ticket.id] : [ticket.id],
