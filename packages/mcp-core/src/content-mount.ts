@@ -4,6 +4,7 @@ import type { Completer } from './completion.js';
 import type { ContentCatalog } from './content.js';
 import type { CallContext } from './execute.js';
 import type { PromptDescriptor } from './prompt.js';
+import type { ResourceDescriptor } from './resource.js';
 
 /** Both SDKs recognise a completable argument schema by this symbol. */
 const COMPLETABLE = Symbol.for('mcp.completable');
@@ -35,6 +36,8 @@ export function mountContent(
   server: ServerWithContent,
   catalog: ContentCatalog,
   toContext: (extra: unknown) => CallContext,
+  /** Identifies `toContext` (the transport), so built templates can be reused per server. */
+  contextKey: string,
 ): void {
   const prompts = catalog.listPrompts();
   const resources = catalog.listResourceDescriptors();
@@ -47,7 +50,7 @@ export function mountContent(
     // rejected by our strict schema; any other server gets a plain shape both SDKs accept.
     const strict = server instanceof McpServer;
     for (const prompt of prompts) {
-      const argsSchema = promptArguments(prompt, catalog, strict);
+      const argsSchema = cachedPromptArguments(prompt, catalog, strict);
       register(
         prompt.name,
         {
@@ -80,10 +83,16 @@ export function mountContent(
         );
         continue;
       }
-      const template = new ResourceTemplate(resource.uriTemplate ?? '', {
-        list: async (extra) => ({ resources: await catalog.listOne(resource.name, toContext(extra)) }),
-        complete: templateCompleters(resource.uriTemplate ?? '', resource.name, catalog),
-      });
+      const built = templates.get(resource) ?? new Map<string, ResourceTemplate>();
+      templates.set(resource, built);
+      let template = built.get(contextKey);
+      if (!template) {
+        template = new ResourceTemplate(resource.uriTemplate ?? '', {
+          list: async (extra) => ({ resources: await catalog.listOne(resource.name, toContext(extra)) }),
+          complete: templateCompleters(resource.uriTemplate ?? '', resource.name, catalog),
+        });
+        built.set(contextKey, template);
+      }
       register(resource.name, template, metadata, (uri, variables, extra) =>
         catalog.readMatched(
           resource.name,
@@ -94,6 +103,27 @@ export function mountContent(
       );
     }
   }
+}
+
+type PromptArguments = z.ZodType | Record<string, z.ZodType> | undefined;
+
+/*
+ * Stateless HTTP builds a server per request: the argument schemas and templates of a
+ * descriptor (which belongs to one catalog) are built once and reused.
+ */
+const promptSchemas = new WeakMap<PromptDescriptor, { strict?: PromptArguments; plain?: PromptArguments }>();
+const templates = new WeakMap<ResourceDescriptor, Map<string, ResourceTemplate>>();
+
+function cachedPromptArguments(
+  prompt: PromptDescriptor,
+  catalog: ContentCatalog,
+  strict: boolean,
+): PromptArguments {
+  const cached = promptSchemas.get(prompt) ?? {};
+  promptSchemas.set(prompt, cached);
+  const key = strict ? 'strict' : 'plain';
+  if (!(key in cached)) cached[key] = promptArguments(prompt, catalog, strict);
+  return cached[key];
 }
 
 function promptArguments(

@@ -57,7 +57,12 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       (args, extra) => registry.call(descriptor.name, args, callContext(extra, options.transport)),
     );
   }
-  mountContent(server, registry.content, (extra) => callContext(extra, options.transport));
+  mountContent(
+    server,
+    registry.content,
+    (extra) => callContext(extra, options.transport),
+    options.transport ?? 'unknown',
+  );
 }
 
 export function toRegistry(source: ToolSource): ToolRegistry {
