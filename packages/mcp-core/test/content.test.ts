@@ -116,6 +116,22 @@ describe('composition of prompts and resources', () => {
     expect(() => prompts.registerPrompt(greet)).toThrow('A prompt named "greet" is already registered');
   });
 
+  it('gets prompts and reads resources in process, without a server', async () => {
+    const registry = new ToolRegistry().use(createContentProvider(), { prefix: 'n_' });
+    const prompt = await registry.content.getPrompt('n_greet', { name: 'Ada' });
+    expect(prompt.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Greet Ada in a warm tone.' } },
+    ]);
+    expect(await registry.content.readResource('note://notes/alpha')).toEqual({
+      contents: [{ uri: 'note://notes/alpha', mimeType: 'text/plain', text: 'First note.' }],
+    });
+    await expect(registry.content.readResource('note://elsewhere')).rejects.toMatchObject({
+      code: -32602,
+      data: { error_code: 'NOT_FOUND', uri: 'note://elsewhere' },
+    });
+    await expect(registry.content.getPrompt('greet', {})).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('refuses a prompt that names a tool its provider does not have', () => {
     const provider = { ...createContentProvider(), prompts: [{ ...cleanup, tools: ['no_such_tool'] }] };
     expect(() => new ToolRegistry().use(provider)).toThrow(
