@@ -327,6 +327,16 @@ describe('mountTools carries prompts and resources', () => {
       argument: { name: 'note', value: 'al' },
     });
     expect(completion.completion.values).toEqual(['alpha']);
+    const optional = await client.complete({
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'tone', value: 'w' },
+    });
+    expect(optional.completion.values).toEqual(['warm']);
+    const variable = await client.complete({
+      ref: { type: 'ref/resource', uri: 'note://notes/{noteId}' },
+      argument: { name: 'noteId', value: 'beta-' },
+    });
+    expect(variable.completion.values).toEqual(['beta-2']);
     await client.close();
   });
 });
