@@ -54,6 +54,8 @@ export interface ContentBatch {
 }
 
 const IN_PROCESS = Object.freeze({ transport: 'in-process' as const });
+/** The owner of prompts and resources added with `registerPrompt` / `registerResource`. */
+export const DIRECT = 'registry';
 const SAME_NAME = (name: string) => name;
 
 /**
@@ -67,6 +69,8 @@ export class ContentCatalog {
   readonly #resources = new Map<string, ResourceEntry>();
   /** `scheme://host` → the provider that serves it. */
   readonly #authorities = new Map<string, string>();
+  /** Every URI and URI template served. */
+  readonly #addresses = new Set<string>();
 
   constructor(
     private readonly timeoutMs: number,
@@ -112,11 +116,13 @@ export class ContentCatalog {
       const address = descriptor.uri ?? descriptor.uriTemplate ?? '';
       const authority = resourceAuthority(address);
       const holder = this.#authorities.get(authority);
-      if (holder !== undefined) {
+      // Resources registered one by one share the registry's authorities; a provider does not.
+      if (holder !== undefined && !(holder === DIRECT && batch.owner === DIRECT)) {
         throw new ConfigError(
           `[mcp-core] [${batch.owner}] resource ${address}: ${authority} is already served by ${holder}. Resource URIs are not prefixed; serve one of them, or drop its resources with exclude.`,
         );
       }
+      if (this.#addresses.has(address)) throw new DuplicateToolError(address, 'resource');
       authorities.set(authority, batch.owner);
       const entry: ResourceEntry = { resource, descriptor: renamed, owner: batch.owner, toolName };
       if (descriptor.uriTemplate !== undefined) entry.template = new UriTemplate(descriptor.uriTemplate);
@@ -130,9 +136,15 @@ export class ContentCatalog {
       resources.map((entry) => entry.descriptor.name),
       'resource',
     );
+    assertUnique(
+      resources.map((entry) => entry.descriptor.uri ?? entry.descriptor.uriTemplate ?? ''),
+      'resource',
+    );
     for (const entry of prompts) this.#prompts.set(entry.descriptor.name, entry);
     for (const entry of resources) this.#resources.set(entry.descriptor.name, entry);
     for (const [authority, owner] of authorities) this.#authorities.set(authority, owner);
+    for (const entry of resources)
+      this.#addresses.add(entry.descriptor.uri ?? entry.descriptor.uriTemplate ?? '');
   }
 
   /** Descriptors in registration order: exactly what `prompts/list` returns. */

@@ -1,4 +1,4 @@
-import { ContentCatalog } from './content.js';
+import { ContentCatalog, DIRECT } from './content.js';
 import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descriptor.js';
 import {
   ConfigError,
@@ -90,13 +90,13 @@ export class ToolRegistry {
 
   /** Validates a prompt and adds it under its own name. */
   registerPrompt(prompt: AnyPromptDefinition): this {
-    this.#content.add({ owner: 'registry', prefix: '', prompts: [prompt], resources: [] });
+    this.#content.add({ owner: DIRECT, prefix: '', prompts: [prompt], resources: [] });
     return this;
   }
 
   /** Validates a resource or resource template and adds it. */
   registerResource(resource: AnyResourceDefinition): this {
-    this.#content.add({ owner: 'registry', prefix: '', prompts: [], resources: [resource] });
+    this.#content.add({ owner: DIRECT, prefix: '', prompts: [], resources: [resource] });
     return this;
   }
 

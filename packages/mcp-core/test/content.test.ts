@@ -132,6 +132,19 @@ describe('composition of prompts and resources', () => {
     await expect(registry.content.getPrompt('greet', {})).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('takes resources one by one under one host, but not the same URI twice', () => {
+    const registry = new ToolRegistry().registerResource(note);
+    const second = defineResourceTemplate({
+      ...note,
+      name: 'note_raw',
+      uriTemplate: 'note://notes/{noteId}/raw',
+    });
+    expect(() => registry.registerResource(second)).not.toThrow();
+    expect(() => registry.registerResource({ ...note, name: 'again' })).toThrow(
+      'A resource named "note://notes/{noteId}" is already registered',
+    );
+  });
+
   it('refuses a prompt that names a tool its provider does not have', () => {
     const provider = { ...createContentProvider(), prompts: [{ ...cleanup, tools: ['no_such_tool'] }] };
     expect(() => new ToolRegistry().use(provider)).toThrow(
