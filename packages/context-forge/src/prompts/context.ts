@@ -1,4 +1,4 @@
-import { definePrompt, type PromptDefinition } from '@x/mcp-core';
+import { definePrompt, matchCompletions, type PromptDefinition } from '@x/mcp-core';
 import { z } from 'zod';
 import { buildContext } from '../context/build.js';
 import { projectRoot, promptFileOf } from '../context/project-files.js';
@@ -63,7 +63,7 @@ export const createTemplatePrompt = (store: () => ProjectStore) =>
     complete: {
       project: projectCompleter(store),
       template: templateCompleter(store),
-      workType: () => ['start', 'continue'],
+      workType: (value) => matchCompletions(['start', 'continue'], value),
     },
     handler: async ({ project: idOrName, template, ...overrides }) => {
       const project = await findProject(store(), idOrName);
