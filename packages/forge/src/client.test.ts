@@ -155,7 +155,11 @@ describe('credentials', () => {
     const connection = await connectInMemory(new ToolRegistry().use(provider));
     connections.push(connection);
     expect((await connection.client.callTool({ name: 'list_tickets', arguments: {} })).isError).toBeFalsy();
-    expect(fake.requests).toHaveLength(1);
+    // The tickets, then the team's members once for the assignee names.
+    expect(fake.requests.map((request) => request.path)).toEqual([
+      '/tickets',
+      `/teams/${fake.teamId}/members`,
+    ]);
   });
 
   it('refuses an invalid FORGE_API_URL with a configuration error', async () => {

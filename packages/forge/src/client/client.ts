@@ -46,6 +46,7 @@ export class ForgeClient {
   #credentials: Credentials | undefined;
   #refreshing: Promise<Credentials> | undefined;
   #warnedAboutMode = false;
+  #memberNames: Promise<Map<string, string>> | undefined;
 
   constructor(settings: ForgeSettings = {}, logger: Logger = createLogger('forge')) {
     this.#settings = settings;
@@ -61,6 +62,24 @@ export class ForgeClient {
   /** The team requests are made for (loads the login if needed). */
   async teamId(): Promise<string> {
     return (await this.#currentCredentials()).teamId;
+  }
+
+  /**
+   * The team's members as user id → display name (`GET /teams/:teamId/members`), read once and
+   * kept for the life of the client; a failed read is not kept, so the next call tries again.
+   */
+  teamMemberNames(): Promise<Map<string, string>> {
+    this.#memberNames ??= this.teamId()
+      .then((teamId) =>
+        teamId
+          ? this.request<unknown>('GET', `/teams/${encodeURIComponent(teamId)}/members`)
+          : { members: [] },
+      )
+      .then(memberNamesOf);
+    this.#memberNames.catch(() => {
+      this.#memberNames = undefined;
+    });
+    return this.#memberNames;
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -283,4 +302,17 @@ export class ForgeClient {
 
 function fromConfig(config: ForgeConfig): Credentials {
   return { accessToken: config.accessToken, teamId: config.teamId, source: 'file', config };
+}
+
+/** Reads `{ members: [{ userId, displayName }] }`, tolerating `id` / `name` and unknown fields. */
+function memberNamesOf(body: unknown): Map<string, string> {
+  const members = (body as { members?: unknown } | null)?.members;
+  const names = new Map<string, string>();
+  for (const member of Array.isArray(members) ? members : []) {
+    const record = (member ?? {}) as Record<string, unknown>;
+    const id = record.userId ?? record.id;
+    const name = record.displayName ?? record.name;
+    if (typeof id === 'string' && typeof name === 'string' && name.trim() !== '') names.set(id, name.trim());
+  }
+  return names;
 }
