@@ -253,6 +253,8 @@ export async function createOAuthSetup(
     return {
       auth: auth.auth,
       allowedHosts: [new URL(publicUrl).hostname],
+      // The consent and account forms post from the public origin.
+      allowedOrigins: [new URL(publicUrl).hostname],
       provider: [...shared, ...hostedEntry],
       close: async () => {
         clearInterval(sweeper);

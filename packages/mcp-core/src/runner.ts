@@ -51,6 +51,8 @@ export interface HttpAuthSetup {
   auth: HttpAuth;
   /** `Host` names to accept besides loopback (e.g. the public host name). */
   allowedHosts?: readonly string[];
+  /** `Origin` host names to accept besides loopback (e.g. the public host name, for its own forms). */
+  allowedOrigins?: readonly string[];
   /** Called when the server stops (close stores, caches). */
   close?(): Promise<void>;
   /** What `/readyz` and `/healthz` report on in this mode, instead of the bin's providers. */
@@ -216,6 +218,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         ...(setup ? { auth: setup.auth } : {}),
         allowUnauthenticated: flags.allowUnauthenticated,
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+        ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
         logger,
       });
       logger.info(

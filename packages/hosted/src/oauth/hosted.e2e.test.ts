@@ -125,6 +125,9 @@ describe('the sign-in interaction refuses forgery', () => {
     await new Client({ name: 'forgery', version: '1.0.0' }).connect(transport).catch(() => undefined);
     const consent = await browser.open(oauth.authorizationUrl as URL);
     expect(consent.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(consent.headers.get('x-frame-options')).toBe('DENY');
+    // Not no-referrer: that makes browsers send Origin: null on the form POST, which is refused.
+    expect(consent.headers.get('referrer-policy')).toBe('same-origin');
     expect(consent.body).toContain('Test client');
     expect(consent.body).toContain('127.0.0.1:9');
     const after = await browser.submit(consent, { decision: 'approve' }, omitCsrf ? ['csrf'] : []);
@@ -135,6 +138,28 @@ describe('the sign-in interaction refuses forgery', () => {
     const { after } = await toLaunchpad(true);
     expect(after.status).toBe(403);
     expect(after.url.pathname).toMatch(/\/decision$/);
+  });
+
+  it('refuses a consent form posted from another origin', async () => {
+    const oauth = new TestOAuthClient(REDIRECT);
+    const browser = new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+    await new Client({ name: 'origin', version: '1.0.0' })
+      .connect(new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth }))
+      .catch(() => undefined);
+    const consent = await browser.open(oauth.authorizationUrl as URL);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(consent.body)?.[1] as string;
+    const cookie = browser.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
+    const response = await fetch(new URL(`${consent.url.pathname}/decision`, env.origin), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        cookie,
+      },
+      body: new URLSearchParams({ csrf, decision: 'approve' }),
+    });
+    expect(response.status).toBe(403);
   });
 
   it('refuses a forged state without exchanging anything', async () => {

@@ -1,13 +1,17 @@
 import type { ServerResponse } from 'node:http';
 
-/** Headers of every page: no framing (clickjacking), no caching, no referrer, no scripts. */
+/**
+ * Headers of every page: no framing (clickjacking), no caching, no scripts, no referrer to other
+ * sites (`same-origin`, not `no-referrer`: with that, browsers send `Origin: null` on the form
+ * POST, which the server's Origin check refuses).
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 };
 

@@ -60,9 +60,14 @@ export class OAuthBrowser {
       if (!omit.includes(name)) body.set(name, unescapeHtml(value));
     }
     for (const [name, value] of Object.entries(fields)) body.set(name, value);
-    return this.#navigate(new URL(unescapeHtml(form[1]), page.url), {
+    const target = new URL(unescapeHtml(form[1]), page.url);
+    return this.#navigate(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      // As a browser does for a same-origin form POST (referrer policy permitting).
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(target.origin === page.url.origin ? { origin: page.url.origin } : { origin: 'null' }),
+      },
       body: body.toString(),
     });
   }
