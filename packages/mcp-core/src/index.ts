@@ -80,4 +80,4 @@ export {
   type ToolDefinition,
   type ToolProvider,
 } from './tool.js';
-export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';
+export { networkErrorCode, parseRetryAfter, sleep } from './upstream/helpers.js';
