@@ -227,7 +227,9 @@ describe('quoted upstream text is redacted', () => {
     const error = await failure(upstream.request('POST', '/todos', { json: { content: 'x' } }));
     expect(error.code).toBe('INVALID_INPUT');
     const text = JSON.stringify(error.toJSON());
-    expect(error.message).toContain('Example said: "Invalid request with header Bearer [redacted], session [redacted]');
+    expect(error.message).toContain(
+      'Example said: "Invalid request with header Bearer [redacted], session [redacted]',
+    );
     expect(text).not.toContain(token);
     expect(text).not.toContain(jwt);
     expect(text).not.toContain('hunter2-app-secret');
