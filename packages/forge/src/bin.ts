@@ -1,30 +1,22 @@
 import { runBin } from '@x/mcp-core';
+import { authCommands } from '@x/mcp-core/upstream';
 import { VERSION } from './version.js';
-
-/** `forge-mcp login` / `logout`: the device-flow login shared with the forge CLI. */
-const authCommand = (command: 'login' | 'logout', summary: string) => ({
-  summary,
-  run: async (argv: readonly string[]) => {
-    const { runAuthCommand } = await import('./auth/cli.js');
-    const controller = new AbortController();
-    process.once('SIGINT', () => controller.abort());
-    return runAuthCommand(command, argv, {
-      write: (text) => process.stderr.write(text),
-      env: process.env,
-      signal: controller.signal,
-    });
-  },
-});
 
 await runBin({
   name: 'forge-mcp',
   version: VERSION,
   description:
     'Forge ticket tools for AI agents (MCP server). Users of the forge CLI who already ran `forge login` need no login.',
-  commands: {
-    login: authCommand('login', 'sign in to Forge in the browser (device flow); saves ~/.forge/config.json'),
-    logout: authCommand('logout', 'delete the saved login'),
-  },
+  // The device-flow login shared with the forge CLI; loaded only when one of these runs.
+  commands: authCommands(
+    'forge-mcp',
+    {
+      login: 'sign in to Forge in the browser (device flow); saves ~/.forge/config.json',
+      logout: 'delete the saved login',
+      whoami: 'show the account, token expiry and where the login is stored (exit 1 when signed out)',
+    },
+    async () => (await import('./auth/cli.js')).AUTH_COMMANDS,
+  ),
   environment: [
     {
       name: 'FORGE_API_URL',

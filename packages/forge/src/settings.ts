@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
+import type { ForgeCredentials } from './auth/credentials.js';
 
 /** The Forge API the `forge` CLI talks to; it includes the `/api` prefix. */
 export const DEFAULT_API_URL = 'https://www.forge-ai.dev/api';
@@ -17,9 +19,14 @@ export interface ForgeSettings {
   teamId?: string;
   /** The login file. Default: `$FORGE_CONFIG_PATH`, then `~/.forge/config.json` (shared with the `forge` CLI). */
   configPath?: string;
-  /** Time limit of one HTTP request in ms. Default 30000. */
+  /**
+   * Where every request's token and team come from. Default: `accessToken`/`teamId` (or their
+   * variables), else the login file. A server that serves several people passes each one's own.
+   */
+  credentials?: CredentialSource<ForgeCredentials>;
+  /** Time limit of one HTTP request, from sending to the last byte of the answer, in ms. Default 30000. */
   timeoutMs?: number;
-  /** Wait before the single retry after a 5xx, in ms. Default 1000. */
+  /** First wait before the single retry after a 429, or a 5xx on a read, in ms. Default 1000. */
   retryDelayMs?: number;
   /** Directory `get_repository_context` works in and may not leave. Default: the process's working directory. */
   cwd?: string;

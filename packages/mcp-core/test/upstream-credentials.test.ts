@@ -159,7 +159,6 @@ describe('loginFileCredentials', () => {
 
 describe('runAuthCommand', () => {
   const whoami: AuthCommand = {
-    summary: 'who',
     help: 'Usage: example-mcp whoami\n',
     options: { json: { type: 'boolean' } },
     run: async (values, io) => {

@@ -11,10 +11,8 @@ export interface AuthIo {
   signal?: AbortSignal;
 }
 
-/** One `login`, `logout` or `whoami` of a provider bin. */
+/** One `login`, `logout` or `whoami` of a provider bin (its one-line summary is given to `authCommands`). */
 export interface AuthCommand {
-  /** One line for the bin's `--help`. */
-  summary: string;
   /** The full `<bin> <command> --help` text. */
   help: string;
   /** Options beyond `--help`, as `node:util` `parseArgs` takes them. */
