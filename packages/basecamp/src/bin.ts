@@ -1,33 +1,22 @@
 import { runBin } from '@x/mcp-core';
+import { authCommands } from '@x/mcp-core/upstream';
 import { VERSION } from './version.js';
-
-/** `basecamp-mcp login` / `logout`: the logic lives in auth/, loaded only when asked for. */
-async function authCommand(command: 'login' | 'logout', argv: readonly string[]): Promise<number> {
-  const { runAuthCommand } = await import('./auth/cli.js');
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  return runAuthCommand(command, argv, {
-    write: (text) => process.stderr.write(text),
-    env: process.env,
-    signal: controller.signal,
-  });
-}
 
 await runBin({
   name: 'basecamp-mcp',
   version: VERSION,
   description: 'Basecamp tools for AI agents (MCP server)',
-  commands: {
-    login: {
-      summary:
+  // The logic lives in auth/, loaded only when one of these runs.
+  commands: authCommands(
+    'basecamp-mcp',
+    {
+      login:
         'sign in with your Basecamp OAuth app in the browser ([--account <id>]); saves a 0600 token file',
-      run: (argv) => authCommand('login', argv),
+      logout: 'revoke the saved token at Launchpad and delete the saved login',
+      whoami: 'show the account, token expiry and where the login is stored (exit 1 when signed out)',
     },
-    logout: {
-      summary: 'revoke the saved token at Launchpad and delete the saved login',
-      run: (argv) => authCommand('logout', argv),
-    },
-  },
+    async () => (await import('./auth/cli.js')).basecampAuthCommands(),
+  ),
   environment: [
     { name: 'BASECAMP_CLIENT_ID', description: 'OAuth app client id (login, refresh)' },
     { name: 'BASECAMP_CLIENT_SECRET', description: 'OAuth app client secret (login, refresh)' },

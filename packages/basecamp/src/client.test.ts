@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpToolError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BasecampCredentials } from './auth/credentials.js';
 import { type StoredLogin, writeLogin } from './auth/token-file.js';
 import { BasecampClient } from './client/client.js';
 import { SlidingWindowLimiter } from './client/limiter.js';
@@ -190,12 +192,31 @@ describe('status mapping', () => {
     await client.get(path);
   });
 
-  it('gives up after the retries with a retryable UPSTREAM_ERROR', async () => {
+  it('gives up after the retries: a 503 is UPSTREAM_UNAVAILABLE, a 500 UPSTREAM_ERROR, both retryable', async () => {
     fake.fail({ path: full(), status: 503, times: 4 });
-    const error = await failure(envClient().get(path));
-    expect(error.code).toBe('UPSTREAM_ERROR');
-    expect(error.retryable).toBe(true);
+    const unavailable = await failure(envClient().get(path));
+    expect(unavailable.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(unavailable.retryable).toBe(true);
     expect(fake.requests).toHaveLength(4);
+    fake.resetLog();
+    fake.fail({ path: full(), status: 500, times: 4 });
+    const failed = await failure(envClient().get(path));
+    expect(failed).toMatchObject({ code: 'UPSTREAM_ERROR', retryable: true });
+    expect(fake.requests).toHaveLength(4);
+  });
+
+  it('keeps a token the upstream echoes out of the quoted error', async () => {
+    fake.fail({
+      path: full(),
+      status: 422,
+      body: JSON.stringify({
+        error: `Invalid request from Bearer ${fake.accessToken} (token ${fake.accessToken})`,
+      }),
+    });
+    const error = await failure(envClient().get(path));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('Basecamp said: "Invalid request from Bearer [redacted]');
+    expect(JSON.stringify(error.toJSON())).not.toContain(fake.accessToken);
   });
 
   it('never retries a POST after a 5xx', async () => {
@@ -255,6 +276,33 @@ describe('status mapping', () => {
     );
     expect(error.code).toBe('TOOL_NOT_ENABLED');
     expect(error.message).toContain('BASECAMP_ACCOUNT_ID');
+  });
+});
+
+describe('a credential source given in settings', () => {
+  it('is used for every request, and no login file or variable is read', async () => {
+    const renewed: string[] = [];
+    const credentials: CredentialSource<BasecampCredentials> = {
+      current: async () => ({ accessToken: 'bc-access-stale', accountId: fake.accountId }),
+      renew: async (rejected) => {
+        renewed.push(rejected.accessToken);
+        return { accessToken: fake.issueTokens().accessToken, accountId: fake.accountId };
+      },
+    };
+    const client = new BasecampClient({
+      apiUrl: fake.url,
+      credentials,
+      tokenFile: join(tmpdir(), 'no-such-dir', 'token.json'),
+      env: { BASECAMP_ACCESS_TOKEN: 'from-env', BASECAMP_ACCOUNT_ID: '1' },
+      ...fast,
+    });
+    await client.get('/projects.json');
+    expect(renewed).toEqual(['bc-access-stale']);
+    expect(fake.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer bc-access-stale',
+      expect.stringMatching(/^Bearer bc-access-/),
+    ]);
+    expect(fake.requests.every((request) => request.path.startsWith(`/${fake.accountId}/`))).toBe(true);
   });
 });
 

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
+import type { BasecampCredentials } from './auth/credentials.js';
 
 export const DEFAULT_API_URL = 'https://3.basecampapi.com';
 export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
@@ -28,7 +30,12 @@ export interface BasecampSettings {
   tokenFile?: string;
   /** Contact in the User-Agent (URL or email), as Basecamp asks. Default: `$BASECAMP_CONTACT`, then the package page. */
   contact?: string;
-  /** Time limit of one HTTP request in ms. Default 30000. */
+  /**
+   * Where every request's token and account come from. Default: `accessToken`/`accountId` (or
+   * their variables), else the login file. A server that serves several people passes each one's own.
+   */
+  credentials?: CredentialSource<BasecampCredentials>;
+  /** Time limit of one HTTP request, from sending to the last byte of the answer, in ms. Default 30000. */
   timeoutMs?: number;
   /** Client-side limit per account: requests per window. Default `$BASECAMP_RATE_LIMIT_REQUESTS`, then 50. */
   rateLimitRequests?: number;
@@ -36,9 +43,9 @@ export interface BasecampSettings {
   rateLimitWindowMs?: number;
   /** Longest `Retry-After` (or backoff) waited inside one call; longer ones fail as `RATE_LIMITED`. Default 30000. */
   maxRetryWaitMs?: number;
-  /** Retries after a 429, or a 500/502/503/504 on a GET. Default 3. */
+  /** Retries after a 429, or a 500/502/503/504 on an idempotent request (GET, PUT, DELETE). Default 3. */
   maxRetries?: number;
-  /** First backoff after a 5xx on a GET, doubled each time, with jitter. Default 500. */
+  /** First backoff after a 5xx, doubled each time, with jitter. Default 500. */
   retryBaseMs?: number;
   /** Responses kept for `If-None-Match` (an LRU). Default 500. */
   cacheEntries?: number;
