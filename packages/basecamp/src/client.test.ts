@@ -289,10 +289,13 @@ describe('a credential source given in settings', () => {
         return { accessToken: fake.issueTokens().accessToken, accountId: fake.accountId };
       },
     };
+    const damaged = join(mkdtempSync(join(tmpdir(), 'basecamp-custom-')), 'token.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(damaged, '{ reading this would fail');
     const client = new BasecampClient({
       apiUrl: fake.url,
       credentials,
-      tokenFile: join(tmpdir(), 'no-such-dir', 'token.json'),
+      tokenFile: damaged,
       env: { BASECAMP_ACCESS_TOKEN: 'from-env', BASECAMP_ACCOUNT_ID: '1' },
       ...fast,
     });

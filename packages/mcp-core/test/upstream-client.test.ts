@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolError } from '../src/index.js';
 import { closedPort } from '../src/testing/index.js';
@@ -12,6 +14,9 @@ import {
   retryDelay,
   type UpstreamFailure,
 } from '../src/upstream/index.js';
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 interface Seen {
   method: string;
@@ -83,7 +88,12 @@ describe('the time limit covers the whole exchange', () => {
       response.write('{"items": [');
       // ...and never another byte.
     });
-    const error = await failure(client(url, { timeoutMs: 200 }).request('GET', '/slow'));
+    // Collect garbage while the body stalls: a time limit held only weakly (a signal from
+    // AbortSignal.any) is lost then, and the read would wait for the whole call budget.
+    const collector = setInterval(collectGarbage, 20);
+    const error = await failure(client(url, { timeoutMs: 200 }).request('GET', '/slow')).finally(() =>
+      clearInterval(collector),
+    );
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(error.message).toBe(
       `Example at ${url} did not answer within 200 ms (GET /slow). Try again in a moment.`,
