@@ -184,3 +184,57 @@ describe('runAuthCommand', () => {
     expect(await run(['--json'])).toEqual({ code: 1, output: 'example-mcp whoami: Not signed in.\n' });
   });
 });
+
+describe('settings helpers', () => {
+  it('take the value, else the variable, else the fallback, with one message format', async () => {
+    const { loadNumberSetting, loadSetting, loadUrlSetting } = await import('../src/upstream/index.js');
+    const env = { EXAMPLE_URL: ' https://api.example.com/v1/ ', EXAMPLE_LIMIT: '', EXAMPLE_WAIT: 'soon' };
+    expect(loadSetting({ value: undefined, env, variable: 'EXAMPLE_LIMIT', fallback: 'x' })).toBe('x');
+    expect(loadUrlSetting({ value: undefined, env, variable: 'EXAMPLE_URL', fallback: 'http://d' })).toBe(
+      'https://api.example.com/v1',
+    );
+    expect(() =>
+      loadUrlSetting({
+        value: 'ftp://x',
+        env,
+        variable: 'EXAMPLE_URL',
+        setting: 'apiUrl',
+        fallback: 'http://d',
+        example: 'the API base, e.g. https://api.example.com',
+      }),
+    ).toThrow(
+      'apiUrl must be an http(s) URL, got "ftp://x". Set it to the API base, e.g. https://api.example.com.',
+    );
+    expect(() =>
+      loadUrlSetting({
+        value: undefined,
+        env: { U: 'https://me:pw@x' },
+        variable: 'U',
+        fallback: 'http://d',
+      }),
+    ).toThrow('U must not contain a user name or password.');
+    expect(loadNumberSetting({ value: undefined, env, variable: 'EXAMPLE_LIMIT', fallback: 50 })).toBe(50);
+    expect(() =>
+      loadNumberSetting({
+        value: undefined,
+        env,
+        variable: 'EXAMPLE_WAIT',
+        fallback: 1,
+        integer: false,
+        max: 50,
+        unit: 'seconds',
+      }),
+    ).toThrow('EXAMPLE_WAIT must be a number of seconds greater than 0 and at most 50, got "soon".');
+    expect(() =>
+      loadNumberSetting({
+        value: 0,
+        env,
+        variable: 'X',
+        setting: 'timeoutMs',
+        fallback: 1,
+        max: 9,
+        unit: 'milliseconds',
+      }),
+    ).toThrow('timeoutMs must be a whole number of milliseconds from 1 to 9, got "0".');
+  });
+});

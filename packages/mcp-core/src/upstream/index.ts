@@ -37,4 +37,11 @@ export { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
 export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-file.js';
 export { redactSecrets, upstreamMessage } from './redact.js';
 export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
+export {
+  loadNumberSetting,
+  loadSetting,
+  loadUrlSetting,
+  type SettingSource,
+  type SettingVariable,
+} from './settings.js';
 export { defaultStatusError, type StatusErrorMap, type UpstreamFailure } from './status.js';
