@@ -238,3 +238,48 @@ describe('settings helpers', () => {
     ).toThrow('timeoutMs must be a whole number of milliseconds from 1 to 9, got "0".');
   });
 });
+
+describe('environmentProblems', () => {
+  it('finds a variable the README or server.json lacks, and a secret or default that differs', async () => {
+    const { environmentProblems } = await import('../src/upstream/index.js');
+    const table = [
+      { name: 'EX_URL', description: 'base', default: 'https://x' },
+      { name: 'EX_TOKEN', description: 'token', secret: true },
+    ];
+    const serverJson = {
+      packages: [
+        {
+          environmentVariables: [
+            { name: 'EX_URL', default: 'https://y' },
+            { name: 'EX_TOKEN' },
+            { name: 'EX_OLD' },
+            { name: 'MCP_LOG_LEVEL' },
+          ],
+        },
+      ],
+    };
+    expect(
+      environmentProblems(table, { readme: 'Set EX_URL.', serverJson, ignore: ['MCP_LOG_LEVEL'] }),
+    ).toEqual([
+      'the README does not mention EX_TOKEN',
+      'server.json gives EX_URL the default https://y, the table https://x',
+      'server.json marks EX_TOKEN isSecret false, the table true',
+      'server.json lists EX_OLD, which the table does not have',
+    ]);
+    expect(
+      environmentProblems(table, {
+        readme: 'EX_URL EX_TOKEN',
+        serverJson: {
+          packages: [
+            {
+              environmentVariables: [
+                { name: 'EX_URL', default: 'https://x' },
+                { name: 'EX_TOKEN', isSecret: true },
+              ],
+            },
+          ],
+        },
+      }),
+    ).toEqual([]);
+  });
+});

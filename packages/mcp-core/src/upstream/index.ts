@@ -38,6 +38,7 @@ export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-
 export { redactSecrets, upstreamMessage } from './redact.js';
 export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
 export {
+  environmentProblems,
   loadNumberSetting,
   loadSetting,
   loadUrlSetting,

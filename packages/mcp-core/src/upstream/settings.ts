@@ -96,3 +96,49 @@ export function loadNumberSetting(
   }
   return chosen;
 }
+
+/**
+ * Where a provider's documents disagree with its variable table: a variable the README does not
+ * name, and a `server.json` whose variables (beyond `ignore`, e.g. the runner's own) differ in
+ * name, `isSecret` or `default`. Empty when they agree.
+ */
+export function environmentProblems(
+  table: readonly SettingVariable[],
+  { readme, serverJson, ignore = [] }: { readme?: string; serverJson?: unknown; ignore?: readonly string[] },
+): string[] {
+  const problems: string[] = [];
+  if (readme !== undefined) {
+    for (const variable of table) {
+      if (!readme.includes(variable.name)) problems.push(`the README does not mention ${variable.name}`);
+    }
+  }
+  if (serverJson !== undefined) {
+    type Entry = { name: string; isSecret?: boolean; default?: string };
+    const listed = new Map<string, Entry>();
+    const packages = (serverJson as { packages?: { environmentVariables?: Entry[] }[] }).packages ?? [];
+    for (const entry of packages.flatMap((pkg) => pkg.environmentVariables ?? [])) {
+      if (!ignore.includes(entry.name)) listed.set(entry.name, entry);
+    }
+    for (const variable of table) {
+      const entry = listed.get(variable.name);
+      if (!entry) {
+        problems.push(`server.json does not list ${variable.name}`);
+        continue;
+      }
+      if ((entry.isSecret ?? false) !== (variable.secret ?? false)) {
+        problems.push(
+          `server.json marks ${variable.name} isSecret ${entry.isSecret ?? false}, the table ${variable.secret ?? false}`,
+        );
+      }
+      if (entry.default !== variable.default) {
+        problems.push(
+          `server.json gives ${variable.name} the default ${entry.default}, the table ${variable.default}`,
+        );
+      }
+      listed.delete(variable.name);
+    }
+    for (const name of listed.keys())
+      problems.push(`server.json lists ${name}, which the table does not have`);
+  }
+  return problems;
+}
