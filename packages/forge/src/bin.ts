@@ -1,5 +1,6 @@
 import { runBin } from '@x/mcp-core';
 import { authCommands } from '@x/mcp-core/upstream';
+import { ENVIRONMENT } from './environment.js';
 import { VERSION } from './version.js';
 
 await runBin({
@@ -17,21 +18,7 @@ await runBin({
     },
     async () => (await import('./auth/cli.js')).AUTH_COMMANDS,
   ),
-  environment: [
-    {
-      name: 'FORGE_API_URL',
-      description: 'Forge API base including /api (default https://www.forge-ai.dev/api)',
-    },
-    {
-      name: 'FORGE_CONFIG_PATH',
-      description: 'login file (default ~/.forge/config.json, shared with the forge CLI)',
-    },
-    {
-      name: 'FORGE_ACCESS_TOKEN',
-      description: 'use this token instead of the login file (with FORGE_TEAM_ID)',
-    },
-    { name: 'FORGE_TEAM_ID', description: 'team sent as x-team-id with FORGE_ACCESS_TOKEN' },
-  ],
+  environment: ENVIRONMENT,
   createProvider: async () => (await import('./index.js')).createForgeProvider(),
   createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
 });
