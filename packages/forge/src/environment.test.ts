@@ -32,7 +32,7 @@ describe('the variable table', () => {
       accessToken: 'token',
       teamId: 'team',
     });
-    expect(resolveSettings({ env: {} }).apiUrl).toBe(ENVIRONMENT[0].default);
+    expect(resolveSettings({ env: {} }).apiUrl).toBe(ENVIRONMENT[0]?.default);
     expect(() => resolveSettings({ env: { FORGE_API_URL: 'ftp://x' } })).toThrow(
       'FORGE_API_URL must be an http(s) URL, got "ftp://x". Set it to the Forge API base, e.g. https://www.forge-ai.dev/api.',
     );

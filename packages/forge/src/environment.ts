@@ -4,7 +4,7 @@ import type { SettingVariable } from '@x/mcp-core/upstream';
  * Every environment variable forge-mcp reads, described once: `--help` prints this table,
  * and the README and server.json are checked against it.
  */
-export const ENVIRONMENT = [
+export const ENVIRONMENT: readonly SettingVariable[] = [
   {
     name: 'FORGE_API_URL',
     description: 'Forge API base including /api (default https://www.forge-ai.dev/api)',
@@ -20,4 +20,4 @@ export const ENVIRONMENT = [
     secret: true,
   },
   { name: 'FORGE_TEAM_ID', description: 'team sent as x-team-id with FORGE_ACCESS_TOKEN' },
-] as const satisfies readonly SettingVariable[];
+];
