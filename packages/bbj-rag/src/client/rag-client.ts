@@ -58,7 +58,7 @@ export class BbjRagClient {
         unreachable: START_HINT,
         timeout: 'It may be overloaded or still starting; call bbj_knowledge_status, then retry.',
       },
-      timeoutMs: settings.requestTimeoutMs,
+      timeoutMs: settings.timeoutMs,
       fetch: settings.fetch,
       maxMessageChars: MAX_DETAIL_LENGTH,
       retry: { maxRetries: 1 },
