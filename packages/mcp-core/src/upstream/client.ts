@@ -79,8 +79,11 @@ export interface UpstreamRequestOptions {
   notFound?: string;
   /** Sent as `Idempotency-Key`; lets a non-idempotent request be retried after a 5xx or a lost connection. */
   idempotencyKey?: string;
-  /** Statuses answered to the caller instead of thrown (a 304, a health endpoint's 503). */
-  accept?: readonly number[];
+  /**
+   * Statuses answered to the caller instead of thrown or retried (a 304, a health endpoint's
+   * 503); `'any'` for every status, for a flow that reads each answer itself (an OAuth device flow).
+   */
+  accept?: readonly number[] | 'any';
   /** This call's own errors for some statuses, tried before the client's. */
   statusError?: StatusErrorMap;
   /** More secrets to redact for this call. */
@@ -322,7 +325,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
       }
       stats.requests++;
       const { status } = answer;
-      const accepted = call.accept?.includes(status) ?? false;
+      const accepted = call.accept === 'any' || (call.accept?.includes(status) ?? false);
       if ((status >= 200 && status < 300) || accepted)
         return success<T>(upper, answer, credentials, accepted);
 
