@@ -109,6 +109,20 @@ describe('loginFileCredentials', () => {
     expect(JSON.parse(await readFile(file.path, 'utf8')).accessToken).toBe('renewed-1');
   });
 
+  it('lets one waiting call give up without cancelling the refresh the others wait for', async () => {
+    await file.write({ accessToken: 'old', refreshToken: 'r1' });
+    const { credentials, refreshed } = source();
+    await credentials.current();
+    const impatient = new AbortController();
+    const reason = new Error('this call was cancelled');
+    const first = credentials.renew('old', impatient.signal);
+    const second = credentials.renew('old');
+    impatient.abort(reason);
+    await expect(first).rejects.toBe(reason);
+    expect(await second).toBe('renewed-1');
+    expect(refreshed).toEqual(['r1']);
+  });
+
   it('re-reads the file before refreshing and takes a login saved meanwhile', async () => {
     await file.write({ accessToken: 'old', refreshToken: 'r1' });
     const { credentials, refreshed } = source();

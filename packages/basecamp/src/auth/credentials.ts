@@ -60,7 +60,7 @@ export function defaultBasecampCredentials(
     canRefresh: (login) => login.refreshToken !== undefined,
     expiresAt: (login) => (login.expiresAt === undefined ? undefined : Date.parse(login.expiresAt)),
     refreshMarginMs: settings.refreshMarginMs,
-    refresh: (login, signal) => refreshLogin(settings, login, signal),
+    refresh: (login) => refreshLogin(settings, login),
     forget: ({ refreshToken: _dead, ...rest }) => rest,
     notLoggedIn: () =>
       new ConfigError(
@@ -71,7 +71,7 @@ export function defaultBasecampCredentials(
   });
 }
 
-async function refreshLogin(settings: ResolvedSettings, login: StoredLogin, signal?: AbortSignal) {
+async function refreshLogin(settings: ResolvedSettings, login: StoredLogin) {
   const clientId = settings.clientId ?? login.clientId;
   const clientSecret = settings.clientSecret ?? login.clientSecret;
   if (!clientId || !clientSecret || !login.refreshToken) {
@@ -87,7 +87,6 @@ async function refreshLogin(settings: ResolvedSettings, login: StoredLogin, sign
         userAgent: settings.userAgent,
         fetch: settings.fetch,
         timeoutMs: settings.timeoutMs,
-        ...(signal ? { signal } : {}),
       },
       { clientId, clientSecret, refreshToken: login.refreshToken },
     );

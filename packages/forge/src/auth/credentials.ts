@@ -58,12 +58,11 @@ export function defaultForgeCredentials(
     credentials: (config) => ({ accessToken: config.accessToken, teamId: config.teamId }),
     token: (credentials) => credentials.accessToken,
     canRefresh: (config) => config.refreshToken !== '',
-    refresh: async (config, signal) => {
+    refresh: async (config) => {
       const answer = await refresher.request<Record<string, unknown> | undefined>('POST', '/auth/refresh', {
         json: { refreshToken: config.refreshToken },
         secrets: [config.refreshToken],
         accept: [400, 401, 403],
-        ...(signal ? { signal } : {}),
       });
       if (answer.status >= 400)
         throw new RefreshRejectedError(`Forge answered ${answer.status} to the refresh.`);

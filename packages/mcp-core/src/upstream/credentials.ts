@@ -82,8 +82,10 @@ export interface LoginFileCredentialsOptions<L, C> {
   /**
    * Exchanges the login's refresh token for a new login (saved by the source). Throws
    * `RefreshRejectedError` when the refresh token is dead, or a tool error for anything else.
+   * It gets no caller's signal: one refresh serves every waiting call, so one call giving up
+   * must not cancel it for the others (each waiting call still stops at its own signal).
    */
-  refresh?: (login: L, signal?: AbortSignal) => Promise<L>;
+  refresh?: (login: L) => Promise<L>;
   /** Whether `refresh` can be tried for this login (it has a refresh token). Default: when `refresh` is given. */
   canRefresh?: (login: L) => boolean;
   /** When the login's access token expires (epoch ms), to refresh ahead of it. */
@@ -148,14 +150,14 @@ export function loginFileCredentials<L, C>(options: LoginFileCredentialsOptions<
     }
   };
 
-  const refresh = async (rejected: Held<L, C>, signal?: AbortSignal): Promise<Held<L, C>> => {
+  const refresh = async (rejected: Held<L, C>): Promise<Held<L, C>> => {
     if (!options.refresh || !canRefresh(rejected.login)) {
       held = undefined;
       throw options.expired('no-refresh', rejected.login);
     }
     let updated: L;
     try {
-      updated = await options.refresh(rejected.login, signal);
+      updated = await options.refresh(rejected.login);
     } catch (error) {
       if (error instanceof RefreshRejectedError) {
         held = undefined;
@@ -172,10 +174,10 @@ export function loginFileCredentials<L, C>(options: LoginFileCredentialsOptions<
   };
 
   const refreshOnce = (rejected: Held<L, C>, signal?: AbortSignal): Promise<Held<L, C>> => {
-    refreshing ??= refresh(rejected, signal).finally(() => {
+    refreshing ??= refresh(rejected).finally(() => {
       refreshing = undefined;
     });
-    return refreshing;
+    return untilAborted(refreshing, signal);
   };
 
   const expiresSoon = (login: L) => {
@@ -224,4 +226,24 @@ export function loginFileCredentials<L, C>(options: LoginFileCredentialsOptions<
       return options.expired('refused-after-renewal', login);
     },
   };
+}
+
+/** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
