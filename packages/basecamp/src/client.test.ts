@@ -205,6 +205,32 @@ describe('status mapping', () => {
     expect(fake.requests).toHaveLength(4);
   });
 
+  it('answers a redirected write with UPSTREAM_ERROR and sends nothing to the new host', async () => {
+    const elsewhere = await startFakeBasecamp();
+    try {
+      const comments = `/recordings/${IDS.richMessage}/comments.json`;
+      fake.fail({
+        method: 'POST',
+        path: `/${fake.accountId}${comments}`,
+        status: 302,
+        headers: { location: `${elsewhere.url}/${fake.accountId}${comments}` },
+      });
+      const error = await failure(envClient().request('POST', comments, { body: { content: 'hi' } }));
+      expect(error.code).toBe('UPSTREAM_ERROR');
+      expect(error.message).toContain('Basecamp redirected POST');
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('refuses an answer larger than 8 MiB with LIMIT_EXCEEDED', async () => {
+    fake.fail({ path: full(), status: 200, body: JSON.stringify({ content: 'x'.repeat(9 * 1024 * 1024) }) });
+    const error = await failure(envClient().get(path));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toContain('more than 8 MiB');
+  });
+
   it('keeps a token the upstream echoes out of the quoted error', async () => {
     fake.fail({
       path: full(),
