@@ -405,8 +405,11 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
       ...(options.secrets?.() ?? []),
       ...(options.auth && credentials !== undefined
         ? [
-            // "Bearer abc": the token itself, so the quoted text keeps its scheme word.
-            ...Object.values(options.auth.headers(credentials)).map((value) => value.replace(/^\S+\s+/, '')),
+            // The values of credential headers ("Bearer abc": the token itself, so the quoted
+            // text keeps its scheme word); a team or account header is no secret.
+            ...Object.entries(options.auth.headers(credentials))
+              .filter(([header]) => /authorization|token|key|secret|cookie/i.test(header))
+              .map(([, value]) => value.replace(/^\S+\s+/, '')),
             ...(options.auth.secrets?.(credentials) ?? []),
           ]
         : []),
