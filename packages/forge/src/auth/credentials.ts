@@ -1,13 +1,12 @@
 import { ConfigError, type Logger, TokenExpiredError } from '@x/mcp-core';
 import {
   type CredentialSource,
-  createUpstreamClient,
   loginFileCredentials,
   RefreshRejectedError,
   staticCredentials,
 } from '@x/mcp-core/upstream';
+import { forgeUpstream } from '../client/upstream.js';
 import type { ResolvedSettings } from '../settings.js';
-import { VERSION } from '../version.js';
 import { type ForgeConfig, forgeLoginFile, LOGIN_COMMAND } from './config-file.js';
 
 /** What every Forge request is sent with. */
@@ -45,14 +44,7 @@ export function defaultForgeCredentials(
         ),
     );
   }
-  const refresher = createUpstreamClient({
-    name: 'Forge',
-    baseUrl: settings.apiUrl,
-    urlSetting: 'FORGE_API_URL',
-    headers: { 'user-agent': `@x/mcp-forge/${VERSION}` },
-    timeoutMs: settings.timeoutMs,
-    fetch: settings.fetch,
-  });
+  const refresher = forgeUpstream(settings);
   return loginFileCredentials<ForgeConfig, ForgeCredentials>({
     loginFile: forgeLoginFile(settings.configPath),
     credentials: (config) => ({ accessToken: config.accessToken, teamId: config.teamId }),

@@ -1,7 +1,7 @@
-import { createUpstreamClient, sleep } from '@x/mcp-core/upstream';
+import { sleep } from '@x/mcp-core/upstream';
 import { z } from 'zod';
+import { forgeUpstream } from '../client/upstream.js';
 import { resolveSettings } from '../settings.js';
-import { VERSION } from '../version.js';
 import { type ForgeConfig, removeConfig, writeConfig } from './config-file.js';
 
 export interface LoginOptions {
@@ -69,15 +69,7 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   const write = options.write ?? ((text: string) => process.stderr.write(text));
-  const upstream = createUpstreamClient({
-    name: 'Forge',
-    baseUrl: settings.apiUrl,
-    urlSetting: 'FORGE_API_URL',
-    hints: { unreachable: 'Check your connection, or FORGE_API_URL for a self-hosted Forge.' },
-    headers: { 'user-agent': `@x/mcp-forge/${VERSION}` },
-    timeoutMs: settings.timeoutMs,
-    fetch: settings.fetch,
-  });
+  const upstream = forgeUpstream(settings);
   // Every answer comes back to the device-flow loop below, which knows what each one means.
   const post = async (path: string, body?: unknown) => {
     try {

@@ -1,14 +1,9 @@
 import { createLogger, type Logger } from '@x/mcp-core';
-import {
-  type CredentialSource,
-  createUpstreamClient,
-  lazyCredentials,
-  type UpstreamClient,
-} from '@x/mcp-core/upstream';
+import { type CredentialSource, lazyCredentials, type UpstreamClient } from '@x/mcp-core/upstream';
 import { defaultForgeCredentials, type ForgeCredentials } from '../auth/credentials.js';
 import { type ForgeSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
-import { VERSION } from '../version.js';
 import { forgeStatusErrors } from './errors.js';
+import { forgeUpstream } from './upstream.js';
 
 export interface RequestOptions {
   query?: Record<string, string>;
@@ -73,15 +68,10 @@ export class ForgeClient {
 
   #client(): UpstreamClient<ForgeCredentials> {
     if (this.#upstream) return this.#upstream;
-    const { apiUrl, timeoutMs, fetch, retryDelayMs } = this.settings;
-    this.#upstream = createUpstreamClient<ForgeCredentials>({
-      name: 'Forge',
-      baseUrl: apiUrl,
-      urlSetting: 'FORGE_API_URL',
-      hints: { unreachable: 'Check your connection, or FORGE_API_URL for a self-hosted Forge.' },
-      headers: { 'content-type': 'application/json', 'user-agent': `@x/mcp-forge/${VERSION}` },
-      timeoutMs,
-      fetch,
+    const { retryDelayMs } = this.settings;
+    this.#upstream = forgeUpstream<ForgeCredentials>(this.settings, {
+      // JSON on every request, as the forge CLI sends it.
+      headers: { 'content-type': 'application/json' },
       retry: { maxRetries: 1, baseDelayMs: retryDelayMs, maxDelayMs: MAX_RETRY_WAIT_MS },
       auth: {
         source: this.credentials,
