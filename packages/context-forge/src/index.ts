@@ -77,5 +77,5 @@ export { DEFAULT_STATEMENTS, parseStatements } from './context/statements.js';
 export { legacyDataDir, PROJECTS_FILE, resolveDataDir } from './paths.js';
 export type { LockOptions } from './store/lock.js';
 export type { CustomData, NewProject, Project, ProjectChanges, WorkType } from './store/project.js';
-export { ProjectStore, type ProjectStoreOptions } from './store/project-store.js';
+export { type OutsideChange, ProjectStore, type ProjectStoreOptions } from './store/project-store.js';
 export { VERSION } from './version.js';

@@ -103,6 +103,38 @@ describe('context-forge-mcp', () => {
     }
   });
 
+  // Before the linear template renderer, this summary made each context_build of the project take
+  // ~17-30 s, and the HTTP server answered nobody meanwhile; the 10 s limit catches a relapse.
+  it('stays responsive over HTTP after a hostile 50,000-character summary is stored', {
+    timeout: 10_000,
+  }, async () => {
+    const store = await createExampleStore();
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [bin, '--http', '--port', '0'],
+      env: { CONTEXT_FORGE_DATA_DIR: store.dataDir },
+    });
+    try {
+      const { client, close } = await connectHttp(server.url);
+      try {
+        const projectId = store.projects[0]?.id;
+        const summary = '{{#if a}}x{{else}}y'.repeat(2_600);
+        await client.callTool({ name: 'context_summarize', arguments: { projectId, summary } });
+        const [context, listed] = await Promise.all([
+          client.callTool({ name: 'context_build', arguments: { projectId } }),
+          client.callTool({ name: 'project_list', arguments: {} }),
+        ]);
+        expect(resultText(context)).toContain(`### Current Project State\n${'{#if a}xy'.repeat(2_600)}`);
+        expect(resultData<{ count: number }>(listed).count).toBe(3);
+      } finally {
+        await close();
+      }
+    } finally {
+      await server.stop();
+      await store.close();
+    }
+  });
+
   it('keeps every update when two servers write the same store at once (150 interleaved calls each)', async () => {
     const store = await createExampleStore({ seedProjects: false });
     const perServer = 150;

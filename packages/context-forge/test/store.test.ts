@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpToolError } from '@x/mcp-core';
 import { describe, expect, it } from 'vitest';
 import { legacyDataDir, resolveDataDir } from '../src/paths.js';
 import { withLock } from '../src/store/lock.js';
 import { checkWriteGuard, ProjectStore } from '../src/store/project-store.js';
-import { fingerprint, readJson, tempDir } from './helpers.js';
+import { fingerprint, pollJson, readJson, tempDir } from './helpers.js';
 
 const appProject = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -183,6 +183,34 @@ describe('writing projects.json', () => {
     expect((await readdir(dataDir)).sort()).toEqual(['projects.json', 'projects.json.backup']);
   });
 
+  it('replaces a symlinked projects.json.backup instead of writing through it', async () => {
+    const { store, file, dataDir } = await storeWith([appProject('p1')]);
+    const outside = join(await tempDir(), 'elsewhere.txt');
+    await writeFile(outside, 'not yours');
+    await symlink(outside, `${file}.backup`);
+    const before = await readFile(file, 'utf8');
+    await store.update('p1', { name: 'renamed' });
+    expect(await readFile(outside, 'utf8')).toBe('not yours');
+    expect((await lstat(`${file}.backup`)).isSymbolicLink()).toBe(false);
+    expect(await readFile(`${file}.backup`, 'utf8')).toBe(before);
+    expect((await readdir(dataDir)).sort()).toEqual(['projects.json', 'projects.json.backup']);
+  });
+
+  it('never shows a polling reader an empty or partial backup, or main file', async () => {
+    // Big enough that a copy in place takes a while: 30 projects with 20 KB notes.
+    const notes = 'n'.repeat(20_000);
+    const { store, file } = await storeWith(
+      Array.from({ length: 30 }, (_, i) => appProject(`p${i}`, { customData: { additionalNotes: notes } })),
+    );
+    const backup = pollJson(`${file}.backup`);
+    const main = pollJson(file);
+    for (let i = 0; i < 60; i++) await store.update(`p${i % 30}`, { slice: `${i}-slice.x` });
+    const [backupReads, mainReads] = await Promise.all([backup.stop(), main.stop()]);
+    expect(backupReads.bad).toEqual([]);
+    expect(mainReads.bad).toEqual([]);
+    expect(backupReads.reads).toBeGreaterThan(0);
+  });
+
   it('answers an unknown id with NOT_FOUND naming project_list and the known ids, writing nothing', async () => {
     const { store, file } = await storeWith([appProject('p1')]);
     const before = await fingerprint(file);
@@ -234,6 +262,26 @@ describe('the store lock', () => {
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     expect(await withLock(lock, async () => 'ran', { staleMs: 30_000, timeoutMs: 2_000 })).toBe('ran');
+  });
+
+  it('creates the lock with its owner in it: a polling reader never finds it empty', async () => {
+    const dir = await tempDir();
+    const lock = join(dir, 'projects.json.lock');
+    const poller = pollJson(lock);
+    for (let i = 0; i < 300; i++) await withLock(lock, async () => undefined);
+    const { bad } = await poller.stop();
+    expect(bad).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('breaks an empty lock (its creator died before writing its owner) after a second, not staleMs', async () => {
+    const dir = await tempDir();
+    const lock = join(dir, 'projects.json.lock');
+    await writeFile(lock, '');
+    const old = new Date(Date.now() - 3_000);
+    await utimes(lock, old, old);
+    // With only the 10 s staleMs this waiter would give up after its 2 s timeout.
+    expect(await withLock(lock, async () => 'ran', { timeoutMs: 2_000 })).toBe('ran');
   });
 
   it('waits for a live lock and gives up with a retryable CONFLICT naming the holder', async () => {

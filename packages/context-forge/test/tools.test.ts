@@ -234,3 +234,75 @@ describe('context and prompt tools', () => {
     expect(unknown.candidates).toContain('Code Review');
   });
 });
+
+describe('beside the desktop app', () => {
+  /**
+   * What the app does to the project open in it, 500 ms after any edit there and on quit: it
+   * writes its whole form back, so fields we changed meanwhile get the form's older values.
+   */
+  async function appSavesForm(id: string, form: (project: Record<string, unknown>) => void) {
+    const entries = JSON.parse(await readFile(projectsFile, 'utf8')) as Record<string, unknown>[];
+    const project = entries.find((entry) => entry.id === id) as Record<string, unknown>;
+    form(project);
+    project.updatedAt = new Date(Date.parse(String(project.updatedAt)) + 1_000).toISOString();
+    await writeFile(projectsFile, JSON.stringify(entries, null, 2));
+  }
+  const texts = (result: Awaited<ReturnType<typeof call>>) =>
+    (result.content as { type: string; text: string }[]).map((block) => block.text);
+  const eventsBefore = '- Token bucket limiter merged behind a flag';
+
+  it('tells, once, on the next call that our change to the project was undone by another program', async () => {
+    await call('context_summarize', { projectId: HARBOR, summary: 'Per-route limits done' });
+    expect(texts(await call('project_get', { id: HARBOR }))).toHaveLength(1); // nothing moved yet
+
+    await appSavesForm(HARBOR, (project) => {
+      (project.customData as Record<string, unknown>).recentEvents = eventsBefore;
+    });
+    const [context, warning, ...rest] = texts(await call('context_build', { projectId: HARBOR }));
+    expect(context).toContain(eventsBefore);
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(
+      /^Warning: Project 'harbor-api' \(project_1761904800000_h4rb0r7ap\) was rewritten by another program after this server last wrote it/,
+    );
+    expect(warning).toContain('These values we wrote are no longer stored: customData.recentEvents.');
+    expect(warning).toContain('saves its whole form 500 ms after any edit there and again when it quits');
+
+    expect(texts(await call('context_build', { projectId: HARBOR }))).toHaveLength(1);
+  });
+
+  it('reports it from the write that finds it, and not after our own writes', async () => {
+    const ours = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('project_update', {
+          id: HARBOR,
+          ...(i % 2 ? { slice: `15${i}-slice.m` } : { taskFile: `${i}.md` }),
+        }),
+      ),
+    );
+    expect(ours.map((result) => texts(result).length)).toEqual(Array(8).fill(1));
+    await call('project_update', { id: HARBOR, taskFile: '150-tasks.metrics.md' });
+    expect(texts(await call('project_list'))).toHaveLength(1);
+
+    await appSavesForm(HARBOR, (project) => {
+      project.taskFile = '140-tasks.rate-limits.md';
+    });
+    const result = await call('context_summarize', { projectId: HARBOR, summary: 'Metrics started' });
+    const [json, warning] = texts(result);
+    expect(JSON.parse(json as string)).toMatchObject({ taskFile: '140-tasks.rate-limits.md' });
+    expect(result.structuredContent).toMatchObject({ customData: { recentEvents: 'Metrics started' } });
+    expect(warning).toContain(
+      'These values we wrote are no longer stored: taskFile (this call wrote only the fields it was given).',
+    );
+  });
+
+  it('notes an outside change that kept our values, and keeps the report through a failed call', async () => {
+    await call('project_update', { id: HARBOR, slice: '150-slice.metrics' });
+    await appSavesForm(HARBOR, (project) => {
+      project.developmentPhase = 'Phase 7: Review';
+    });
+    const failed = await call('prompt_get', { projectId: HARBOR, templateName: 'Deploy' });
+    expect(errorBody(failed).error_code).toBe('NOT_FOUND');
+    const [, note] = texts(await call('project_list'));
+    expect(note).toMatch(/^Note: Project 'harbor-api' .* The values we wrote are still stored\.$/);
+  });
+});

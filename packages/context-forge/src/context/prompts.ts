@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { NotFoundError } from '@x/mcp-core';
+import { isRegExpSpace, nextIndexOf } from './scan.js';
 
 /** One prompt of a project's prompt file (`##### Name` section). */
 export interface PromptTemplate {
@@ -14,7 +15,6 @@ export interface PromptTemplate {
 }
 
 const SECTION = /^##### (.+)$/m;
-const FENCED = /```(?:markdown)?\s*\n([\s\S]*?)\n```/g;
 
 /** Parses a prompt file the way the app does. */
 export function parsePrompts(markdown: string): PromptTemplate[] {
@@ -32,13 +32,60 @@ export function parsePrompts(markdown: string): PromptTemplate[] {
 }
 
 function promptContent(body: string): string {
-  const blocks = [...body.matchAll(FENCED)].map((match) => (match[1] ?? '').trim());
+  const blocks = fencedBlocks(body).map((block) => block.trim());
   if (blocks.length > 0) return blocks.join('\n\n');
   const lines = body.split('\n');
   const start = lines.findIndex(
     (line) => line.trim().startsWith('```') || (line.trim().length > 0 && !line.trim().startsWith('*')),
   );
   return start >= 0 ? lines.slice(start).join('\n').trim() : body;
+}
+
+const FENCE = '```';
+const CLOSING_FENCE = '\n```';
+
+/**
+ * The inside of each fenced block, as the app's ``/```(?:markdown)?\s*\n([\s\S]*?)\n```/g`` finds
+ * them, in linear time (that expression backtracks: one fence followed by many blank lines took
+ * it quadratic time). After an opening fence (and `markdown`), the `\s*\n` settles on the last
+ * newline of the whitespace that follows, and the block runs to the next "\n```". Without one,
+ * the only other way to match is a block of the whitespace itself, when that whitespace ends in a
+ * newline right before "```" and holds another newline.
+ */
+export function fencedBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  const nextClosing = nextIndexOf(text, CLOSING_FENCE);
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(FENCE, from);
+    if (open < 0) break;
+    let position = open + FENCE.length;
+    if (text.startsWith('markdown', position)) position += 'markdown'.length;
+    let lastNewline = -1;
+    let previousNewline = -1;
+    while (position < text.length && isRegExpSpace(text.charCodeAt(position))) {
+      if (text.charCodeAt(position) === 0x0a) {
+        previousNewline = lastNewline;
+        lastNewline = position;
+      }
+      position++;
+    }
+    if (lastNewline < 0) {
+      from = open + 1;
+      continue;
+    }
+    const close = nextClosing(lastNewline + 1);
+    if (close >= 0) {
+      blocks.push(text.slice(lastNewline + 1, close));
+      from = close + CLOSING_FENCE.length;
+    } else if (previousNewline >= 0 && lastNewline === position - 1 && text.startsWith(FENCE, position)) {
+      blocks.push(text.slice(previousNewline + 1, lastNewline));
+      from = position + FENCE.length;
+    } else {
+      from = open + 1;
+    }
+  }
+  return blocks;
 }
 
 export const keyOf = (name: string): string =>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { ConflictError, sleep } from '@x/mcp-core';
 
@@ -21,8 +21,9 @@ const queues = new Map<string, Promise<unknown>>();
 
 /**
  * Runs `fn` while holding `lockPath`: first in turn among this process's callers, then as the
- * only process, through a lock file created with O_EXCL. A lock whose owner died on this host,
- * or that is older than `staleMs`, is broken, so a crash never blocks writers for good.
+ * only process, through a lock file that appears atomically with its owner in it. A lock whose
+ * owner died on this host, that is older than `staleMs`, or that names no owner after a second, is
+ * broken, so a crash never blocks writers for good.
  */
 export function withLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const previous = queues.get(lockPath) ?? Promise.resolve();
@@ -70,7 +71,32 @@ async function acquire(lockPath: string, { staleMs = 10_000, timeoutMs = 10_000 
   }
 }
 
+/**
+ * Creates the lock with its owner already in it: the owner goes into a private temp file that is
+ * then hard-linked to the lock path, which fails if the lock exists. So the lock never exists
+ * empty, and a crash at any point leaves either no lock or one that names its (dead) owner.
+ * On a filesystem without hard links it falls back to O_EXCL create, then write.
+ */
 async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
+  const content = JSON.stringify(owner);
+  const temp = `${lockPath}.${owner.token}.tmp`;
+  await writeFile(temp, content, { flag: 'wx', mode: 0o644 });
+  try {
+    await link(temp, lockPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code && NO_HARD_LINKS.has(code)) return tryCreateInPlace(lockPath, content);
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+async function tryCreateInPlace(lockPath: string, content: string): Promise<boolean> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(lockPath, 'wx', 0o644);
@@ -79,7 +105,7 @@ async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
     throw error;
   }
   try {
-    await handle.writeFile(JSON.stringify(owner));
+    await handle.writeFile(content);
   } finally {
     await handle.close();
   }
@@ -109,15 +135,23 @@ function parseOwner(raw: string): LockOwner | undefined {
       return value as LockOwner;
     }
   } catch {
-    // written half-way by a process that died between create and write: judged by age alone
+    // created by a process that died before writing its owner: see ORPHAN_MS
   }
   return undefined;
 }
 
+/**
+ * A lock without a readable owner is one whose writer died between creating and filling it (only
+ * the in-place fallback or an older version of this package can leave one); a live writer fills it
+ * within microseconds, so after this long nobody will.
+ */
+const ORPHAN_MS = 1_000;
+
 function isStale(held: HeldLock, staleMs: number): boolean {
   if (held.ageMs > staleMs) return true;
   const owner = held.owner;
-  return owner !== undefined && owner.host === hostname() && !isAlive(owner.pid);
+  if (owner === undefined) return held.ageMs > Math.min(staleMs, ORPHAN_MS);
+  return owner.host === hostname() && !isAlive(owner.pid);
 }
 
 function isAlive(pid: number): boolean {

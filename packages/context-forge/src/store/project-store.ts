@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError, UpstreamError } from '@x/mcp-core';
@@ -8,6 +9,7 @@ import {
   applyChanges,
   createProject,
   isProjectEntry,
+  isRecord,
   type NewProject,
   type Project,
   type ProjectChanges,
@@ -32,6 +34,27 @@ interface Snapshot {
   identity: string | undefined;
 }
 
+/**
+ * A project that another program rewrote after this store last wrote it: typically the desktop
+ * app, which saves the whole form of the project open in it (see the package README).
+ */
+export interface OutsideChange {
+  projectId: string;
+  name: string;
+  /** `updatedAt` as we wrote it. */
+  ourUpdatedAt: string;
+  /** `updatedAt` as stored now. */
+  updatedAt: string;
+  /** The fields we wrote (`customData.recentEvents`, `slice`, ...) that no longer hold our value. */
+  undone: string[];
+}
+
+/** What this store last wrote into one project: its `updatedAt` and each field's value, as JSON. */
+interface OwnWrite {
+  updatedAt: string;
+  values: Map<string, string | undefined>;
+}
+
 /** How often a write starts over because another writer without our lock (the app) changed the file. */
 const MAX_WRITE_ATTEMPTS = 5;
 
@@ -47,6 +70,7 @@ export class ProjectStore {
   readonly #lockFile: string;
   readonly #legacyDir: string | undefined;
   readonly #lockOptions: LockOptions;
+  readonly #ownWrites = new Map<string, OwnWrite>();
 
   constructor({ dataDir, legacyDir, lock = {} }: ProjectStoreOptions) {
     this.dataDir = dataDir;
@@ -67,20 +91,85 @@ export class ProjectStore {
   }
 
   async create(input: NewProject): Promise<Project> {
-    return this.#mutate((entries) => {
-      const project = createProject(input);
-      return { entries: [...entries, project], result: project };
-    });
+    return this.#mutate(
+      (entries) => {
+        const project = createProject(input);
+        return { entries: [...entries, project], result: project };
+      },
+      (project) => this.#remember(project, input),
+    );
   }
 
   async update(id: string, changes: ProjectChanges): Promise<Project> {
-    return this.#mutate((entries) => {
-      const index = entries.findIndex((entry) => isProjectEntry(entry) && entry.id === id);
-      const updated = applyChanges(findProject(projectsOf(entries), id), changes);
-      const next = [...entries];
-      next[index] = updated;
-      return { entries: next, result: updated };
-    });
+    return (await this.updateReporting(id, changes)).project;
+  }
+
+  /**
+   * `update`, also telling whether another program rewrote the project since this store last
+   * wrote it (found in the version read under the lock, right before this write).
+   */
+  async updateReporting(
+    id: string,
+    changes: ProjectChanges,
+  ): Promise<{ project: Project; outsideChange: OutsideChange | undefined }> {
+    let outsideChange: OutsideChange | undefined;
+    const project = await this.#mutate(
+      (entries) => {
+        const index = entries.findIndex((entry) => isProjectEntry(entry) && entry.id === id);
+        const current = findProject(projectsOf(entries), id);
+        outsideChange ??= this.#outsideChange(current);
+        const updated = applyChanges(current, changes);
+        const next = [...entries];
+        next[index] = updated;
+        return { entries: next, result: updated };
+      },
+      (updated) => this.#remember(updated, changes),
+    );
+    return { project, outsideChange };
+  }
+
+  /**
+   * Whether `project` (as just read) was rewritten by another program since this store last wrote
+   * it: `updatedAt` moved, or a value we wrote is gone. Each outside change is reported once.
+   */
+  takeOutsideChange(project: Project): OutsideChange | undefined {
+    const change = this.#outsideChange(project);
+    if (change) this.#ownWrites.delete(project.id);
+    return change;
+  }
+
+  #outsideChange(project: Project): OutsideChange | undefined {
+    const own = this.#ownWrites.get(project.id);
+    if (!own) return undefined;
+    const undone = [...own.values]
+      .filter(([field, json]) => jsonOf(fieldValue(project, field)) !== json)
+      .map(([field]) => field);
+    if (project.updatedAt === own.updatedAt && undone.length === 0) return undefined;
+    return {
+      projectId: project.id,
+      name: project.name,
+      ourUpdatedAt: own.updatedAt,
+      updatedAt: project.updatedAt,
+      undone,
+    };
+  }
+
+  /** Remembers the fields this write set, as stored, to notice later when they are undone. */
+  #remember(project: Project, changes: ProjectChanges): void {
+    const values = new Map<string, string | undefined>();
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      if (key === 'customData' && isRecord(value)) {
+        for (const [inner, innerValue] of Object.entries(value)) {
+          if (innerValue === undefined) continue;
+          const field = `customData.${inner}`;
+          values.set(field, jsonOf(fieldValue(project, field)));
+        }
+      } else {
+        values.set(key, jsonOf(project[key]));
+      }
+    }
+    this.#ownWrites.set(project.id, { updatedAt: project.updatedAt, values });
   }
 
   /** Reads the file; a missing or corrupt main file is restored from the backup, under the lock. */
@@ -107,7 +196,7 @@ export class ProjectStore {
     if (source !== undefined) {
       await replaceFile(this.file, await readFile(source, 'utf8'));
       if (source !== this.backupFile)
-        await copyFile(`${source}.backup`, this.backupFile).catch(() => undefined);
+        await copyReplacing(`${source}.backup`, this.backupFile).catch(() => undefined);
       const restored = await readEntries(this.file);
       if (restored.ok) return restored.snapshot;
     }
@@ -125,7 +214,11 @@ export class ProjectStore {
     return (await readEntries(legacy)).ok ? legacy : undefined;
   }
 
-  async #mutate<T>(change: (entries: unknown[]) => { entries: unknown[]; result: T }): Promise<T> {
+  /** Applies `change` under the lock; `written` runs still under the lock, once the file holds the result. */
+  async #mutate<T>(
+    change: (entries: unknown[]) => { entries: unknown[]; result: T },
+    written: (result: T) => void,
+  ): Promise<T> {
     await mkdir(this.dataDir, { recursive: true });
     return this.#withLock(async () => {
       for (let attempt = 1; ; attempt++) {
@@ -134,11 +227,14 @@ export class ProjectStore {
         checkWriteGuard(before.entries.length, entries.length);
         const text = JSON.stringify(entries, null, 2);
         // The app takes no lock: if it replaced the file since we read it, start over from its version.
-        const written = await replaceFile(this.file, text, {
+        const replaced = await replaceFile(this.file, text, {
           backupFile: this.backupFile,
           expectIdentity: before.identity,
         });
-        if (written) return result;
+        if (replaced) {
+          written(result);
+          return result;
+        }
         if (attempt >= MAX_WRITE_ATTEMPTS) {
           throw new ConflictError(
             `${this.file} kept changing while we wrote it (another program writes it without a lock). Try again.`,
@@ -152,6 +248,14 @@ export class ProjectStore {
   #withLock<T>(fn: () => Promise<T>): Promise<T> {
     return withLock(this.#lockFile, fn, this.#lockOptions);
   }
+}
+
+const jsonOf = (value: unknown): string | undefined => JSON.stringify(value);
+
+/** `name` or `customData.name` of a project. */
+function fieldValue(project: Project, field: string): unknown {
+  if (field.startsWith('customData.')) return project.customData[field.slice('customData.'.length)];
+  return project[field];
 }
 
 const projectsOf = (entries: unknown[]): Project[] => entries.filter(isProjectEntry).map(withReadDefaults);
@@ -224,17 +328,43 @@ async function currentIdentity(path: string): Promise<string | undefined> {
   }
 }
 
+/** A temp file beside `path` that no other writer (or a planted symlink) can share. */
+const tempPathFor = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+
 /**
- * Replaces `path` with `text` the app's way, made crash-safe: copy the current file to the backup,
- * write and fsync a temp file, check that what reached the disk parses, then rename it over the
- * file. With `expectIdentity`, returns false (writing nothing) if the file is no longer the one read.
+ * Copies `source` over `destination` the way `projects.json` itself is written: into a fresh temp
+ * file, fsynced, then renamed. A reader never sees `destination` empty or half written, and a
+ * symlink at `destination` is replaced, never written through.
+ */
+async function copyReplacing(source: string, destination: string): Promise<void> {
+  const temp = tempPathFor(destination);
+  try {
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, destination);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Replaces `path` with `text` the app's way, made crash-safe: copy the current file to the backup
+ * (itself replaced atomically), write and fsync a temp file, check that what reached the disk
+ * parses, then rename it over the file. With `expectIdentity`, returns false (writing nothing) if
+ * the file is no longer the one read.
  */
 async function replaceFile(
   path: string,
   text: string,
   options: { backupFile?: string; expectIdentity?: string | undefined } = {},
 ): Promise<boolean> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = tempPathFor(path);
   const handle = await open(temp, 'wx', 0o644);
   try {
     try {
@@ -249,7 +379,7 @@ async function replaceFile(
       return false;
     }
     if (options.backupFile && options.expectIdentity !== undefined) {
-      await copyFile(path, options.backupFile);
+      await copyReplacing(path, options.backupFile);
     }
     await rename(temp, path);
     return true;

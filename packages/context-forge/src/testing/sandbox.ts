@@ -1,6 +1,6 @@
 import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
 import { createContextForgeProvider } from '../index.js';
-import { createExampleStore } from './index.js';
+import { createExampleStore } from './example-store.js';
 
 /** `context-forge-mcp --sandbox`: the tools on a temporary example store, removed on close. */
 export async function createSandbox(): Promise<SandboxHandle<ToolProvider>> {

@@ -2,14 +2,19 @@ import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { buildContext } from '../context/build.js';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { overrideFields, projectIdSchema } from './schemas.js';
 
 const inputSchema = z.strictObject({ projectId: projectIdSchema, ...overrideFields });
 
-async function generate(store: ProjectStore, input: z.infer<typeof inputSchema>): Promise<string> {
+async function generate(store: ProjectStore, input: z.infer<typeof inputSchema>) {
   const { projectId, additionalInstructions, ...overrides } = input;
   const project = await store.get(projectId);
-  return buildContext(project, { overrides, ...(additionalInstructions ? { additionalInstructions } : {}) });
+  const context = await buildContext(project, {
+    overrides,
+    ...(additionalInstructions ? { additionalInstructions } : {}),
+  });
+  return withOutsideChanges(context, [store.takeOutsideChange(project)]);
 }
 
 export const createContextBuild = (store: () => ProjectStore) =>

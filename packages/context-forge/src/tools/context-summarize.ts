@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { projectIdSchema, projectOutput, summaryText } from './schemas.js';
 
 export const createContextSummarize = (store: () => ProjectStore) =>
@@ -21,8 +22,10 @@ export const createContextSummarize = (store: () => ProjectStore) =>
     }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: ({ projectId, summary, additionalNotes }) =>
-      store().update(projectId, {
+    handler: async ({ projectId, summary, additionalNotes }) => {
+      const { project, outsideChange } = await store().updateReporting(projectId, {
         customData: { recentEvents: summary, ...(additionalNotes === undefined ? {} : { additionalNotes }) },
-      }),
+      });
+      return withOutsideChanges(project, [outsideChange], { beforeThisWrite: true });
+    },
   });

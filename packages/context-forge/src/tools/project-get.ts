@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { projectIdSchema, projectOutput } from './schemas.js';
 
 export const createProjectGet = (store: () => ProjectStore) =>
@@ -14,5 +15,8 @@ export const createProjectGet = (store: () => ProjectStore) =>
     inputSchema: z.strictObject({ id: projectIdSchema }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: ({ id }) => store().get(id),
+    handler: async ({ id }) => {
+      const project = await store().get(id);
+      return withOutsideChanges(project, [store().takeOutsideChange(project)]);
+    },
   });

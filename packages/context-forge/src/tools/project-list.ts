@@ -2,6 +2,7 @@ import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { summarize } from '../store/project.js';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 
 export const createProjectList = (store: () => ProjectStore) =>
   defineTool({
@@ -20,11 +21,15 @@ export const createProjectList = (store: () => ProjectStore) =>
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async () => {
-      const projects = (await store().list()).map(summarize);
-      return {
-        projects,
-        count: projects.length,
-        ...(projects.length === 0 ? { hint: 'No projects yet. Create one with project_create.' } : {}),
-      };
+      const stored = await store().list();
+      const projects = stored.map(summarize);
+      return withOutsideChanges(
+        {
+          projects,
+          count: projects.length,
+          ...(projects.length === 0 ? { hint: 'No projects yet. Create one with project_create.' } : {}),
+        },
+        stored.map((project) => store().takeOutsideChange(project)),
+      );
     },
   });

@@ -1,6 +1,7 @@
 import { defineTool, InvalidInputError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { projectFields, projectIdSchema, projectOutput } from './schemas.js';
 
 const FIELDS = Object.keys(projectFields);
@@ -16,7 +17,7 @@ export const createProjectUpdate = (store: () => ProjectStore) =>
     inputSchema: z.strictObject({ id: projectIdSchema, ...z.object(projectFields).partial().shape }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: ({ id, ...changes }) => {
+    handler: async ({ id, ...changes }) => {
       const given = Object.entries(changes).filter(
         ([key, value]) => value !== undefined && !(key === 'customData' && Object.keys(value).length === 0),
       );
@@ -25,6 +26,7 @@ export const createProjectUpdate = (store: () => ProjectStore) =>
           `No fields to update. Give at least one of: ${FIELDS.join(', ')} (customData with at least one key).`,
         );
       }
-      return store().update(id, changes);
+      const { project, outsideChange } = await store().updateReporting(id, changes);
+      return withOutsideChanges(project, [outsideChange], { beforeThisWrite: true });
     },
   });

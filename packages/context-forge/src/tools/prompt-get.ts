@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { projectRoot, promptFileOf } from '../context/project-files.js';
 import { findPrompt, loadPrompts } from '../context/prompts.js';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { projectIdSchema } from './schemas.js';
 
 export const createPromptGet = (store: () => ProjectStore) =>
@@ -29,6 +30,9 @@ export const createPromptGet = (store: () => ProjectStore) =>
       const prompts = await loadPrompts(promptFileOf(projectRoot(project, 'reading prompts')));
       const prompt = findPrompt(prompts, templateName);
       const parameters = prompt.parameters.join(', ') || 'none';
-      return `# ${prompt.name}\nKey: ${prompt.key}\nParameters: ${parameters}\n\n---\n\n${prompt.content}`;
+      return withOutsideChanges(
+        `# ${prompt.name}\nKey: ${prompt.key}\nParameters: ${parameters}\n\n---\n\n${prompt.content}`,
+        [store().takeOutsideChange(project)],
+      );
     },
   });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { projectRoot, promptFileOf } from '../context/project-files.js';
 import { loadPrompts } from '../context/prompts.js';
 import type { ProjectStore } from '../store/project-store.js';
+import { withOutsideChanges } from './outside-change.js';
 import { projectIdSchema } from './schemas.js';
 
 export const createPromptList = (store: () => ProjectStore) =>
@@ -28,6 +29,8 @@ export const createPromptList = (store: () => ProjectStore) =>
         key,
         parameterCount: parameters.length,
       }));
-      return { templates, count: templates.length, promptFile };
+      return withOutsideChanges({ templates, count: templates.length, promptFile }, [
+        store().takeOutsideChange(project),
+      ]);
     },
   });

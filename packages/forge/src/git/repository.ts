@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
+import { devNull } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   InvalidInputError,
   LimitExceededError,
   NotFoundError,
+  PermissionDeniedError,
   ToolNotEnabledError,
   UpstreamError,
 } from '@x/mcp-core';
@@ -82,17 +84,27 @@ export async function readRepository(
 ): Promise<RepositoryContext> {
   const directory = await resolveInside(cwd, requested);
   const base = await workingDirectory(cwd);
-  const git = (args: string[]) => runGit(directory, args, signal);
+  const shown = requested?.trim() ? requested : 'the working directory';
 
-  const inside = await git(['rev-parse', '--is-inside-work-tree']).catch((error: unknown) => {
-    if (error instanceof GitExitError) return undefined;
-    throw error;
-  });
+  const inside = await runGit(directory, ['rev-parse', '--is-inside-work-tree'], [], signal).catch(
+    (error: unknown) => {
+      if (error instanceof GitExitError && error.dubiousOwnership) {
+        throw new PermissionDeniedError(
+          `git refuses to read ${shown}: the repository belongs to another user, and its own settings could run programs. ` +
+            'If you trust it, the user running this server can allow it with `git config --global --add safe.directory <repository root>`.',
+        );
+      }
+      if (error instanceof GitExitError) return undefined;
+      throw error;
+    },
+  );
   if (inside?.trim() !== 'true') {
     throw new NotFoundError(
-      `Not a git repository: ${requested?.trim() ? requested : 'the working directory'}. Call get_repository_context with a path inside a git work tree.`,
+      `Not a git repository: ${shown}. Call get_repository_context with a path inside a git work tree.`,
     );
   }
+  const overrides = await repositoryFilterOverrides(directory, signal);
+  const git = (args: string[]) => runGit(directory, args, overrides, signal);
   const [topLevel, branch, status, listing, remote] = await Promise.all([
     git(['rev-parse', '--show-toplevel']),
     git(['symbolic-ref', '--quiet', '--short', 'HEAD']).then(
@@ -102,7 +114,17 @@ export async function readRepository(
         throw error;
       },
     ),
-    git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--', '.']),
+    // `dirty`: a submodule's checked-out commit is compared in-process; looking inside its work
+    // tree would run another git with the submodule's own (unchecked) settings.
+    git([
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=normal',
+      '--ignore-submodules=dirty',
+      '--',
+      '.',
+    ]),
     git(['ls-files', '-z', '--cached', '--', '.']),
     git(['config', '--get', 'remote.origin.url']).then(
       (url) => withoutCredentials(url.trim()) || null,
@@ -178,27 +200,123 @@ class GitExitError extends UpstreamError {
   constructor(
     readonly exitCode: number,
     command: string,
+    /** git refused a repository owned by another user (its `safe.directory` check). */
+    readonly dubiousOwnership: boolean,
   ) {
     super(`git ${command} failed (exit ${exitCode}).`);
     this.name = 'GitExitError';
   }
 }
 
-function runGit(directory: string, args: string[], signal?: AbortSignal): Promise<string> {
+/**
+ * Settings under which git never starts another program while we read a repository, whatever
+ * the repository's own `.git/config` says (command-line settings win over every config file):
+ * - `core.fsmonitor`: a command run by `status` and `ls-files` to ask for changed files. Empty
+ *   means off on every git version (`false` would be run as a command before git 2.36);
+ * - `core.hooksPath`: no hooks (`status` may run `post-index-change` when it refreshes the index);
+ * - `credential.helper`, `protocol.allow`: nothing of ours talks to a remote; if something did,
+ *   it would ask no helper and use no transport (`ext::` runs commands);
+ * - `safe.bareRepository=explicit`: a bare repository planted inside the work tree is not
+ *   opened implicitly (git >= 2.38; older versions ignore it).
+ * Pager, editor, askpass and external diff are switched off through the environment (see
+ * `gitEnvironment`); the commands we run (rev-parse, symbolic-ref, status, ls-files, config) do not
+ * diff file contents, so no textconv or diff driver is reached. Filter drivers are handled by
+ * `repositoryFilterOverrides`.
+ */
+const SAFE_SETTINGS = [
+  'core.fsmonitor=',
+  `core.hooksPath=${devNull}`,
+  'credential.helper=',
+  'protocol.allow=never',
+  'safe.bareRepository=explicit',
+];
+
+/**
+ * `status` runs a file's clean filter (`filter.<driver>.clean` / `.process`, chosen by
+ * `.gitattributes`) to compare a file whose timestamps changed. A driver defined in the
+ * repository's own config (scope `local` or `worktree`) is the repository's code: switched off.
+ * Drivers from the user's global or system config (Git LFS, say) stay, as in the user's own git.
+ */
+async function repositoryFilterOverrides(directory: string, signal?: AbortSignal): Promise<string[]> {
+  const names = new Set<string>();
+  let listing: string[];
+  try {
+    listing = (
+      await runGit(directory, ['config', '--list', '--show-scope', '--name-only', '-z'], [], signal)
+    ).split('\0');
+  } catch (error) {
+    if (!(error instanceof GitExitError)) throw error;
+    // git < 2.26 has no --show-scope: switch off every filter driver, wherever it is defined.
+    const all = await runGit(directory, ['config', '--list', '--name-only', '-z'], [], signal);
+    listing = all.split('\0').flatMap((name) => ['local', name]);
+  }
+  for (let index = 0; index + 1 < listing.length; index += 2) {
+    const scope = listing[index];
+    const name = listing[index + 1] as string;
+    const driver = /^filter\.(.+)\.(?:clean|smudge|process)$/is.exec(name)?.[1];
+    if (driver !== undefined && (scope === 'local' || scope === 'worktree')) names.add(driver);
+  }
+  const overrides: string[] = [];
+  for (const driver of names) {
+    // `-c name=value` splits at the first "=": a driver name with one cannot be addressed.
+    if (driver.includes('=') || /[\n\r\0]/.test(driver)) {
+      throw new PermissionDeniedError(
+        `The repository's git config defines a filter driver named ${JSON.stringify(driver)} that cannot be switched off safely, so it is not read. Inspect it with git yourself.`,
+      );
+    }
+    for (const key of ['clean', 'smudge', 'process']) overrides.push(`filter.${driver}.${key}=`);
+  }
+  return overrides;
+}
+
+/**
+ * The environment git runs with: ours, without any `GIT_*` variable that could point git at
+ * another repository, index or config (`GIT_DIR`, `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`,
+ * ...), plus no prompts, pager, editor or askpass, no optional locks (a read never writes the
+ * index) and stable output. `GIT_EXEC_PATH` is kept: it only says where git itself is installed.
+ * The system and global config stay in effect: they belong to the machine and the user, not to the
+ * repository being read, and hold settings such as `safe.directory` and the user's excludes file.
+ */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    const upper = name.toUpperCase();
+    if (!upper.startsWith('GIT_') || upper === 'GIT_EXEC_PATH') env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_EDITOR: ':',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_PROTOCOL_FROM_USER: '0',
+    LC_ALL: 'C',
+  };
+}
+
+function runGit(
+  directory: string,
+  args: string[],
+  overrides: readonly string[],
+  signal?: AbortSignal,
+): Promise<string> {
+  const settings = [...SAFE_SETTINGS, ...overrides].flatMap((setting) => ['-c', setting]);
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',
-      ['-C', directory, ...args],
+      ['--no-pager', ...settings, '-C', directory, ...args],
       {
         encoding: 'utf8',
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: MAX_OUTPUT_BYTES,
         windowsHide: true,
         ...(signal ? { signal } : {}),
-        // No prompts, no locks taken by a read, stable output.
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: gitEnvironment(),
       },
-      (error, stdout) => {
+      (error, stdout, stderr) => {
         if (!error) {
           resolvePromise(stdout);
           return;
@@ -213,8 +331,11 @@ function runGit(directory: string, args: string[], signal?: AbortSignal): Promis
           reject(
             new LimitExceededError('The repository listing is too large to read. Pass a narrower path.'),
           );
-        } else if (typeof failure.code === 'number') reject(new GitExitError(failure.code, args[0] ?? ''));
-        else if (failure.killed)
+        } else if (typeof failure.code === 'number') {
+          const text = String(stderr);
+          const dubious = text.includes('dubious ownership') || text.includes('unsafe repository');
+          reject(new GitExitError(failure.code, args[0] ?? '', dubious));
+        } else if (failure.killed)
           reject(new UpstreamError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS} ms.`));
         else reject(new UpstreamError(`git ${args[0]} failed.`));
       },
