@@ -124,6 +124,29 @@ describe('ETag cache', () => {
     expect(client.stats).toMatchObject({ requests: 2, notModified: 1 });
   });
 
+  it("never revalidates one person's cached page for another", async () => {
+    let token = fake.issueTokens().accessToken;
+    const client = new BasecampClient({
+      apiUrl: fake.url,
+      credentials: {
+        current: async () => ({ accessToken: token, accountId: fake.accountId }),
+        renew: async () => {
+          throw new Error('not expected');
+        },
+      },
+      ...fast,
+    });
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    token = fake.issueTokens().accessToken;
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    expect(fake.requests.map((request) => request.headers['if-none-match'] !== undefined)).toEqual([
+      false,
+      true,
+      false,
+    ]);
+  });
+
   it('gets a fresh 200 after the resource changed', async () => {
     const client = envClient();
     await client.get(`/recordings/${IDS.assignedTodo}/comments.json`);

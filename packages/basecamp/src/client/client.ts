@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createLogger, LimitExceededError, type Logger, UpstreamError } from '@x/mcp-core';
 import {
   type CredentialSource,
@@ -154,13 +155,15 @@ export class BasecampClient {
     let cacheKey: string | undefined;
     let cached: ReturnType<EtagCache['get']>;
     if (method === 'GET') {
-      // The key is the URL the request goes to; its account comes from the credentials.
-      const { accountId } = await this.credentials.current(options.signal);
+      // The key is who asks and the URL asked for: a source that serves several people (a hosted
+      // server) must never answer one person's request from another's cached page.
+      const { accountId, accessToken } = await this.credentials.current(options.signal);
       const url = new URL(/^https?:\/\//i.test(path) ? path : `${upstream.baseUrl}/${accountId}${path}`);
       for (const [key, value] of Object.entries(options.query ?? {})) {
         if (value !== undefined) url.searchParams.set(key, String(value));
       }
-      cacheKey = url.toString();
+      const who = createHash('sha256').update(accessToken).digest('base64url').slice(0, 16);
+      cacheKey = `${who} ${url}`;
       cached = this.#etagCache.get(cacheKey);
     }
     const headers: Record<string, string> = {};
