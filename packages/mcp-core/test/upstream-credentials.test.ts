@@ -150,6 +150,21 @@ describe('loginFileCredentials', () => {
     expect(attempts).toEqual(['dead']);
   });
 
+  it('keeps using a token with minutes left when the refresh ahead of expiry fails', async () => {
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    await file.write({ accessToken: 'old', refreshToken: 'dead', expiresAt });
+    const { credentials } = source({
+      expiresAt: (login) => Date.parse(login.expiresAt ?? ''),
+      refresh: async () => {
+        throw new RefreshRejectedError();
+      },
+    });
+    expect(await credentials.current()).toBe('old');
+    // The dead refresh token is gone from the file, so the next call does not try again.
+    expect(await file.read()).toEqual({ accessToken: 'old', expiresAt });
+    expect(await credentials.current()).toBe('old');
+  });
+
   it('refreshes ahead of expiry', async () => {
     await file.write({
       accessToken: 'old',

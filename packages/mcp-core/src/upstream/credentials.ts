@@ -194,7 +194,7 @@ export function loginFileCredentials<L, C>(options: LoginFileCredentialsOptions<
       } catch (error) {
         const at = options.expiresAt?.(current.login);
         // The old token may still have minutes left: use it, and let a 401 decide.
-        if (at !== undefined && at > Date.now() && held === current) {
+        if (at !== undefined && at > Date.now()) {
           logger?.warn('could not refresh the access token ahead of expiry; using the current one', {
             reason: (error as Error).message,
           });
