@@ -8,7 +8,7 @@ it('walks through the agent session on all four providers and exits 0', () => {
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   const out = run.stdout;
-  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 44 tools/);
+  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 45 tools/);
   for (const heading of [
     '1. Forge',
     '2. Context Forge',

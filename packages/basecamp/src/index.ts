@@ -13,6 +13,7 @@ import { createGetTodo } from './tools/get-todo.js';
 import { createListCampfireLines } from './tools/list-campfire-lines.js';
 import { createListComments } from './tools/list-comments.js';
 import { createListDocuments } from './tools/list-documents.js';
+import { createListFolders } from './tools/list-folders.js';
 import { createListMessages } from './tools/list-messages.js';
 import { createListPeople } from './tools/list-people.js';
 import { createListProjects } from './tools/list-projects.js';
@@ -27,8 +28,8 @@ import { createDeps } from './tools/shared.js';
 import { VERSION } from './version.js';
 
 const INSTRUCTIONS =
-  'Basecamp for an agent. Start with list_projects: every tool takes a project_id from it (never a tool or dock ID: those are found for you) or a content ID from a list tool. ' +
-  'Read: list_messages/get_message, list_todolists/list_todos/get_todo, list_documents/get_document, list_uploads, list_campfire_lines, list_schedule_entries, list_comments (any item), list_people, search. ' +
+  'Basecamp for an agent. Start with list_projects: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. get_message {project_id, message_id}, list_todos {project_id, todolist_id}, get_todo {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ' +
+  'Read: list_messages/get_message, list_todolists/list_todos/get_todo, list_folders/list_documents/get_document, list_uploads, list_campfire_lines, list_schedule_entries, list_comments (any item), list_people, search. ' +
   'Write: create_message, create_todo, complete_todo, reopen_todo, create_comment, post_campfire_line. ' +
   'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
 
@@ -83,6 +84,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
       createListTodos(deps),
       createGetTodo(deps),
       createListComments(deps),
+      createListFolders(deps),
       createListDocuments(deps),
       createGetDocument(deps),
       createListUploads(deps),
@@ -120,8 +122,14 @@ export {
 } from './client/client.js';
 export { EtagCache } from './client/etag-cache.js';
 export { SlidingWindowLimiter } from './client/limiter.js';
-export { type HtmlToMarkdown, loadHtmlToMarkdown } from './markdown/html-to-markdown.js';
-export { markdownToHtml } from './markdown/markdown-to-html.js';
+export { excerpt } from './markdown/excerpt.js';
+export {
+  type HtmlToMarkdown,
+  type HtmlToMarkdownOptions,
+  loadHtmlToMarkdown,
+  MAX_HTML_CHARS,
+} from './markdown/html-to-markdown.js';
+export { loadMarkdownToHtml, type MarkdownToHtml, markdownToHtml } from './markdown/markdown-to-html.js';
 export {
   type BasecampSettings,
   DEFAULT_API_URL,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { excerpt } from './markdown/excerpt.js';
 import type { HtmlToMarkdown } from './markdown/html-to-markdown.js';
 
 /**
@@ -23,7 +24,24 @@ export const PersonSchema = PersonRefSchema.extend({
   client: z.boolean(),
 });
 
-export const ParentSchema = z.object({ id: z.number(), type: z.string(), title: z.string() });
+export const ParentSchema = z
+  .object({ id: z.number(), type: z.string(), title: z.string() })
+  .describe('The item this one belongs to: its type (e.g. "Message", "Todolist", "Vault"), ID and title');
+
+export const ProjectRefSchema = z
+  .object({ id: z.number(), name: z.string() })
+  .describe('The project (Basecamp "bucket") the item is in');
+
+/** Fields every item in a project carries. */
+const inProject = {
+  project_id: z.number().nullable(),
+  project: ProjectRefSchema.nullable(),
+  parent: ParentSchema.nullable(),
+  visible_to_clients: z
+    .boolean()
+    .optional()
+    .describe("Whether the project's clients can see it (absent when Basecamp does not say)"),
+};
 
 export const DockEntrySchema = z.object({
   id: z.number(),
@@ -46,7 +64,7 @@ export const ProjectSchema = z.object({
 
 export const MessageSchema = z.object({
   id: z.number(),
-  project_id: z.number().nullable(),
+  ...inProject,
   subject: z.string(),
   author: PersonRefSchema.nullable(),
   created_at: z.string().nullable(),
@@ -59,9 +77,12 @@ export const MessageSchema = z.object({
 
 export const TodolistSchema = z.object({
   id: z.number(),
-  project_id: z.number().nullable(),
+  ...inProject,
   name: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
+  creator: PersonRefSchema.nullable(),
+  comments_count: z.number(),
   completed: z.boolean(),
   completed_ratio: z.string().nullable(),
   app_url: z.string().nullable(),
@@ -69,16 +90,20 @@ export const TodolistSchema = z.object({
 
 export const TodoSchema = z.object({
   id: z.number(),
-  project_id: z.number().nullable(),
-  todolist: ParentSchema.nullable(),
+  ...inProject,
+  todolist: ParentSchema.nullable().describe('The to-do list (or group) it is in'),
   title: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
   completed: z.boolean(),
   completed_at: z.string().nullable(),
   completed_by: PersonRefSchema.nullable(),
   due_on: z.string().nullable(),
   starts_on: z.string().nullable(),
   assignees: z.array(PersonRefSchema),
+  completion_subscribers: z
+    .array(PersonRefSchema)
+    .describe('People Basecamp notifies when the to-do is completed'),
   creator: PersonRefSchema.nullable(),
   comments_count: z.number(),
   created_at: z.string().nullable(),
@@ -87,7 +112,7 @@ export const TodoSchema = z.object({
 
 export const CommentSchema = z.object({
   id: z.number(),
-  parent: ParentSchema.nullable(),
+  ...inProject,
   author: PersonRefSchema.nullable(),
   created_at: z.string().nullable(),
   app_url: z.string().nullable(),
@@ -97,7 +122,7 @@ export const CommentSchema = z.object({
 
 export const DocumentSchema = z.object({
   id: z.number(),
-  project_id: z.number().nullable(),
+  ...inProject,
   title: z.string(),
   author: PersonRefSchema.nullable(),
   created_at: z.string().nullable(),
@@ -110,33 +135,77 @@ export const DocumentSchema = z.object({
 
 export const UploadSchema = z.object({
   id: z.number(),
-  project_id: z.number().nullable(),
+  ...inProject,
   filename: z.string(),
   content_type: z.string().nullable(),
   byte_size: z.number().nullable(),
   download_url: z.string().nullable(),
   description: z.string(),
+  description_truncated: z.boolean(),
   author: PersonRefSchema.nullable(),
+  comments_count: z.number(),
   created_at: z.string().nullable(),
   app_url: z.string().nullable(),
+});
+
+export const FileSchema = z.object({
+  filename: z.string(),
+  content_type: z.string().nullable(),
+  byte_size: z.number().nullable(),
+  download_url: z.string().nullable(),
 });
 
 export const CampfireLineSchema = z.object({
   id: z.number(),
+  ...inProject,
+  type: z.string().describe('"Chat::Lines::Text", "Chat::Lines::RichText" or "Chat::Lines::Upload" (a file)'),
   author: PersonRefSchema.nullable(),
   created_at: z.string().nullable(),
-  content: z.string(),
+  content: z.string().describe('The line as Markdown; a file line lists its files as links'),
+  content_truncated: z.boolean(),
+  attachments: z.array(FileSchema).describe('Files posted in the line'),
   app_url: z.string().nullable(),
 });
 
+export const RecurrenceSchema = z
+  .object({
+    frequency: z.string().nullable(),
+    days: z.array(z.number()).nullable(),
+    hour: z.number().nullable(),
+    minute: z.number().nullable(),
+    week_instance: z.number().nullable(),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+  })
+  .describe('Basecamp\'s recurrence_schedule: e.g. frequency "every_week" with days 1-7 (Monday 1)');
+
 export const ScheduleEntrySchema = z.object({
   id: z.number(),
+  ...inProject,
   summary: z.string(),
   description: z.string(),
+  description_truncated: z.boolean(),
   starts_at: z.string().nullable(),
   ends_at: z.string().nullable(),
   all_day: z.boolean(),
   participants: z.array(PersonRefSchema),
+  creator: PersonRefSchema.nullable(),
+  comments_count: z.number(),
+  recurrence: RecurrenceSchema.nullable().describe('How the event repeats; null for a one-off'),
+  created_at: z.string().nullable(),
+  app_url: z.string().nullable(),
+});
+
+export const FolderSchema = z.object({
+  id: z.number(),
+  ...inProject,
+  title: z.string(),
+  documents_count: z.number(),
+  uploads_count: z.number(),
+  folders_count: z.number(),
+  creator: PersonRefSchema.nullable(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
   app_url: z.string().nullable(),
 });
 
@@ -144,8 +213,13 @@ export const SearchResultSchema = z.object({
   id: z.number(),
   type: z.string(),
   title: z.string(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
+  project: ProjectRefSchema.nullable(),
+  parent: ParentSchema.nullable().describe(
+    'What the hit belongs to: for a Comment, the item commented on (open it with its get_ tool, or list_comments)',
+  ),
+  visible_to_clients: inProject.visible_to_clients,
   excerpt: z.string(),
+  excerpt_truncated: z.boolean(),
   created_at: z.string().nullable(),
   app_url: z.string().nullable(),
 });
@@ -201,7 +275,28 @@ function parent(value: unknown): z.infer<typeof ParentSchema> | null {
   return { id: number(raw.id) as number, type: text(raw.type) ?? '', title: text(raw.title) ?? '' };
 }
 
-const projectId = (raw: Raw) => number(record(raw.bucket)?.id);
+function projectRef(raw: Raw): z.infer<typeof ProjectRefSchema> | null {
+  const bucket = record(raw.bucket);
+  const id = number(bucket?.id);
+  return id === null ? null : { id, name: text(bucket?.name) ?? '' };
+}
+
+function people(value: unknown): PersonRef[] {
+  return (Array.isArray(value) ? value : [])
+    .map(toPersonRef)
+    .filter((entry): entry is PersonRef => entry !== null);
+}
+
+/** project_id, project, parent and visible_to_clients, from any recording. */
+function placement(raw: Raw) {
+  const project = projectRef(raw);
+  return {
+    project_id: project?.id ?? null,
+    project,
+    parent: parent(raw.parent),
+    ...(typeof raw.visible_to_clients === 'boolean' ? { visible_to_clients: raw.visible_to_clients } : {}),
+  };
+}
 
 export function toDock(raw: Raw): z.infer<typeof DockEntrySchema>[] {
   const dock = Array.isArray(raw.dock) ? raw.dock : [];
@@ -232,24 +327,33 @@ export function toProject(raw: Raw): z.infer<typeof ProjectSchema> {
   };
 }
 
-/** Markdown of a rich-text field, cut at `max` characters (at a line break when possible). */
+/**
+ * Markdown of a rich-text field, at most `max` characters, cut at a Markdown boundary. The HTML
+ * converted is bounded too (20 characters of HTML per character of Markdown kept, at least
+ * 20,000), so a huge body costs no more than the part that is shown.
+ */
 export function body(
   markdown: HtmlToMarkdown,
   html: unknown,
   max: number,
 ): { text: string; truncated: boolean } {
-  const full = markdown(text(html) ?? '');
-  if (full.length <= max) return { text: full, truncated: false };
-  const cut = full.slice(0, max);
-  const lineBreak = cut.lastIndexOf('\n');
-  return { text: `${lineBreak > max * 0.8 ? cut.slice(0, lineBreak) : cut}…`, truncated: true };
+  const source = text(html) ?? '';
+  const maxInputChars = Math.max(20_000, max * 20);
+  const result = excerpt(markdown(source, { maxInputChars }), max);
+  return { text: result.text, truncated: result.truncated || source.length > maxInputChars };
+}
+
+/** A `description` field as Markdown, with whether it was cut. */
+function description(markdown: HtmlToMarkdown, html: unknown, max: number) {
+  const result = body(markdown, html, max);
+  return { description: result.text, description_truncated: result.truncated };
 }
 
 export function toMessage(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof MessageSchema> {
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,
-    project_id: projectId(raw),
+    ...placement(raw),
     subject: text(raw.subject) ?? text(raw.title) ?? '',
     author: toPersonRef(raw.creator),
     created_at: text(raw.created_at),
@@ -264,9 +368,11 @@ export function toMessage(raw: Raw, markdown: HtmlToMarkdown, max: number): z.in
 export function toTodolist(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof TodolistSchema> {
   return {
     id: number(raw.id) ?? 0,
-    project_id: projectId(raw),
+    ...placement(raw),
     name: text(raw.name) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
+    creator: toPersonRef(raw.creator),
+    comments_count: number(raw.comments_count) ?? 0,
     completed: raw.completed === true,
     completed_ratio: text(raw.completed_ratio),
     app_url: text(raw.app_url),
@@ -277,18 +383,17 @@ export function toTodo(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer
   const completion = record(raw.completion);
   return {
     id: number(raw.id) ?? 0,
-    project_id: projectId(raw),
+    ...placement(raw),
     todolist: parent(raw.parent),
     title: text(raw.content) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     completed: raw.completed === true,
     completed_at: text(completion?.created_at),
     completed_by: toPersonRef(completion?.creator),
     due_on: text(raw.due_on),
     starts_on: text(raw.starts_on),
-    assignees: (Array.isArray(raw.assignees) ? raw.assignees : [])
-      .map(toPersonRef)
-      .filter((entry): entry is PersonRef => entry !== null),
+    assignees: people(raw.assignees),
+    completion_subscribers: people(raw.completion_subscribers),
     creator: toPersonRef(raw.creator),
     comments_count: number(raw.comments_count) ?? 0,
     created_at: text(raw.created_at),
@@ -300,7 +405,7 @@ export function toComment(raw: Raw, markdown: HtmlToMarkdown, max: number): z.in
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,
-    parent: parent(raw.parent),
+    ...placement(raw),
     author: toPersonRef(raw.creator),
     created_at: text(raw.created_at),
     app_url: text(raw.app_url),
@@ -313,7 +418,7 @@ export function toDocument(raw: Raw, markdown: HtmlToMarkdown, max: number): z.i
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,
-    project_id: projectId(raw),
+    ...placement(raw),
     title: text(raw.title) ?? '',
     author: toPersonRef(raw.creator),
     created_at: text(raw.created_at),
@@ -328,16 +433,64 @@ export function toDocument(raw: Raw, markdown: HtmlToMarkdown, max: number): z.i
 export function toUpload(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof UploadSchema> {
   return {
     id: number(raw.id) ?? 0,
-    project_id: projectId(raw),
+    ...placement(raw),
     filename: text(raw.filename) ?? text(raw.title) ?? '',
     content_type: text(raw.content_type),
     byte_size: number(raw.byte_size),
     download_url: text(raw.download_url),
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     author: toPersonRef(raw.creator),
+    comments_count: number(raw.comments_count) ?? 0,
     created_at: text(raw.created_at),
     app_url: text(raw.app_url),
   };
+}
+
+export function toFolder(raw: Raw): z.infer<typeof FolderSchema> {
+  return {
+    id: number(raw.id) ?? 0,
+    ...placement(raw),
+    title: text(raw.title) ?? '',
+    documents_count: number(raw.documents_count) ?? 0,
+    uploads_count: number(raw.uploads_count) ?? 0,
+    folders_count: number(raw.vaults_count) ?? 0,
+    creator: toPersonRef(raw.creator),
+    created_at: text(raw.created_at),
+    updated_at: text(raw.updated_at),
+    app_url: text(raw.app_url),
+  };
+}
+
+function toFile(value: unknown): z.infer<typeof FileSchema> | null {
+  const raw = record(value);
+  if (!raw) return null;
+  return {
+    filename: text(raw.filename) ?? text(raw.title) ?? 'file',
+    content_type: text(raw.content_type),
+    byte_size: number(raw.byte_size),
+    download_url: text(raw.download_url) ?? text(raw.url),
+  };
+}
+
+/** A file as a Markdown line: the name linked to its download, then size and type. */
+function fileLine(file: z.infer<typeof FileSchema>): string {
+  const label = file.filename.replace(/([[\]])/g, '\\$1');
+  const url = file.download_url
+    ? file.download_url.replace(
+        /[\s()<>]/g,
+        (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+      )
+    : '';
+  const details = [file.byte_size === null ? '' : formatBytes(file.byte_size), file.content_type ?? '']
+    .filter(Boolean)
+    .join(', ');
+  return `${url ? `[${label}](${url})` : label}${details ? ` (${details})` : ''}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export function toCampfireLine(
@@ -346,14 +499,43 @@ export function toCampfireLine(
   max: number,
 ): z.infer<typeof CampfireLineSchema> {
   const content = text(raw.content) ?? '';
-  // Plain-text lines are text; rich-text lines are HTML.
-  const rich = text(raw.type) === 'Chat::Lines::RichText' || /<[a-z][\s\S]*>/i.test(content);
+  const type = text(raw.type) ?? '';
+  // Plain-text lines are text; rich-text lines are HTML; upload lines have files and no content.
+  const rich = type === 'Chat::Lines::RichText' || (/<[a-z]/i.test(content) && content.includes('>'));
+  const attachments = (Array.isArray(raw.attachments) ? raw.attachments : [])
+    .map(toFile)
+    .filter((file): file is z.infer<typeof FileSchema> => file !== null);
+  // A plain-text line is not Markdown: cut it as text.
+  const plain =
+    content.length > max
+      ? { text: `${content.slice(0, max - 1)}…`, truncated: true }
+      : { text: content, truncated: false };
+  const written = content ? (rich ? body(markdown, content, max) : plain) : { text: '', truncated: false };
+  const files = attachments.map(fileLine).join('\n');
   return {
     id: number(raw.id) ?? 0,
+    ...placement(raw),
+    type,
     author: toPersonRef(raw.creator),
     created_at: text(raw.created_at),
-    content: rich ? body(markdown, content, max).text : content.slice(0, max),
+    content: [written.text, files].filter(Boolean).join('\n\n') || (text(raw.title) ?? ''),
+    content_truncated: written.truncated,
+    attachments,
     app_url: text(raw.app_url),
+  };
+}
+
+function toRecurrence(value: unknown): z.infer<typeof RecurrenceSchema> | null {
+  const raw = record(value);
+  if (!raw) return null;
+  return {
+    frequency: text(raw.frequency),
+    days: Array.isArray(raw.days) ? raw.days.filter((day): day is number => typeof day === 'number') : null,
+    hour: number(raw.hour),
+    minute: number(raw.minute),
+    week_instance: number(raw.week_instance),
+    start_date: text(raw.start_date),
+    end_date: text(raw.end_date),
   };
 }
 
@@ -364,14 +546,17 @@ export function toScheduleEntry(
 ): z.infer<typeof ScheduleEntrySchema> {
   return {
     id: number(raw.id) ?? 0,
+    ...placement(raw),
     summary: text(raw.summary) ?? text(raw.title) ?? '',
-    description: body(markdown, raw.description, max).text,
+    ...description(markdown, raw.description, max),
     starts_at: text(raw.starts_at),
     ends_at: text(raw.ends_at),
     all_day: raw.all_day === true,
-    participants: (Array.isArray(raw.participants) ? raw.participants : [])
-      .map(toPersonRef)
-      .filter((entry): entry is PersonRef => entry !== null),
+    participants: people(raw.participants),
+    creator: toPersonRef(raw.creator),
+    comments_count: number(raw.comments_count) ?? 0,
+    recurrence: toRecurrence(raw.recurrence_schedule),
+    created_at: text(raw.created_at),
     app_url: text(raw.app_url),
   };
 }
@@ -381,18 +566,18 @@ export function toSearchResult(
   markdown: HtmlToMarkdown,
   max: number,
 ): z.infer<typeof SearchResultSchema> {
-  const bucket = record(raw.bucket);
-  const excerpt = text(raw.plain_text_content) ?? text(raw.plain_text_description) ?? '';
+  const source = text(raw.plain_text_content) ?? text(raw.plain_text_description) ?? '';
+  // Search highlights matches with <em>; as Markdown they read as _emphasis_.
+  const excerptText = body(markdown, source, max);
   return {
     id: number(raw.id) ?? 0,
     type: text(raw.type) ?? '',
     title: text(raw.title) ?? text(raw.subject) ?? '',
-    project:
-      bucket && number(bucket.id) !== null
-        ? { id: number(bucket.id) as number, name: text(bucket.name) ?? '' }
-        : null,
-    // Search highlights matches with <em>; as Markdown they read as _emphasis_.
-    excerpt: body(markdown, excerpt, max).text,
+    project: projectRef(raw),
+    parent: parent(raw.parent),
+    ...(typeof raw.visible_to_clients === 'boolean' ? { visible_to_clients: raw.visible_to_clients } : {}),
+    excerpt: excerptText.text,
+    excerpt_truncated: excerptText.truncated,
     created_at: text(raw.created_at),
     app_url: text(raw.app_url),
   };

@@ -137,7 +137,9 @@ describe('dock resolution', () => {
 
   it('uses a single chat without asking', async () => {
     const result = await call('list_campfire_lines', { project_id: LOCATOR });
-    expect(resultData<List<unknown>>(result).items).toEqual([]);
+    expect(resultData<List<{ content: string }>>(result).items.map((line) => line.content)).toEqual([
+      'Prototype ships Monday',
+    ]);
   });
 });
 
@@ -147,7 +149,7 @@ describe('read tools', () => {
       List<{ id: number; subject: string; content: string; author: { name: string } }>
     >(await call('list_messages', { project_id: LAPTOP, limit: 20 }));
     expect(first.items).toHaveLength(20);
-    expect(first).toMatchObject({ has_more: true, next_page: 2, total: 25 });
+    expect(first).toMatchObject({ has_more: true, next_page: 2, total: 27 });
     expect(first.items[0]).toMatchObject({
       id: IDS.richMessage,
       subject: 'Launch plan',
@@ -156,10 +158,10 @@ describe('read tools', () => {
     const second = resultData<List<{ id: number }>>(
       await call('list_messages', { project_id: LAPTOP, limit: 20, page: 2 }),
     );
-    expect(second.items).toHaveLength(5);
+    expect(second.items).toHaveLength(7);
     expect(second).toMatchObject({ has_more: false, next_page: null });
     const ids = new Set([...first.items, ...second.items].map((message) => message.id));
-    expect(ids.size).toBe(25);
+    expect(ids.size).toBe(27);
   });
 
   it('reads a message as Markdown, never HTML', async () => {
@@ -275,19 +277,19 @@ describe('read tools', () => {
 
   it('searches with filters passed to Basecamp and highlights as emphasis', async () => {
     const results = resultData<List<{ id: number; type: string; excerpt: string; project: { id: number } }>>(
-      await call('search', { query: 'launch', type: 'Todolist', project_id: LAPTOP, limit: 5 }),
+      await call('search', { query: 'launch', type: 'Message', project_id: LAPTOP, limit: 5 }),
     );
-    expect(fake.requests[0]?.query).toEqual({
+    expect(fake.requests.at(-1)?.query).toEqual({
       q: 'launch',
-      type: 'Todolist',
+      type: 'Message',
       bucket_id: String(LAPTOP),
       page: '1',
       per_page: '5',
     });
-    expect(results.items.map((result) => result.type)).toEqual(['Todolist', 'Todolist']);
+    expect(results.items.map((result) => result.type)).toEqual(['Message', 'Message']);
     expect(results.items.every((result) => result.project.id === LAPTOP)).toBe(true);
-    expect(results.items.find((result) => result.id === IDS.strategyList)?.excerpt).toBe(
-      'Ideas for the _launch_.',
+    expect(results.items.find((result) => result.id === IDS.richMessage)?.excerpt).toMatch(
+      /^_Launch_ plan for the Leto laptop\. Sharon owns the shots/,
     );
     const paged = resultData<List<unknown>>(await call('search', { query: 'checklist item', limit: 50 }));
     expect(paged).toMatchObject({ has_more: true, next_page: 2, total: 130 });
@@ -401,7 +403,7 @@ describe('write tools', () => {
   it('are absent from a read-only registry', async () => {
     const readOnly = new ToolRegistry().use(createBasecampProvider(settings()), { readOnly: true });
     const names = readOnly.getAll().map((tool) => tool.name);
-    expect(names).toHaveLength(15);
+    expect(names).toHaveLength(16);
     for (const write of [
       'create_message',
       'create_todo',
@@ -479,6 +481,6 @@ describe('limits and secrets', () => {
 
   it('does no I/O when the provider is built', () => {
     const provider = createBasecampProvider({ apiUrl: 'not a url', env: { BASECAMP_ACCOUNT_ID: 'x' } });
-    expect(provider.tools).toHaveLength(21);
+    expect(provider.tools).toHaveLength(22);
   });
 });

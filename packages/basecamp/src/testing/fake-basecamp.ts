@@ -440,6 +440,13 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       }
       return undefined;
     };
+    // A Docs & Files vault: the project's top-level one (dock) or a folder in it.
+    const vaultOwner = (value: number | undefined) => {
+      const docked = dockOwner(value, 'vault');
+      if (docked) return { projectId: docked.project.id };
+      const folder = recording(value, 'Vault');
+      return folder ? { projectId: folder.projectId } : undefined;
+    };
     const children = (parentId: number, types: string[]) =>
       [...recordings.values()]
         .filter(
@@ -502,21 +509,37 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       }
       value = id(/^\/vaults\/(\d+)\/documents\.json$/);
       if (value !== undefined) {
-        if (!dockOwner(value, 'vault')) return notFound;
+        if (!vaultOwner(value)) return notFound;
         return paginate(url, children(value, ['Document']).map(recordingJson));
       }
       value = id(/^\/vaults\/(\d+)\/uploads\.json$/);
       if (value !== undefined) {
-        if (!dockOwner(value, 'vault')) return notFound;
+        if (!vaultOwner(value)) return notFound;
         return paginate(url, children(value, ['Upload']).map(recordingJson));
       }
+      value = id(/^\/vaults\/(\d+)\/vaults\.json$/);
+      if (value !== undefined) {
+        if (!vaultOwner(value)) return notFound;
+        const folders = children(value, ['Vault']).sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+        return paginate(url, folders.map(recordingJson));
+      }
+      value = id(/^\/vaults\/(\d+)\.json$/);
+      if (value !== undefined) {
+        const docked = dockOwner(value, 'vault');
+        if (docked) return { status: 200, body: dockVaultJson(docked.project, docked.entry) };
+        const folder = recording(value, 'Vault');
+        return folder ? { status: 200, body: recordingJson(folder) } : notFound;
+      }
+      if (path === '/searches/metadata.json') return { status: 200, body: SEARCH_METADATA };
       value = id(/^\/chats\/(\d+)\/lines\.json$/);
       if (value !== undefined) {
         const owner = dockOwner(value, 'chat');
         if (!owner?.entry.enabled) return notFound;
         return paginate(
           url,
-          children(value, ['Chat::Lines::Text', 'Chat::Lines::RichText']).map(recordingJson),
+          children(value, ['Chat::Lines::Text', 'Chat::Lines::RichText', 'Chat::Lines::Upload']).map(
+            recordingJson,
+          ),
         );
       }
       value = id(/^\/schedules\/(\d+)\/entries\.json$/);
@@ -672,13 +695,20 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     const query = (url.searchParams.get('q') ?? '').trim().toLowerCase();
     if (!query) return invalid('q is required');
     const type = url.searchParams.get('type');
+    const fileType = url.searchParams.get('file_type');
+    const excludeChat = url.searchParams.get('exclude_chat') === '1';
     const bucketId = url.searchParams.get('bucket_id');
     const creatorId = url.searchParams.get('creator_id');
     const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
     const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? '50') || 50));
     const matches = [...recordings.values()]
       .filter((record) => record.status === 'active')
-      .filter((record) => !type || record.type === type)
+      .filter((record) => !type || (SEARCH_TYPE_RECORDINGS[type] ?? [type]).includes(record.type))
+      .filter((record) => !excludeChat || !record.type.startsWith('Chat::'))
+      .filter(
+        (record) =>
+          !fileType || (record.type === 'Upload' && fileMatches(fileType, record.upload?.content_type ?? '')),
+      )
       .filter((record) => !bucketId || String(record.projectId) === bucketId)
       .filter((record) => !creatorId || String(record.creatorId) === creatorId)
       .filter((record) =>
@@ -790,6 +820,31 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     };
   }
 
+  /** A project's top-level vault (Docs & Files), which is a dock entry rather than a recording. */
+  function dockVaultJson(project: FakeProject, entry: { id: number; title: string }) {
+    const inside = (kind: string) =>
+      [...recordings.values()].filter(
+        (record) => record.parentId === entry.id && record.type === kind && record.status === 'active',
+      ).length;
+    return {
+      id: entry.id,
+      status: 'active',
+      visible_to_clients: false,
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+      title: entry.title,
+      inherits_status: true,
+      type: 'Vault',
+      url: `${base()}/buckets/${project.id}/vaults/${entry.id}.json`,
+      app_url: `https://3.basecamp.com/${ACCOUNT_ID}/buckets/${project.id}/vaults/${entry.id}`,
+      bucket: { id: project.id, name: project.name, type: 'Project' },
+      creator: personJson(ME),
+      documents_count: inside('Document'),
+      uploads_count: inside('Upload'),
+      vaults_count: inside('Vault'),
+    };
+  }
+
   function recordingJson(record: FakeRecording): Record<string, unknown> {
     const project = projects.find((candidate) => candidate.id === record.projectId);
     const parentRecord = recordings.get(record.parentId);
@@ -804,14 +859,16 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       Upload: 'uploads',
       'Chat::Lines::Text': `chats/${record.parentId}/lines`,
       'Chat::Lines::RichText': `chats/${record.parentId}/lines`,
+      'Chat::Lines::Upload': `chats/${record.parentId}/lines`,
       'Schedule::Entry': 'schedule_entries',
+      Vault: 'vaults',
     };
     const bucketBase = `${base()}/buckets/${record.projectId}`;
     const appBase = `https://3.basecamp.com/${ACCOUNT_ID}/buckets/${record.projectId}`;
     const json: Record<string, unknown> = {
       id: record.id,
       status: record.status,
-      visible_to_clients: false,
+      visible_to_clients: record.visible_to_clients ?? false,
       created_at: record.created_at,
       updated_at: record.updated_at,
       title: record.title,
@@ -883,7 +940,9 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         json.assignees = (record.assignee_ids ?? []).map((person) =>
           personJson(PEOPLE.find((entry) => entry.id === person) ?? ME),
         );
-        json.completion_subscribers = [];
+        json.completion_subscribers = (record.completion_subscriber_ids ?? []).map((person) =>
+          personJson(PEOPLE.find((entry) => entry.id === person) ?? ME),
+        );
         json.completion_url = `${base()}/todos/${record.id}/completion.json`;
         break;
       case 'Upload':
@@ -900,6 +959,30 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       case 'Chat::Lines::RichText':
         json.content = record.lineContent ?? '';
         break;
+      case 'Chat::Lines::Upload':
+        // File lines carry no content, only their files.
+        json.attachments = (record.attachments ?? []).map((file, index) => ({
+          title: file.filename,
+          url: `${base()}/blobs/line${record.id}-${index}/previews/full`,
+          filename: file.filename,
+          content_type: file.content_type,
+          byte_size: file.byte_size,
+          download_url: `https://storage.3.basecamp.com/${ACCOUNT_ID}/blobs/line${record.id}-${index}/download/${encodeURIComponent(file.filename)}`,
+        }));
+        break;
+      case 'Vault': {
+        const inside = (kind: string) =>
+          [...recordings.values()].filter(
+            (entry) => entry.parentId === record.id && entry.type === kind && entry.status === 'active',
+          ).length;
+        json.documents_count = inside('Document');
+        json.documents_url = `${base()}/vaults/${record.id}/documents.json`;
+        json.uploads_count = inside('Upload');
+        json.uploads_url = `${base()}/vaults/${record.id}/uploads.json`;
+        json.vaults_count = inside('Vault');
+        json.vaults_url = `${base()}/vaults/${record.id}/vaults.json`;
+        break;
+      }
       case 'Schedule::Entry':
         json.description = record.html;
         json.summary = record.title;
@@ -909,6 +992,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         json.participants = (record.entry?.participant_ids ?? []).map((person) =>
           personJson(PEOPLE.find((entry) => entry.id === person) ?? ME),
         );
+        if (record.recurrence) json.recurrence_schedule = record.recurrence;
         break;
     }
     return json;
@@ -990,4 +1074,57 @@ function send(
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   response.end(text);
+}
+
+/** `GET /searches/metadata.json`: the filters search accepts (the shape and keys of the API docs). */
+const SEARCH_METADATA = {
+  recording_search_types: [
+    { key: null, value: 'Search Everything' },
+    { key: 'Kanban::Card', value: 'Card tables' },
+    { key: 'Chat::Transcript', value: 'Chats' },
+    { key: 'Question', value: 'Check-ins' },
+    { key: 'Client::Correspondence', value: 'Client emails' },
+    { key: 'Comment', value: 'Comments' },
+    { key: 'Document', value: 'Documents' },
+    { key: 'Schedule::Entry', value: 'Events' },
+    { key: 'Attachment', value: 'Files' },
+    { key: 'Vault', value: 'Folders' },
+    { key: 'Inbox::Forward', value: 'Forwarded emails' },
+    { key: 'Message', value: 'Messages' },
+    { key: 'Circle', value: 'Pings' },
+    { key: 'Todo', value: 'To-dos' },
+  ],
+  file_search_types: [
+    { key: null, value: 'All files' },
+    { key: 'Image', value: 'Images' },
+    { key: 'Audio', value: 'Audios' },
+    { key: 'Video', value: 'Videos' },
+    { key: 'PDF', value: 'PDFs' },
+  ],
+  default_creator_label: 'by Anyone',
+  default_bucket_label: 'Everywhere',
+  default_circle_label: 'with Anyone',
+  default_file_type_label: 'All files',
+  default_type_label: 'Search Everything',
+};
+
+/** The recordings a search `type` finds, where the type names a group rather than one recording type. */
+const SEARCH_TYPE_RECORDINGS: Record<string, string[]> = {
+  Attachment: ['Upload'],
+  'Chat::Transcript': ['Chat::Lines::Text', 'Chat::Lines::RichText', 'Chat::Lines::Upload'],
+};
+
+function fileMatches(fileType: string, contentType: string): boolean {
+  switch (fileType) {
+    case 'Image':
+      return contentType.startsWith('image/');
+    case 'Audio':
+      return contentType.startsWith('audio/');
+    case 'Video':
+      return contentType.startsWith('video/');
+    case 'PDF':
+      return contentType === 'application/pdf';
+    default:
+      return false;
+  }
 }

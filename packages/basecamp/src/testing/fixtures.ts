@@ -61,7 +61,9 @@ export type RecordingType =
   | 'Upload'
   | 'Chat::Lines::RichText'
   | 'Chat::Lines::Text'
-  | 'Schedule::Entry';
+  | 'Chat::Lines::Upload'
+  | 'Schedule::Entry'
+  | 'Vault';
 
 /** Every piece of content is a recording in a project (bucket) with a parent. */
 export interface FakeRecording {
@@ -87,6 +89,22 @@ export interface FakeRecording {
   entry?: { starts_at: string; ends_at: string; all_day: boolean; participant_ids: number[] };
   /** Chat lines: plain text or rich text. */
   lineContent?: string;
+  /** Files of a chat upload line (`Chat::Lines::Upload`). */
+  attachments?: { filename: string; content_type: string; byte_size: number }[];
+  /** People notified when a to-do is completed. */
+  completion_subscriber_ids?: number[];
+  /** A repeating schedule entry's `recurrence_schedule`. */
+  recurrence?: {
+    frequency: string;
+    days: number[];
+    hour: number;
+    minute: number;
+    week_instance: number | null;
+    start_date: string;
+    end_date: string | null;
+  };
+  /** Shown to the project's clients (default false). */
+  visible_to_clients?: boolean;
 }
 
 export const PEOPLE: FakePerson[] = [
@@ -207,7 +225,53 @@ export const IDS = {
   upload: 1069479915,
   scheduleEntry: 1069479834,
   locatorList: 1069479700,
+  /** A folder ("HR Stuff") in the laptop's Docs & Files, with a document and a file. */
+  folder: 1069479146,
+  folderDocument: 1069479147,
+  folderUpload: 1069479148,
+  /** A message with several mentions in a row, a captioned image and a gallery, as Basecamp sends it (whitespace inside attachments). */
+  galleryMessage: 1069479590,
+  /** A long message with an image right at the list excerpt's cut. */
+  longMessage: 1069479591,
+  /** A chat line that is a file. */
+  uploadLine: 1069479923,
+  /** The locator's only chat. */
+  locatorLine: 1069479950,
 } as const;
+
+const mention = (sgid: string, name: string, short: string, personId: number) =>
+  [
+    `<bc-attachment sgid="BAh7CEkiCGdpZAY6BkVU--${sgid}" content-type="application/vnd.basecamp.mention">`,
+    '\n  <figure>',
+    `\n    <img srcset="https://3.basecampapi.com/999999999/people/${personId}/avatar 2x" src="https://3.basecampapi.com/999999999/people/${personId}/avatar" class="avatar" width="20" height="20" alt="${name}">`,
+    `\n    <figcaption>${short}</figcaption>`,
+    '\n  </figure>\n',
+    '</bc-attachment>',
+  ].join('');
+
+const image = (blob: string, filename: string, caption: string, presentation = '') =>
+  [
+    `<bc-attachment sgid="BAh7CEkiCGdpZAY6BkVU--${blob}" content-type="image/jpeg" width="1024" height="768" url="https://3.basecampapi.com/999999999/blobs/${blob}/previews/full" href="https://3.basecampapi.com/999999999/blobs/${blob}/download/${filename}" filename="${filename}" filesize="204800" previewable="true"${presentation ? ` presentation="${presentation}"` : ''}${caption ? ` caption="${caption}"` : ''}>`,
+    '\n  <figure>',
+    `\n    <img srcset="https://3.basecampapi.com/999999999/blobs/${blob}/previews/full 2x" src="https://3.basecampapi.com/999999999/blobs/${blob}/previews/full">`,
+    `\n    <figcaption>${caption || filename}</figcaption>`,
+    '\n  </figure>\n',
+    '</bc-attachment>',
+  ].join('');
+
+/** Mentions in a row, a mention before "!", a captioned image and a two-image gallery. */
+export const GALLERY_MESSAGE_HTML = [
+  `<div>Thanks ${mention('victor', 'Victor Cooper', 'Victor', 1049715913)}!</div>`,
+  `<div>Reviewers: ${mention('sharon', 'Sharon Bradford', 'Sharon', 1049715930)} ${mention('annie', 'Annie Bryan', 'Annie', 1049715938)}\n${mention('steve', 'Steve Marsh', 'Steve', 1049715944)}</div>`,
+  `<div>${image('img001', 'front.jpg', 'The front, in silver')}</div>`,
+  `<div>\n  ${image('img002', 'left.jpg', '', 'gallery')}\n  ${image('img003', 'right.jpg', 'Right side', 'gallery')}\n</div>`,
+].join('');
+
+/** About 2,000 characters of prose, with an image whose Markdown would straddle a 1,500-character cut. */
+export const LONG_MESSAGE_HTML = [
+  `<div>${'The launch copy needs another pass before Friday. '.repeat(28).trim()} See ${image('img004', 'launch-banner-final-version.jpg', 'Launch banner')} and the <a href="https://example.com/brief/launch_2026">brief</a>.</div>`,
+  `<div>${'We keep the tone short and plain. '.repeat(12).trim()}</div>`,
+].join('');
 
 /** Trix HTML with everything Basecamp puts in rich text: mentions, an image, a file, code, strike, a table. */
 export const RICH_MESSAGE_HTML = [
@@ -310,6 +374,7 @@ export function buildRecordings(): FakeRecording[] {
     due_on: '2026-03-01',
     starts_on: '2026-02-20',
     assignee_ids: [1049715930, 1049715938],
+    completion_subscriber_ids: [1049715913],
   });
   add({
     id: IDS.completedTodo,
@@ -486,6 +551,15 @@ export function buildRecordings(): FakeRecording[] {
     created_at: at(500),
     title: 'Team Meeting',
     html: '<div>Time to synergize!</div>',
+    recurrence: {
+      frequency: 'every_week',
+      days: [5],
+      hour: 18,
+      minute: 0,
+      week_instance: null,
+      start_date: '2026-02-27',
+      end_date: null,
+    },
     entry: {
       starts_at: '2026-02-27T18:00:00.000Z',
       ends_at: '2026-02-27T19:00:00.000Z',
@@ -503,6 +577,96 @@ export function buildRecordings(): FakeRecording[] {
     title: 'Launch day',
     html: '',
     entry: { starts_at: '2026-03-15', ends_at: '2026-03-15', all_day: true, participant_ids: [] },
+  });
+  add({
+    id: IDS.galleryMessage,
+    type: 'Message',
+    projectId: LAPTOP,
+    parentId: DOCK.laptop.messageBoard,
+    creatorId: 1049715930,
+    created_at: at(9_000),
+    title: 'Photos from the shoot',
+    html: GALLERY_MESSAGE_HTML,
+    visible_to_clients: true,
+  });
+  add({
+    id: IDS.longMessage,
+    type: 'Message',
+    projectId: LAPTOP,
+    parentId: DOCK.laptop.messageBoard,
+    creatorId: 1049715913,
+    created_at: at(8_500),
+    title: 'Launch copy',
+    html: LONG_MESSAGE_HTML,
+  });
+  // A folder in the laptop's Docs & Files, with one document and one file.
+  add({
+    id: IDS.folder,
+    type: 'Vault',
+    projectId: LAPTOP,
+    parentId: DOCK.laptop.vault,
+    creatorId: 1049715913,
+    created_at: at(390),
+    title: 'HR Stuff',
+    html: '',
+    position: 1,
+  });
+  add({
+    id: IDS.folderDocument,
+    type: 'Document',
+    projectId: LAPTOP,
+    parentId: IDS.folder,
+    creatorId: 1049715913,
+    created_at: at(391),
+    title: 'Vacation policy',
+    html: '<div>Tell your team two weeks ahead.</div>',
+    position: 1,
+  });
+  add({
+    id: IDS.folderUpload,
+    type: 'Upload',
+    projectId: LAPTOP,
+    parentId: IDS.folder,
+    creatorId: 1049715913,
+    created_at: at(392),
+    title: 'handbook.pdf',
+    html: '',
+    position: 1,
+    upload: { filename: 'handbook.pdf', content_type: 'application/pdf', byte_size: 524_288 },
+  });
+  // A file posted in the chat, and the locator's single chat line.
+  add({
+    id: IDS.uploadLine,
+    type: 'Chat::Lines::Upload',
+    projectId: LAPTOP,
+    parentId: DOCK.laptop.chat,
+    creatorId: 1049715913,
+    created_at: at(7100),
+    title: 'company-logo.png',
+    html: '',
+    attachments: [{ filename: 'company-logo.png', content_type: 'image/png', byte_size: 1281 }],
+  });
+  add({
+    id: IDS.locatorLine,
+    type: 'Chat::Lines::Text',
+    projectId: LOCATOR,
+    parentId: DOCK.locator.chat,
+    creatorId: 1049715913,
+    created_at: at(7200),
+    title: 'Prototype ships Monday',
+    html: '',
+    lineContent: 'Prototype ships Monday',
+  });
+  // A comment matching "prototype" on the locator's list, for search hits on comments.
+  add({
+    id: 1069479710,
+    type: 'Comment',
+    projectId: LOCATOR,
+    parentId: IDS.locatorList,
+    creatorId: 1049715930,
+    created_at: at(7300),
+    title: 'Re: Prototype',
+    html: '<div>The prototype board arrived.</div>',
   });
   return records;
 }

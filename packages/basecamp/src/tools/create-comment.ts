@@ -1,34 +1,42 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { markdownToHtml } from '../markdown/markdown-to-html.js';
 import { CommentSchema, toComment } from '../shapes.js';
-import { CREATES, ITEM_BODY_CHARS, id, richText, type ToolDeps } from './shared.js';
+import { recordingScope } from './list-comments.js';
+import {
+  CREATES,
+  ITEM_BODY_CHARS,
+  id,
+  itemProjectId,
+  richText,
+  scoped,
+  type ToolDeps,
+  withinProject,
+} from './shared.js';
 
 export const createCreateComment = (deps: ToolDeps) =>
   defineTool({
     name: 'create_comment',
     title: 'Comment on an item',
     description:
-      "Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass the item's ID as recording_id (from list_messages, list_todos, list_documents, ...). Returns the new comment.",
+      "Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from list_projects) and the item's ID as recording_id (from list_messages, list_todos, list_documents, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.",
     inputSchema: z.strictObject({
+      project_id: itemProjectId(),
       recording_id: id('ID of the item to comment on: a message, to-do, document, upload or schedule entry'),
       content: richText('The comment.', 20_000),
     }),
     outputSchema: CommentSchema,
     annotations: CREATES,
     handler: async (input, { signal }) => {
-      const [markdown, response] = await Promise.all([
-        deps.markdown(),
-        deps.client.request<Record<string, unknown>>(
-          'POST',
-          `/recordings/${input.recording_id}/comments.json`,
-          {
-            body: { content: markdownToHtml(input.content) },
-            signal,
-            notFound: `Item ${input.recording_id} was not found, or you have no access to it. Pass the ID of a message, to-do, document or upload.`,
-          },
-        ),
-      ]);
+      const scope = recordingScope(input.project_id, input.recording_id);
+      const target = scoped(scope, `/recordings/${input.recording_id}/comments.json`);
+      const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
+      const response = await withinProject(deps, scope, signal, () =>
+        deps.client.request<Record<string, unknown>>('POST', target.path, {
+          body: { content: html(input.content) },
+          signal,
+          notFound: target.notFound,
+        }),
+      );
       return toComment(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });

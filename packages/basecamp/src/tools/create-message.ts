@@ -1,6 +1,5 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { markdownToHtml } from '../markdown/markdown-to-html.js';
 import { MessageSchema, toMessage } from '../shapes.js';
 import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, richText, type ToolDeps } from './shared.js';
 
@@ -25,18 +24,20 @@ export const createCreateMessage = (deps: ToolDeps) =>
         input.message_board_id,
         signal,
       );
-      const [markdown, response] = await Promise.all([
-        deps.markdown(),
-        deps.client.request<Record<string, unknown>>('POST', `/message_boards/${board}/messages.json`, {
+      const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
+      const response = await deps.client.request<Record<string, unknown>>(
+        'POST',
+        `/message_boards/${board}/messages.json`,
+        {
           body: {
             subject: input.subject,
             status: 'active',
-            ...(input.content === undefined ? {} : { content: markdownToHtml(input.content) }),
+            ...(input.content === undefined ? {} : { content: html(input.content) }),
           },
           signal,
           notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
-        }),
-      ]);
+        },
+      );
       return toMessage(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });

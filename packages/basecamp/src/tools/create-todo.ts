@@ -1,8 +1,17 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { markdownToHtml } from '../markdown/markdown-to-html.js';
 import { TodoSchema, toTodo } from '../shapes.js';
-import { CREATES, ITEM_BODY_CHARS, id, richText, type ToolDeps } from './shared.js';
+import { todolistScope } from './list-todos.js';
+import {
+  CREATES,
+  ITEM_BODY_CHARS,
+  id,
+  itemProjectId,
+  richText,
+  scoped,
+  type ToolDeps,
+  withinProject,
+} from './shared.js';
 
 const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`).optional();
 
@@ -11,8 +20,9 @@ export const createCreateTodo = (deps: ToolDeps) =>
     name: 'create_todo',
     title: 'Add a to-do',
     description:
-      'Adds a to-do to a to-do list, optionally with a description, assignees and dates. Take todolist_id from list_todolists and assignee_ids from list_people. Returns the new to-do with its ID.',
+      'Adds a to-do to a to-do list, optionally with a description, assignees and dates. Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out, and when given the list must be in that project. assignee_ids come from list_people. Returns the new to-do with its ID.',
     inputSchema: z.strictObject({
+      project_id: itemProjectId(),
       todolist_id: id('To-do list ID, from list_todolists'),
       content: z
         .string()
@@ -33,21 +43,23 @@ export const createCreateTodo = (deps: ToolDeps) =>
     outputSchema: TodoSchema,
     annotations: CREATES,
     handler: async (input, { signal }) => {
-      const [markdown, response] = await Promise.all([
-        deps.markdown(),
-        deps.client.request<Record<string, unknown>>('POST', `/todolists/${input.todolist_id}/todos.json`, {
+      const scope = todolistScope(input.project_id, input.todolist_id);
+      const target = scoped(scope, `/todolists/${input.todolist_id}/todos.json`);
+      const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
+      const response = await withinProject(deps, scope, signal, () =>
+        deps.client.request<Record<string, unknown>>('POST', target.path, {
           body: {
             content: input.content,
-            ...(input.description === undefined ? {} : { description: markdownToHtml(input.description) }),
+            ...(input.description === undefined ? {} : { description: html(input.description) }),
             ...(input.assignee_ids === undefined ? {} : { assignee_ids: input.assignee_ids }),
             ...(input.notify ? { notify: true } : {}),
             ...(input.due_on === undefined ? {} : { due_on: input.due_on }),
             ...(input.starts_on === undefined ? {} : { starts_on: input.starts_on }),
           },
           signal,
-          notFound: `To-do list ${input.todolist_id} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+          notFound: target.notFound,
         }),
-      ]);
+      );
       return toTodo(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });

@@ -1,21 +1,29 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { MessageSchema, toMessage } from '../shapes.js';
-import { getOne, id, READS, type ToolDeps } from './shared.js';
+import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
 export const createGetMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'get_message',
     title: 'Read a message',
     description:
-      'Returns one message board post with its whole body as Markdown (mentions as @Name, images and files as links, code as fenced blocks). Take message_id from list_messages or search; read the replies with list_comments.',
-    inputSchema: z.strictObject({ message_id: id('Message ID, from list_messages or search') }),
+      'Returns one message board post with its whole body as Markdown (mentions as @Name, images and files as links, code as fenced blocks), its project, parent board and visibility to clients. Pass project_id (from list_projects) and message_id (from list_messages or search); project_id may be left out. Read the replies with list_comments.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      message_id: id('Message ID, from list_messages or search'),
+    }),
     outputSchema: MessageSchema,
     annotations: READS,
-    handler: ({ message_id }, { signal }) =>
+    handler: ({ project_id, message_id }, { signal }) =>
       getOne(deps, `/messages/${message_id}.json`, {
         signal,
-        notFound: `Message ${message_id} was not found, or you have no access to it. Use list_messages to see message IDs.`,
+        scope: {
+          projectId: project_id,
+          what: `Message ${message_id}`,
+          probe: `/messages/${message_id}.json`,
+          notFound: `Message ${message_id} was not found, or you have no access to it. Use list_messages to see message IDs.`,
+        },
         convert: toMessage,
       }),
   });

@@ -1,21 +1,33 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
-import { getOne, id, READS, type ToolDeps } from './shared.js';
+import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
 export const createGetTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'get_todo',
     title: 'Get a to-do',
     description:
-      'Returns one to-do: title, description as Markdown, assignees with names and emails, start and due dates, and whether (when, by whom) it was completed. Take todo_id from list_todos or search; its discussion is in list_comments.',
-    inputSchema: z.strictObject({ todo_id: id('To-do ID, from list_todos or search') }),
+      'Returns one to-do: title, description as Markdown, assignees and completion subscribers with names and emails, start and due dates, whether (when, by whom) it was completed, its list and project. Pass project_id (from list_projects) and todo_id (from list_todos or search); project_id may be left out. Its discussion is in list_comments.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      todo_id: id('To-do ID, from list_todos or search'),
+    }),
     outputSchema: TodoSchema,
     annotations: READS,
-    handler: ({ todo_id }, { signal }) =>
+    handler: ({ project_id, todo_id }, { signal }) =>
       getOne(deps, `/todos/${todo_id}.json`, {
         signal,
-        notFound: `To-do ${todo_id} was not found, or you have no access to it. Use list_todos to see to-do IDs.`,
+        scope: todoScope(project_id, todo_id),
         convert: toTodo,
       }),
   });
+
+export function todoScope(projectId: number | undefined, todoId: number) {
+  return {
+    projectId,
+    what: `To-do ${todoId}`,
+    probe: `/todos/${todoId}.json`,
+    notFound: `To-do ${todoId} was not found, or you have no access to it. Use list_todos to see to-do IDs.`,
+  };
+}

@@ -8,7 +8,7 @@ export const createListScheduleEntries = (deps: ToolDeps) =>
     name: 'list_schedule_entries',
     title: 'List schedule entries',
     description:
-      "Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants and description as Markdown. Take project_id from list_projects.",
+      "Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from list_projects; read an event's discussion with list_comments.",
     inputSchema: z.strictObject({
       project_id: projectId(),
       schedule_id: dockOverride('schedule'),

@@ -1,15 +1,25 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodoSchema, toTodo } from '../shapes.js';
-import { id, limit, listPage, page, READS, type ToolDeps } from './shared.js';
+import { id, itemProjectId, limit, listPage, page, READS, type ToolDeps } from './shared.js';
+
+export function todolistScope(projectId: number | undefined, todolistId: number) {
+  return {
+    projectId,
+    what: `To-do list ${todolistId}`,
+    probe: `/todolists/${todolistId}.json`,
+    notFound: `To-do list ${todolistId} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+  };
+}
 
 export const createListTodos = (deps: ToolDeps) =>
   defineTool({
     name: 'list_todos',
     title: 'List to-dos in a list',
     description:
-      'Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Take todolist_id from list_todolists; get one to-do with get_todo.',
+      'Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out. Get one to-do with get_todo.',
     inputSchema: z.strictObject({
+      project_id: itemProjectId(),
       todolist_id: id('To-do list ID, from list_todolists'),
       completed: z
         .boolean()
@@ -24,8 +34,9 @@ export const createListTodos = (deps: ToolDeps) =>
     }),
     outputSchema: listSchema(TodoSchema),
     annotations: READS,
-    handler: (input, { signal }) =>
-      listPage(deps, `/todolists/${input.todolist_id}/todos.json`, {
+    handler: (input, { signal }) => {
+      const scope = todolistScope(input.project_id, input.todolist_id);
+      return listPage(deps, `/todolists/${input.todolist_id}/todos.json`, {
         query: {
           completed: input.completed ? 'true' : undefined,
           status: input.status === 'active' ? undefined : input.status,
@@ -33,7 +44,9 @@ export const createListTodos = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `To-do list ${input.todolist_id} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+        notFound: scope.notFound,
+        scope,
         convert: toTodo,
-      }),
+      });
+    },
   });

@@ -2,16 +2,19 @@ import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema } from '../shapes.js';
 import { setCompletion } from './complete-todo.js';
-import { id, SETS_STATE, type ToolDeps } from './shared.js';
+import { id, itemProjectId, SETS_STATE, type ToolDeps } from './shared.js';
 
 export const createReopenTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'reopen_todo',
     title: 'Reopen a to-do',
     description:
-      'Marks a completed to-do as not done again (reopening a pending to-do changes nothing). Take todo_id from list_todos with completed: true. Returns the to-do as it is now.',
-    inputSchema: z.strictObject({ todo_id: id('To-do ID, from list_todos (completed: true)') }),
+      'Marks a completed to-do as not done again (reopening a pending to-do changes nothing). Pass project_id (from list_projects) and todo_id (from list_todos with completed: true); project_id may be left out. Returns the to-do as it is now.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      todo_id: id('To-do ID, from list_todos (completed: true)'),
+    }),
     outputSchema: TodoSchema,
     annotations: SETS_STATE,
-    handler: ({ todo_id }, { signal }) => setCompletion(deps, todo_id, false, signal),
+    handler: ({ project_id, todo_id }, { signal }) => setCompletion(deps, project_id, todo_id, false, signal),
   });

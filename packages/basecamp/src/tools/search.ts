@@ -1,50 +1,56 @@
-import { defineTool, UpstreamError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
+import type { SearchOption } from '../search-metadata.js';
 import { listSchema, SearchResultSchema, toSearchResult } from '../shapes.js';
 import { capList, id, LIST_BODY_CHARS, limit, page, READS, type ToolDeps } from './shared.js';
 
-const TYPES = [
-  'Message',
-  'Todo',
-  'Todolist',
-  'Document',
-  'Comment',
-  'Upload',
-  'Attachment',
-  'Schedule::Entry',
-  'Chat::Transcript',
-  'Question',
-  'Kanban::Card',
-] as const;
+const TYPE_HELP =
+  'Only this kind of item: a type Basecamp lists in its search metadata, e.g. "Message", "Todo", "Document", "Comment", "Attachment" (files), "Schedule::Entry" (events), "Chat::Transcript" (chats), "Question" (check-ins), "Kanban::Card", "Vault" (folders), "Client::Correspondence" (client emails), "Inbox::Forward" (forwarded emails), "Circle" (pings). An unknown type is answered with the list this account accepts.';
 
 export const createSearch = (deps: ToolDeps) =>
   defineTool({
     name: 'search',
     title: 'Search Basecamp',
     description:
-      'Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats), optionally narrowed by type, project or creator. Each result has its type, ID, project and an excerpt with matches in _emphasis_; open it with get_message, get_todo or get_document, or list_comments for any ID.',
+      'Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with get_message, get_todo or get_document ({project_id, <item>_id}); a Comment hit through its parent, with list_comments.',
     inputSchema: z.strictObject({
       query: z.string().trim().min(1).max(500).describe('Words to search for'),
-      type: z
-        .enum(TYPES)
+      type: z.string().trim().min(1).max(100).optional().describe(TYPE_HELP),
+      file_type: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
         .optional()
-        .describe('Only this kind of item, e.g. "Message", "Todo", "Document", "Comment"'),
+        .describe(
+          'Only files of this kind (with type "Attachment" or alone), e.g. "Image", "Audio", "Video", "PDF"',
+        ),
       project_id: id('Only this project, from list_projects').optional(),
       creator_id: id('Only items created by this person, from list_people').optional(),
+      exclude_chat: z.boolean().default(false).describe('Leave chat lines out of the results'),
       page: page(),
       limit: limit(25),
     }),
     outputSchema: listSchema(SearchResultSchema),
     annotations: READS,
     handler: async (input, { signal }) => {
+      if (input.type !== undefined || input.file_type !== undefined) {
+        const metadata = await deps.searchMetadata.get(signal);
+        if (metadata) {
+          check('type', input.type, metadata.types);
+          check('file_type', input.file_type, metadata.fileTypes);
+        }
+      }
       const [markdown, response] = await Promise.all([
         deps.markdown(),
         deps.client.get<unknown>('/search.json', {
           query: {
             q: input.query,
             type: input.type,
+            file_type: input.file_type,
             bucket_id: input.project_id,
             creator_id: input.creator_id,
+            exclude_chat: input.exclude_chat ? 1 : undefined,
             page: input.page,
             per_page: input.limit,
           },
@@ -71,3 +77,13 @@ export const createSearch = (deps: ToolDeps) =>
       );
     },
   });
+
+function check(field: string, value: string | undefined, accepted: SearchOption[]): void {
+  if (value === undefined || accepted.length === 0) return;
+  if (accepted.some((option) => option.key === value)) return;
+  const candidates = accepted.map((option) => `${option.key} (${option.label})`);
+  throw new InvalidInputError(
+    `Basecamp's search does not know ${field} "${value}". This account accepts: ${candidates.join(', ')}.`,
+    { details: { field, candidates } },
+  );
+}

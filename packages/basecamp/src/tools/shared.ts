@@ -1,17 +1,30 @@
+import { McpToolError, NotFoundError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { BasecampClient } from '../client/client.js';
 import type { DockResolver } from '../dock.js';
 import { type HtmlToMarkdown, loadHtmlToMarkdown } from '../markdown/html-to-markdown.js';
+import { loadMarkdownToHtml, type MarkdownToHtml } from '../markdown/markdown-to-html.js';
+import { SearchMetadataCache } from '../search-metadata.js';
 
-/** What every tool gets: the client, the dock resolver and the Markdown converter. */
+/** What every tool gets: the client, the dock resolver, the converters and the search filters. */
 export interface ToolDeps {
   client: BasecampClient;
   docks: DockResolver;
+  /** Basecamp HTML → Markdown (loaded on first use). */
   markdown(): Promise<HtmlToMarkdown>;
+  /** Agent Markdown → Basecamp HTML (loaded on first use). */
+  html(): Promise<MarkdownToHtml>;
+  searchMetadata: SearchMetadataCache;
 }
 
 export function createDeps(client: BasecampClient, docks: DockResolver): ToolDeps {
-  return { client, docks, markdown: loadHtmlToMarkdown };
+  return {
+    client,
+    docks,
+    markdown: loadHtmlToMarkdown,
+    html: loadMarkdownToHtml,
+    searchMetadata: new SearchMetadataCache(client),
+  };
 }
 
 /** A tool that only reads from Basecamp. */
@@ -48,6 +61,75 @@ export const id = (description: string) =>
 export const projectId = () =>
   id('Project ID, from list_projects (the number in https://3.basecamp.com/<account>/projects/<id>)');
 
+/** `project_id` on a tool whose item has a route of its own: optional, and checked when given. */
+export const itemProjectId = () =>
+  id(
+    'Project ID, from list_projects. Optional: the item ID alone is enough, but when given the item must be in this project (else NOT_FOUND)',
+  ).optional();
+
+/**
+ * Where an item lives, for a tool that takes an item ID and an optional `project_id`. With a
+ * project the request goes to Basecamp's project route (`/buckets/{project}/...`), so an item of
+ * another project is never read or changed; a 404 there is explained by reading the item's own
+ * route (`probe`): "not in that project" when it exists elsewhere.
+ */
+export interface ItemScope {
+  projectId: number | undefined;
+  /** The message of a 404 without a project, e.g. "To-do 1 was not found, or ... Use list_todos ...". */
+  notFound: string;
+  /** "To-do 1", for the message when the item is in another project. */
+  what: string;
+  /** The item's flat route (e.g. `/todos/1.json`), read only to explain a 404 inside the project. */
+  probe: string;
+}
+
+/** The path and 404 message for a request about an item, inside its project when one is given. */
+export function scoped(scope: ItemScope, path: string): { path: string; notFound: string } {
+  if (scope.projectId === undefined) return { path, notFound: scope.notFound };
+  return {
+    path: `/buckets/${scope.projectId}${path}`,
+    notFound: scope.notFound.replace(' was not found,', ` was not found in project ${scope.projectId},`),
+  };
+}
+
+/** Runs a request made with `scoped()`; a 404 inside a project says where the item really is. */
+export async function withinProject<T>(
+  deps: ToolDeps,
+  scope: ItemScope,
+  signal: AbortSignal,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (scope.projectId === undefined || !McpToolError.isInstance(error) || error.code !== 'NOT_FOUND')
+      throw error;
+    let owner: { id: unknown; name: unknown } | undefined;
+    let exists = false;
+    try {
+      // The probe is the item itself or, for a collection, its first entry.
+      const found = (await deps.client.get<unknown>(scope.probe, { signal })).data;
+      const item = Array.isArray(found) ? found[0] : found;
+      exists = true;
+      owner = ((item as Raw | undefined)?.bucket ?? undefined) as typeof owner;
+    } catch {
+      throw error;
+    }
+    if (owner && typeof owner.id === 'number' && owner.id !== scope.projectId) {
+      const name = typeof owner.name === 'string' ? ` ("${owner.name}")` : '';
+      throw new NotFoundError(
+        `${scope.what} is not in project ${scope.projectId}: it is in project ${owner.id}${name}. Call again with project_id ${owner.id}, or without project_id.`,
+      );
+    }
+    if (exists && !owner) {
+      throw new NotFoundError(
+        `${scope.what} is not in project ${scope.projectId}. Call again without project_id, or with the project it is in.`,
+      );
+    }
+    throw error;
+  }
+}
+
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
 export const dockOverride = (tool: string) =>
   id(
@@ -74,7 +156,7 @@ export const richText = (description: string, max = 50_000) =>
     .min(1)
     .max(max)
     .describe(
-      `${description} Markdown or plain text: **bold**, _italic_, ~~strike~~, [links](https://...), lists, > quotes, # headings and \`\`\` code blocks are kept.`,
+      `${description} Markdown or plain text: **bold**, _italic_, ~~strike~~, [links](https://...), nested and numbered lists, > quotes, # headings, \`\`\` code blocks and | tables | are kept (Basecamp has one heading size; a table is shown as aligned text).`,
     );
 
 /**
@@ -104,18 +186,23 @@ export async function listPage<Item>(
     limit: number;
     signal: AbortSignal;
     notFound: string;
+    /** For an item's collection (comments, to-dos): checked against the project when one is given. */
+    scope?: ItemScope;
     convert: (raw: Raw, markdown: HtmlToMarkdown, maxBodyChars: number) => Item;
   },
 ) {
-  const [markdown, result] = await Promise.all([
-    deps.markdown(),
-    deps.client.list<Raw>(path, {
+  const target = options.scope ? scoped(options.scope, path) : { path, notFound: options.notFound };
+  const read = () =>
+    deps.client.list<Raw>(target.path, {
       ...(options.query ? { query: options.query } : {}),
       page: options.page,
       limit: options.limit,
       signal: options.signal,
-      notFound: options.notFound,
-    }),
+      notFound: target.notFound,
+    });
+  const [markdown, result] = await Promise.all([
+    deps.markdown(),
+    options.scope ? withinProject(deps, options.scope, options.signal, read) : read(),
   ]);
   return capList(
     {
@@ -129,19 +216,22 @@ export async function listPage<Item>(
   );
 }
 
-/** One record by its flat route, converted. */
+/** One record by its route (inside its project when the scope names one), converted. */
 export async function getOne<Item>(
   deps: ToolDeps,
   path: string,
   options: {
     signal: AbortSignal;
-    notFound: string;
+    scope: ItemScope;
     convert: (raw: Raw, markdown: HtmlToMarkdown, maxBodyChars: number) => Item;
   },
 ): Promise<Item> {
+  const target = scoped(options.scope, path);
   const [markdown, response] = await Promise.all([
     deps.markdown(),
-    deps.client.get<Raw>(path, { signal: options.signal, notFound: options.notFound }),
+    withinProject(deps, options.scope, options.signal, () =>
+      deps.client.get<Raw>(target.path, { signal: options.signal, notFound: target.notFound }),
+    ),
   ]);
   const maxBody = Math.min(ITEM_BODY_CHARS, deps.client.settings.maxResponseChars - 2_000);
   return options.convert(response.data ?? {}, markdown, Math.max(1_000, maxBody));

@@ -1,0 +1,70 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { FolderSchema, listSchema, toFolder } from '../shapes.js';
+import {
+  dockOverride,
+  type ItemScope,
+  id,
+  limit,
+  listPage,
+  page,
+  projectId,
+  READS,
+  type ToolDeps,
+} from './shared.js';
+
+export const folderId = () =>
+  id("Folder ID, from list_folders. Default: the project's top-level Docs & Files").optional();
+
+/**
+ * The folder (vault) a Docs & Files tool lists: `folder_id` inside the project when given, else
+ * the project's top-level vault from its dock.
+ */
+export async function folderTarget(
+  deps: ToolDeps,
+  input: { project_id: number; folder_id?: number | undefined; vault_id?: number | undefined },
+  signal: AbortSignal,
+): Promise<{ vault: number; notFound: string; scope?: ItemScope }> {
+  if (input.folder_id !== undefined) {
+    const scope: ItemScope = {
+      projectId: input.project_id,
+      what: `Folder ${input.folder_id}`,
+      probe: `/vaults/${input.folder_id}.json`,
+      notFound: `Folder ${input.folder_id} was not found, or you have no access to it. Use list_folders to see folder IDs.`,
+    };
+    return { vault: input.folder_id, notFound: scope.notFound, scope };
+  }
+  const vault = await deps.docks.resolve(input.project_id, 'vault', input.vault_id, signal);
+  return {
+    vault,
+    notFound: `Vault ${vault} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+  };
+}
+
+export const createListFolders = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_folders',
+    title: 'List Docs & Files folders',
+    description:
+      "Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from list_projects; pass a folder's ID as folder_id to list_documents, list_uploads or list_folders to look inside it.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      folder_id: folderId(),
+      vault_id: dockOverride('Docs & Files vault'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(FolderSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const target = await folderTarget(deps, input, signal);
+      return listPage(deps, `/vaults/${target.vault}/vaults.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: target.notFound,
+        ...(target.scope ? { scope: target.scope } : {}),
+        convert: (raw) => toFolder(raw),
+      });
+    },
+  });

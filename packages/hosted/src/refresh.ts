@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { sleep, UpstreamUnavailableError } from '@x/mcp-core';
+import type { Keyring } from './crypto.js';
+import type { KvStore } from './store/kv.js';
+import { SealedRecords } from './store/sealed.js';
+
+export interface RefreshCoordinatorOptions {
+  /** How long the refresh lock lives (default 60 s); it lapses if its holder dies. */
+  lockTtlMs?: number;
+  /** The refresh call is aborted after this (default 15 s), well inside the lock's life. */
+  refreshTimeoutMs?: number;
+  /** How long a caller that did not get the lock waits for the holder's result (default 15 s). */
+  waitMs?: number;
+  /** How often a waiting caller re-reads the record (default 250 ms). */
+  pollMs?: number;
+}
+
+export interface RefreshRequest<T> {
+  /** The sealed record holding the credentials, e.g. `conn:<userId>:basecamp`. */
+  key: string;
+  /** Whether these credentials must be refreshed before use (expired or expiring soon). */
+  needsRefresh(value: T): boolean;
+  /**
+   * Refreshes upstream. Called by at most one caller across all replicas at a time. What it
+   * throws is passed on unchanged (the record stays as it was); to record a dead refresh token
+   * (`invalid_grant`), write the record in the error handler.
+   */
+  refresh(value: T, signal: AbortSignal): Promise<T>;
+}
+
+/**
+ * Lazy, replica-safe refresh of stored upstream credentials (HOSTED.md §3): the credentials are
+ * refreshed only when a caller needs them, by one caller across all replicas (a store lock), after
+ * re-reading the record under the lock (someone may have just refreshed), and written with a
+ * compare-and-set, so a stale holder never overwrites newer credentials. Callers that do not
+ * get the lock poll the record until the holder's result appears, and never refresh themselves:
+ * N concurrent calls cause one upstream refresh.
+ */
+export class RefreshCoordinator {
+  readonly #store: KvStore;
+  readonly #records: SealedRecords;
+  readonly #lockTtlMs: number;
+  readonly #refreshTimeoutMs: number;
+  readonly #waitMs: number;
+  readonly #pollMs: number;
+
+  constructor(store: KvStore, keyring: Keyring, options: RefreshCoordinatorOptions = {}) {
+    this.#store = store;
+    this.#records = new SealedRecords(store, keyring);
+    this.#lockTtlMs = options.lockTtlMs ?? 60_000;
+    this.#refreshTimeoutMs = options.refreshTimeoutMs ?? 15_000;
+    this.#waitMs = options.waitMs ?? 15_000;
+    this.#pollMs = options.pollMs ?? 250;
+  }
+
+  /**
+   * The usable credentials of `request.key`, refreshed first when `needsRefresh` says so;
+   * `undefined` when there is no record. A waiter that sees no new credentials within `waitMs`
+   * gets a retryable `UpstreamUnavailableError` (never a second refresh).
+   */
+  async current<T>(request: RefreshRequest<T>): Promise<T | undefined> {
+    const first = await this.#records.get<T>(request.key);
+    if (!first) return undefined;
+    if (!request.needsRefresh(first.value)) return first.value;
+
+    const lockKey = `refresh:${request.key}`;
+    const lock = await this.#store.lock(lockKey, this.#lockTtlMs);
+    if (!lock) return this.#waitForHolder(request, first.version);
+    try {
+      // Double-check under the lock: another replica may have refreshed since our first read.
+      const entry = await this.#records.get<T>(request.key);
+      if (!entry) return undefined;
+      if (entry.version !== first.version || !request.needsRefresh(entry.value)) return entry.value;
+      const signal = AbortSignal.timeout(this.#refreshTimeoutMs);
+      const refreshed = await request.refresh(entry.value, signal);
+      const ttl = entry.expiresAt === undefined ? {} : { ttlMs: Math.max(1, entry.expiresAt - Date.now()) };
+      const written = await this.#records.set(request.key, refreshed, { ifVersion: entry.version, ...ttl });
+      if (written === undefined) {
+        // Someone wrote the record while we held the lock (an admin revoke, a new sign-in):
+        // theirs is newer, ours is dropped.
+        const newer = await this.#records.get<T>(request.key);
+        return newer?.value;
+      }
+      return refreshed;
+    } finally {
+      await lock.release().catch(() => false);
+    }
+  }
+
+  async #waitForHolder<T>(request: RefreshRequest<T>, seen: number): Promise<T | undefined> {
+    const deadline = Date.now() + this.#waitMs;
+    while (Date.now() < deadline) {
+      await sleep(this.#pollMs);
+      const entry = await this.#records.get<T>(request.key);
+      if (!entry) return undefined;
+      if (entry.version !== seen) {
+        if (!request.needsRefresh(entry.value)) return entry.value;
+        seen = entry.version;
+      }
+      // The holder gave up (its refresh failed) without writing: report, do not refresh here.
+      const probe = await this.#store.lock(`refresh:${request.key}`, 1);
+      if (probe) {
+        await probe.release().catch(() => false);
+        // It may have written and released between our read and the probe: look once more.
+        const last = await this.#records.get<T>(request.key);
+        if (!last) return undefined;
+        if (last.version !== seen && !request.needsRefresh(last.value)) return last.value;
+        throw new UpstreamUnavailableError(
+          'The credentials could not be refreshed just now; retry shortly.',
+          {
+            retryable: true,
+          },
+        );
+      }
+    }
+    throw new UpstreamUnavailableError(
+      'Waited too long for another request to refresh the credentials; retry.',
+      {
+        retryable: true,
+      },
+    );
+  }
+}
+
+export interface InvalidGrantBreakerOptions {
+  /** The store key of the window (default `budget:launchpad:invalid_grant`). */
+  key?: string;
+  /** The failures counted (default the last 48 h: Launchpad's ban window). */
+  windowMs?: number;
+  /** The breaker opens at this many failures in the window (default 3; Launchpad bans at 5). */
+  threshold?: number;
+  /** The clock (default `Date.now`). */
+  now?: () => number;
+}
+
+/**
+ * A store-wide count of failed upstream refreshes (`invalid_grant`) in a sliding window. One
+ * shared OAuth client id means one user's dead refresh token counts against everyone; when the
+ * count reaches the threshold the breaker is open and nobody refreshes until the window drains.
+ */
+export class InvalidGrantBreaker {
+  readonly #store: KvStore;
+  readonly #key: string;
+  readonly #windowMs: number;
+  readonly #threshold: number;
+  readonly #now: () => number;
+
+  constructor(store: KvStore, options: InvalidGrantBreakerOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#store = store;
+    this.#key = options.key ?? 'budget:launchpad:invalid_grant';
+    this.#windowMs = options.windowMs ?? 48 * 3600_000;
+    this.#threshold = options.threshold ?? 3;
+  }
+
+  /** Counts one failure (compare-and-set, so concurrent replicas lose none). */
+  async record(): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const entry = await this.#store.get(this.#key);
+      const now = this.#now();
+      const times = [...this.#parse(entry?.value), `${now}:${randomUUID().slice(0, 8)}`];
+      const written = await this.#store.set(this.#key, JSON.stringify(times), {
+        ifVersion: entry?.version ?? 0,
+        ttlMs: this.#windowMs,
+      });
+      if (written !== undefined) return;
+    }
+    throw new UpstreamUnavailableError('The refresh failure count could not be updated; retry.', {
+      retryable: true,
+    });
+  }
+
+  /** The failures in the window and whether the breaker is open. */
+  async state(): Promise<{ failures: number; open: boolean; threshold: number }> {
+    const failures = this.#parse((await this.#store.get(this.#key))?.value).length;
+    return { failures, open: failures >= this.#threshold, threshold: this.#threshold };
+  }
+
+  #parse(value: string | undefined): string[] {
+    if (!value) return [];
+    const since = this.#now() - this.#windowMs;
+    try {
+      const list = JSON.parse(value) as unknown;
+      if (!Array.isArray(list)) return [];
+      return list.filter(
+        (item): item is string => typeof item === 'string' && Number.parseInt(item, 10) > since,
+      );
+    } catch {
+      return [];
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The storage contract of the hosted server: a few atomic operations on string values,
+ * enough for authorization codes (consume once), rotating tokens (compare-and-set), refresh
+ * coordination across replicas (locks) and revocation indexes (small sets).
+ *
+ * Every operation rejects with `StoreUnavailableError` when the store cannot be reached;
+ * nothing else about reachability is ever reported as "not found".
+ */
+export interface KvStore {
+  /** What backs it: `memory`, `file` or `redis`. */
+  readonly driver: 'memory' | 'file' | 'redis';
+
+  /** The value, its version and its expiry, or `undefined` when absent or expired. */
+  get(key: string): Promise<KvEntry | undefined>;
+
+  /**
+   * Writes a value. Without `ttlMs` it never expires (an earlier expiry is removed).
+   * With `ifVersion` it is a compare-and-set: written only if the record's version is still
+   * that one (`0`: only if the record does not exist). Resolves with the new version, or
+   * `undefined` when the version check failed (nothing was written).
+   */
+  set(key: string, value: string, options?: KvSetOptions): Promise<number | undefined>;
+
+  /** Removes a record; resolves with whether it existed. */
+  delete(key: string): Promise<boolean>;
+
+  /** Get-and-delete in one step: of any number of concurrent callers, exactly one gets the value. */
+  consume(key: string): Promise<string | undefined>;
+
+  /**
+   * Tries to take a lock for `ttlMs` (it lapses by itself after that). Resolves with the lock,
+   * or `undefined` when someone else holds it. Only the holder can release it.
+   */
+  lock(key: string, ttlMs: number): Promise<KvLock | undefined>;
+
+  /**
+   * Adds members to a small set. With `ttlMs` the set lives at least that long from now (an
+   * existing longer expiry or no expiry is kept); without it, the set never expires.
+   */
+  sadd(key: string, members: readonly string[], options?: { ttlMs?: number }): Promise<void>;
+
+  /** Removes members from a set (an emptied set disappears). */
+  srem(key: string, members: readonly string[]): Promise<void>;
+
+  /** The members of a set, in no particular order; `[]` when absent or expired. */
+  smembers(key: string): Promise<string[]>;
+
+  /** Resolves when the store answers; rejects with `StoreUnavailableError` otherwise. */
+  ping(): Promise<void>;
+
+  /** Releases connections and file locks; later calls reject with `StoreUnavailableError`. */
+  close(): Promise<void>;
+}
+
+export interface KvEntry {
+  readonly value: string;
+  /**
+   * Changes on every write. Versions come from one counter per store, so a record deleted and
+   * written again never repeats a version a stale reader may hold.
+   */
+  readonly version: number;
+  /** When it expires (epoch milliseconds), if it does. */
+  readonly expiresAt?: number;
+}
+
+export interface KvSetOptions {
+  /** Time to live in milliseconds (a positive integer). */
+  ttlMs?: number;
+  /** Write only if the current version is this one; `0` = only if absent. */
+  ifVersion?: number;
+}
+
+export interface KvLock {
+  readonly key: string;
+  /** A random id of this holder. */
+  readonly owner: string;
+  /** Releases the lock if this holder still has it; resolves with whether it did. */
+  release(): Promise<boolean>;
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { InternalError } from '@x/mcp-core';
+import type { Redis, RedisOptions } from 'ioredis';
+import { StoreUnavailableError } from '../errors.js';
+import type { KvEntry, KvLock, KvSetOptions, KvStore } from './kv.js';
+import { checkKey, checkMembers, checkSet, checkTtl } from './validate.js';
+
+/**
+ * Lua keeps every read-modify-write in one server-side step, so any number of replicas on one
+ * Redis see exactly one winner. Records are hashes { v: value, n: version }; versions come
+ * from one counter (`<prefix>seq`), so a deleted and re-created record never repeats one.
+ */
+const SCRIPTS = {
+  kvGet: {
+    numberOfKeys: 1,
+    lua: `local r = redis.call('HMGET', KEYS[1], 'v', 'n')
+if not r[1] then return false end
+return { r[1], r[2], redis.call('PTTL', KEYS[1]) }`,
+  },
+  // ARGV: value, ttl ms ('0' = none), expected version ('-1' = no check; '0' = absent)
+  kvSet: {
+    numberOfKeys: 2,
+    lua: `if ARGV[3] ~= '-1' then
+  local current = redis.call('HGET', KEYS[1], 'n') or '0'
+  if current ~= ARGV[3] then return false end
+end
+local n = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'n', n)
+if ARGV[2] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) else redis.call('PERSIST', KEYS[1]) end
+return n`,
+  },
+  kvConsume: {
+    numberOfKeys: 1,
+    lua: `local v = redis.call('HGET', KEYS[1], 'v')
+if v then redis.call('DEL', KEYS[1]) end
+return v`,
+  },
+  kvUnlock: {
+    numberOfKeys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`,
+  },
+  // ARGV: ttl ms ('0' = none), members...
+  kvSadd: {
+    numberOfKeys: 1,
+    lua: `local existed = redis.call('EXISTS', KEYS[1])
+local pttl = redis.call('PTTL', KEYS[1])
+redis.call('SADD', KEYS[1], unpack(ARGV, 2))
+local ttl = tonumber(ARGV[1])
+if ttl > 0 then
+  if existed == 0 or (pttl >= 0 and pttl < ttl) then redis.call('PEXPIRE', KEYS[1], ttl) end
+elseif existed == 1 and pttl >= 0 then
+  redis.call('PERSIST', KEYS[1])
+end
+return 1`,
+  },
+} as const;
+
+type ScriptName = keyof typeof SCRIPTS;
+type ScriptClient = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
+
+/** Replies that mean "try again later" rather than "this command is wrong". */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|TRYAGAIN|NOREPLICAS|CLUSTERDOWN)\b/;
+
+export interface RedisStoreOptions {
+  /** Prepended to every key (default `xmcp:`), so one Redis can hold several deployments. */
+  prefix?: string;
+  /** Milliseconds a command may take before it fails as unavailable (default 5000). */
+  commandTimeoutMs?: number;
+  /** Extra ioredis options (tests, TLS details). */
+  redisOptions?: RedisOptions;
+}
+
+/**
+ * The `redis://host:port` driver for any number of replicas, on `ioredis` (loaded only when
+ * this driver is used). While Redis is unreachable every call rejects, within about a second,
+ * with `StoreUnavailableError`; ioredis keeps reconnecting and calls work again once it is back.
+ */
+export class RedisStore implements KvStore {
+  readonly driver = 'redis' as const;
+  readonly #client: ScriptClient;
+  readonly #prefix: string;
+  readonly #where: string;
+  #closed = false;
+  #lastError: Error | undefined;
+
+  private constructor(client: ScriptClient, prefix: string, where: string) {
+    this.#client = client;
+    this.#prefix = prefix;
+    this.#where = where;
+    client.on('error', (error: Error) => {
+      this.#lastError = error;
+    });
+  }
+
+  static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+    const module = await import('ioredis');
+    const RedisClass = module.Redis ?? (module.default as unknown as typeof module).Redis;
+    const parsed = new URL(url);
+    const client = new RedisClass(url, {
+      // Commands wait for the (re)connection, but fail after one failed attempt instead of
+      // queueing while Redis is down.
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+      connectTimeout: 5000,
+      commandTimeout: options.commandTimeoutMs ?? 5000,
+      scripts: SCRIPTS,
+      ...options.redisOptions,
+    }) as ScriptClient;
+    return new RedisStore(client, options.prefix ?? 'xmcp:', `${parsed.hostname}:${parsed.port || 6379}`);
+  }
+
+  async get(key: string): Promise<KvEntry | undefined> {
+    checkKey(key);
+    const reply = (await this.#run(() => this.#client.kvGet(this.#record(key)))) as
+      | [string, string, number]
+      | null;
+    if (!reply) return undefined;
+    const [value, version, pttl] = reply;
+    const entry = { value, version: Number(version) };
+    return pttl >= 0 ? { ...entry, expiresAt: Date.now() + pttl } : entry;
+  }
+
+  async set(key: string, value: string, options: KvSetOptions = {}): Promise<number | undefined> {
+    checkSet(key, value, options);
+    const reply = await this.#run(() =>
+      this.#client.kvSet(
+        this.#record(key),
+        `${this.#prefix}seq`,
+        value,
+        String(options.ttlMs ?? 0),
+        String(options.ifVersion ?? -1),
+      ),
+    );
+    return reply === null ? undefined : Number(reply);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    checkKey(key);
+    return (await this.#run(() => this.#client.del(this.#record(key)))) === 1;
+  }
+
+  async consume(key: string): Promise<string | undefined> {
+    checkKey(key);
+    const reply = await this.#run(() => this.#client.kvConsume(this.#record(key)));
+    return typeof reply === 'string' ? reply : undefined;
+  }
+
+  async lock(key: string, ttlMs: number): Promise<KvLock | undefined> {
+    checkKey(key);
+    checkTtl(ttlMs);
+    const lockKey = `${this.#prefix}lock:${key}`;
+    const owner = randomUUID();
+    const reply = await this.#run(() => this.#client.set(lockKey, owner, 'PX', ttlMs, 'NX'));
+    if (reply !== 'OK') return undefined;
+    return {
+      key,
+      owner,
+      release: async () => (await this.#run(() => this.#client.kvUnlock(lockKey, owner))) === 1,
+    };
+  }
+
+  async sadd(key: string, members: readonly string[], options: { ttlMs?: number } = {}): Promise<void> {
+    checkKey(key);
+    checkMembers(members);
+    if (options.ttlMs !== undefined) checkTtl(options.ttlMs);
+    if (members.length === 0) return;
+    await this.#run(() => this.#client.kvSadd(this.#set(key), String(options.ttlMs ?? 0), ...members));
+  }
+
+  async srem(key: string, members: readonly string[]): Promise<void> {
+    checkKey(key);
+    checkMembers(members);
+    if (members.length === 0) return;
+    await this.#run(() => this.#client.srem(this.#set(key), ...members));
+  }
+
+  async smembers(key: string): Promise<string[]> {
+    checkKey(key);
+    return (await this.#run(() => this.#client.smembers(this.#set(key)))) as string[];
+  }
+
+  async ping(): Promise<void> {
+    await this.#run(() => this.#client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#client.status === 'ready') await this.#client.quit().catch(() => {});
+    this.#client.disconnect();
+  }
+
+  #record(key: string): string {
+    return `${this.#prefix}kv:${key}`;
+  }
+
+  #set(key: string): string {
+    return `${this.#prefix}set:${key}`;
+  }
+
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StoreUnavailableError('The redis store is closed.');
+    try {
+      return await command();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if ((error as Error).name === 'ReplyError' && !TRANSIENT_REPLY.test(message)) {
+        throw new InternalError(`Redis refused a store command: ${message}`, { cause: error });
+      }
+      const detail = this.#client.status !== 'ready' && this.#lastError ? this.#lastError.message : message;
+      throw new StoreUnavailableError(`The redis store at ${this.#where} is unavailable (${detail}).`, {
+        cause: error,
+      });
+    }
+  }
+}

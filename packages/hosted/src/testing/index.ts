@@ -1,0 +1,8 @@
+export {
+  findRedisServer,
+  REDIS_MISSING,
+  type RedisServer,
+  redisRequirement,
+  type StartRedisServerOptions,
+  startRedisServer,
+} from './redis-server.js';
