@@ -26,8 +26,8 @@ export class ForgeClient {
   readonly #logger: Logger;
   #resolved: ResolvedSettings | undefined;
   #upstream: UpstreamClient<ForgeCredentials> | undefined;
-  readonly credentials: CredentialSource<ForgeCredentials>;
   #memberNames: Promise<Map<string, string>> | undefined;
+  readonly credentials: CredentialSource<ForgeCredentials>;
 
   constructor(settings: ForgeSettings = {}, logger: Logger = createLogger('forge')) {
     this.#settings = settings;
