@@ -67,6 +67,7 @@ export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider 
 }
 
 export { type ForgeConfig, readConfig, removeConfig, writeConfig } from './auth/config-file.js';
+export type { ForgeCredentials } from './auth/credentials.js';
 export { type LoginOptions, type LoginResult, login, logout } from './auth/login.js';
 export { ForgeClient, type RequestOptions } from './client/client.js';
 export { DEFAULT_API_URL, defaultConfigPath, type ForgeSettings } from './settings.js';

@@ -120,4 +120,4 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
-export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';
+export { networkErrorCode, parseRetryAfter, sleep } from './upstream/helpers.js';
