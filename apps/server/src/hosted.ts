@@ -191,14 +191,15 @@ export async function createOAuthSetup(
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
         : {}),
       logger,
+      // One Basecamp provider per user (its own ETag and dock caches), kept while the user signs
+      // in to the same account; its credentials come from the user's stored connection,
+      // refreshed lazily and renewed after a 401 (settings.credentials).
       registryFor: async (userId, credentials) =>
-        cache.get(userId, credentials.accessToken, async () => {
+        cache.get(userId, credentials.accountId, async () => {
           const own = await compose({
             ...composition,
             only: ['basecamp'],
-            settings: {
-              basecamp: { accessToken: credentials.accessToken, accountId: credentials.accountId },
-            },
+            settings: { basecamp: { credentials: auth.connections.credentialSource(userId) } },
           });
           return context.compose([...own, ...shared, ...hostedEntry]);
         }),

@@ -1,4 +1,5 @@
 import { McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
 import type { KvStore } from '../store/kv.js';
@@ -23,6 +24,9 @@ export interface BasecampCredentials {
   accessToken: string;
   accountId: string;
 }
+
+/** How long a failed (retryable) refresh is not tried again while the current token is valid. */
+const REFRESH_BACKOFF_MS = 30_000;
 
 export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
 
@@ -49,6 +53,8 @@ export class Connections {
   readonly #breaker: InvalidGrantBreaker;
   readonly #launchpad: Launchpad;
   readonly #marginMs: number;
+  /** Users whose last refresh failed retryably: no new attempt before this time while their token is valid. */
+  readonly #backoff = new Map<string, number>();
 
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
     this.#store = store;
@@ -62,6 +68,7 @@ export class Connections {
   async save(userId: string, connection: BasecampConnection): Promise<void> {
     await this.#records.set(connectionKey(userId), connection);
     await this.#store.sadd('users', [userId]);
+    this.#backoff.delete(userId);
   }
 
   async get(userId: string): Promise<BasecampConnection | undefined> {
@@ -83,7 +90,11 @@ export class Connections {
     const connection = await this.#refresher
       .current<BasecampConnection>({
         key,
-        needsRefresh: (value) => value.status === 'active' && value.expiresAt - this.#marginMs <= Date.now(),
+        needsRefresh: (value) =>
+          value.status === 'active' &&
+          value.expiresAt - this.#marginMs <= Date.now() &&
+          // After a failed attempt, a still valid token serves a while without another one.
+          !(value.expiresAt > Date.now() && (this.#backoff.get(userId) ?? 0) > Date.now()),
         refresh: async (value, signal) => {
           if (!value.refreshToken) throw new LaunchpadGrantError('no_refresh_token');
           if ((await this.#breaker.state()).open) {
@@ -112,8 +123,9 @@ export class Connections {
       .catch(async (error: unknown) => {
         if (error instanceof LaunchpadGrantError) return undefined;
         // Launchpad down or slow, or refreshes paused: the current token serves while it is valid.
-        const current =
-          McpToolError.isInstance(error) && error.retryable ? await this.get(userId) : undefined;
+        const retryable = McpToolError.isInstance(error) && error.retryable;
+        if (retryable) this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+        const current = retryable ? await this.get(userId) : undefined;
         if (current?.status === 'active' && current.expiresAt > Date.now()) return current;
         throw error;
       });
@@ -157,6 +169,21 @@ export class Connections {
         if (token) await this.rejected(userId, token).catch(() => undefined);
       }
       return response;
+    };
+  }
+
+  /**
+   * The user's Basecamp credentials as a provider's `settings.credentials`: `current` is
+   * `basecamp(userId)`; `renew` after a 401 marks that token expired and refreshes now (or ends
+   * the sign-in with `TOKEN_EXPIRED` when the refresh token is dead too).
+   */
+  credentialSource(userId: string): CredentialSource<BasecampCredentials> {
+    return {
+      current: () => this.basecamp(userId),
+      renew: async (rejected) => {
+        await this.rejected(userId, rejected.accessToken);
+        return this.basecamp(userId);
+      },
     };
   }
 }

@@ -102,12 +102,10 @@ export async function startReplica(options: {
     launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
     allowedAccounts: ['999999999'],
     logger: quiet,
-    registryFor: async (userId, credentials) => {
+    registryFor: async (userId) => {
       const basecamp = createBasecampProvider({
-        fetch: (hosted as HostedAuth).connections.reportingFetch(userId),
+        credentials: (hosted as HostedAuth).connections.credentialSource(userId),
         apiUrl: fake.url,
-        accessToken: credentials.accessToken,
-        accountId: credentials.accountId,
         contact: 'tests@example.com',
         env: {},
       });

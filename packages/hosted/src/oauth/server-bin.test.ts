@@ -83,6 +83,23 @@ describe('x-mcp-server --auth oauth', () => {
     expect(server.stderr()).not.toContain(SECRET);
   });
 
+  it('renews a user’s Basecamp token within the call after Basecamp refuses it (credential seam)', async () => {
+    const alice = await signIn({ url: server.url, fake }, ALICE);
+    try {
+      await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      fake.expireAccessTokens();
+      fake.resetLog();
+      const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(fake.refreshes.succeeded).toBe(1);
+      const last = fake.requests.filter((request) => /^\/\d+\//.test(request.path)).at(-1);
+      expect([200, 304]).toContain(last?.status); // 304: the per-user provider kept its ETag cache
+      expect(fake.identityOf(last?.headers.authorization?.replace('Bearer ', '') ?? '')?.id).toBe(ALICE.id);
+    } finally {
+      await alice.close();
+    }
+  });
+
   it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
     await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
   });

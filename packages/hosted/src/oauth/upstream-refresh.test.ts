@@ -51,22 +51,37 @@ describe('upstream refresh', () => {
     }
   });
 
-  it('refreshes on the next request after Basecamp rejects the token early', async () => {
+  it('refreshes within the call when Basecamp rejects the token early (the credential seam)', async () => {
     const alice = await signIn(env, ALICE);
     try {
       const before = (await env.hosted.connections.get(USER))?.accessToken;
       env.fake.expireAccessTokens();
       env.fake.resetLog();
-      const failed = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
-      expect(failed.isError).toBe(true);
-      expect(env.fake.refreshes.succeeded).toBe(0);
-      const retried = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
-      expect(retried.isError).toBeFalsy();
+      const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(result.isError).toBeFalsy();
       expect(env.fake.refreshes.succeeded).toBe(1);
-      expect((await env.hosted.connections.get(USER))?.accessToken).not.toBe(before);
+      const after = (await env.hosted.connections.get(USER))?.accessToken;
+      expect(after).not.toBe(before);
+      expect(await lastBasecampToken()).toBe(`Bearer ${after}`);
     } finally {
       await alice.close();
     }
+  });
+
+  it('reportingFetch marks a token Basecamp refused, so the next request refreshes it', async () => {
+    const alice = await signIn(env, ALICE);
+    await alice.close();
+    const current = (await env.hosted.connections.get(USER))?.accessToken as string;
+    env.fake.expireAccessTokens();
+    const reporting = env.hosted.connections.reportingFetch(USER);
+    const response = await reporting(`${env.fake.url}/999999999/projects.json`, {
+      headers: { authorization: `Bearer ${current}`, 'user-agent': 'test (tests@example.com)' },
+    });
+    expect(response.status).toBe(401);
+    expect((await env.hosted.connections.get(USER))?.expiresAt).toBe(0);
+    env.fake.resetLog();
+    expect((await env.hosted.connections.basecamp(USER)).accessToken).not.toBe(current);
+    expect(env.fake.refreshes.succeeded).toBe(1);
   });
 
   it('keeps serving the current token while Launchpad is down', async () => {
