@@ -39,9 +39,48 @@ await runBin({
       type: 'boolean',
       description: 'no default name prefixes (basecamp_, forge_, context_forge_, bbj_rag_)',
     },
+    auth: {
+      type: 'string',
+      value: '<mode>',
+      description:
+        'HTTP auth: none, token (MCP_HTTP_TOKEN) or oauth (multi-user Basecamp sign-in, Node 22.12+)',
+    },
+    'public-url': {
+      type: 'string',
+      value: '<url>',
+      description: 'with --auth oauth: the public origin, e.g. https://mcp.example.com',
+    },
+    store: {
+      type: 'string',
+      value: '<url>',
+      description: 'with --auth oauth: file:<dir> (default), redis://host:port or memory:',
+    },
   },
   environment: [
     { name: 'MCP_SERVER_CONFIG', description: 'config file when --config is not given' },
+    { name: 'MCP_AUTH, MCP_PUBLIC_URL, MCP_STORE', description: '--auth, --public-url, --store' },
+    {
+      name: 'MCP_SECRET',
+      description: 'with --auth oauth: master secret, at least 32 bytes (or MCP_SECRET_FILE)',
+    },
+    {
+      name: 'BASECAMP_ALLOWED_ACCOUNTS',
+      description: 'with --auth oauth: Basecamp account ids a user must belong to',
+    },
+    {
+      name: 'MCP_ALLOWED_EMAIL_DOMAINS, MCP_OAUTH_DCR',
+      description:
+        'with --auth oauth: email domains a user must have; dynamic client registration on (default) or off',
+    },
+    {
+      name: 'MCP_OAUTH_CIMD, MCP_OAUTH_CIMD_HOSTS',
+      description:
+        'with --auth oauth: Client ID Metadata Documents on (default off), hosts to fetch them from',
+    },
+    {
+      name: 'MCP_OAUTH_REDIRECT_HOSTS, MCP_OAUTH_ACCESS_TTL, MCP_OAUTH_REFRESH_TTL, MCP_OAUTH_CLIENT_TTL',
+      description: 'client redirect hosts; token and unused-client lifetimes in seconds',
+    },
     {
       name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
       description: 'each provider’s own settings and secrets',
@@ -49,4 +88,12 @@ await runBin({
   ],
   createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),
   createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),
+  commands: {
+    users: {
+      summary: 'users list | users revoke <user>: who signed in (--auth oauth); sign one out everywhere',
+      run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
+    },
+  },
+  createHttpAuth: async (context) =>
+    (await import('./hosted.js')).createOAuthSetup(context, await options(context)),
 });

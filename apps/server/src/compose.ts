@@ -8,6 +8,8 @@ export interface CompositionOptions {
   only?: readonly string[];
   /** `--no-prefix`: no default prefixes (a provider's explicit prefix still applies). */
   noPrefix?: boolean;
+  /** Settings laid over the config's, per provider (e.g. one signed-in user's Basecamp credentials). */
+  settings?: Partial<Record<ProviderId, Record<string, unknown>>>;
 }
 
 /** The default prefix of a provider: its id as a name part, e.g. `context_forge_`. */
@@ -46,7 +48,7 @@ export async function compose(options: CompositionOptions): Promise<ProviderEntr
   if (ids.length === 0) throw new ConfigError('No provider to serve: the config lists none.');
   return Promise.all(
     ids.map(async (id) => {
-      const settings = options.config?.providers?.[id]?.settings ?? {};
+      const settings = { ...(options.config?.providers?.[id]?.settings ?? {}), ...options.settings?.[id] };
       const provider = await (
         CATALOG[id].create as (value: unknown) => ReturnType<(typeof CATALOG)[typeof id]['create']>
       )(settings);

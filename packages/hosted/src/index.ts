@@ -1,5 +1,46 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
+export { listUsers, type RevokeResult, revokeUser, USERS_KEY, type UserSummary } from './oauth/admin.js';
+export {
+  type AuthorizationServer,
+  type AuthorizationServerOptions,
+  cimdFetchAllowed,
+  createAuthorizationServer,
+  DEFAULT_CIMD_HOSTS,
+  DEFAULT_REDIRECT_HOSTS,
+  MCP_SCOPE,
+  redirectUriAllowed,
+} from './oauth/authorization-server.js';
+export {
+  type BasecampConnection,
+  type BasecampCredentials,
+  basecampUserId,
+  Connections,
+  type ConnectionsOptions,
+  connectionKey,
+} from './oauth/connections.js';
+export {
+  createHostedAuth,
+  DEFAULT_LAUNCHPAD_URL,
+  type HostedAuth,
+  type HostedAuthOptions,
+  listFromEnv,
+  parsePublicUrl,
+  secondsFromEnv,
+} from './oauth/hosted-auth.js';
+export {
+  Launchpad,
+  type LaunchpadAccount,
+  type LaunchpadApp,
+  LaunchpadGrantError,
+  type LaunchpadIdentity,
+  type LaunchpadTokens,
+} from './oauth/launchpad.js';
+export {
+  createResourceServer,
+  type ResourceServer,
+  type ResourceServerOptions,
+} from './oauth/resource-server.js';
 export {
   createOidcAdapter,
   grantIdsOfAccount,

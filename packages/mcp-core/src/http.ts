@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  type AuthInfo,
   createMcpHandler,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -12,7 +13,7 @@ import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
-import type { RegistryReadiness } from './registry.js';
+import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { createMcpServer } from './server.js';
 
 export interface ServeHttpOptions {
@@ -34,9 +35,27 @@ export interface ServeHttpOptions {
   allowedHosts?: readonly string[];
   /** Extra `Origin` host names to accept. Loopback origins are always accepted. */
   allowedOrigins?: readonly string[];
+  /**
+   * An auth strategy in place of `token` (e.g. OAuth for many users): it may serve routes of its
+   * own, and decides on every MCP request.
+   */
+  auth?: HttpAuth;
   /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
+}
+
+/** How `serveHttp` authenticates MCP requests when a static `token` is not enough. */
+export interface HttpAuth {
+  /**
+   * Routes of its own (an authorization server, metadata, callbacks), tried before the MCP
+   * endpoint and after `/healthz` and `/readyz`; resolves `true` when it answered the request.
+   */
+  handle?(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The caller of one MCP request, or the answer to send instead (401, 403, 503). */
+  authenticate(request: Request): Promise<AuthInfo | Response>;
+  /** The tools this caller sees; default: the `registry` option. */
+  registryFor?(auth: AuthInfo): Promise<ToolRegistry>;
 }
 
 export interface HttpHandle {
@@ -64,7 +83,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logger = options.logger ?? createLogger(options.name);
   const loopback = isLoopbackHost(host);
-  if (!loopback && !options.token && !options.allowUnauthenticated) {
+  if (options.auth && options.token) {
+    throw new ConfigError('Pass either the `token` option or an auth strategy (`auth`), not both.');
+  }
+  if (!loopback && !options.token && !options.auth && !options.allowUnauthenticated) {
     throw new ConfigError(
       `Refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Pass the \`token\` option, listen on 127.0.0.1, or set \`allowUnauthenticated: true\` (only on a trusted network behind your own authentication).`,
     );
@@ -74,13 +96,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   }
   const registry = toRegistry(options.registry);
   const toolCount = registry.toMcpTools().length;
+  const auth = options.auth;
   const handler = createMcpHandler(
-    () =>
+    async ({ authInfo }) =>
       createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry,
+        registry: authInfo && auth?.registryFor ? await auth.registryFor(authInfo) : registry,
         transport: 'http',
       }),
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
@@ -129,6 +152,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       return;
     }
     if (url.pathname !== path) {
+      if (auth?.handle && (await auth.handle(req, res))) return;
       sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
       return;
     }
@@ -160,9 +184,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       ...(body === undefined ? {} : { body }),
       signal: abort.signal,
     });
-    const authInfo = expectedToken
+    let authInfo: AuthInfo | undefined = expectedToken
       ? { token: 'bearer', clientId: 'bearer-token', scopes: [] as string[] }
       : undefined;
+    if (auth) {
+      const decision = await auth.authenticate(request);
+      if (decision instanceof Response) {
+        await sendResponse(res, decision);
+        return;
+      }
+      authInfo = decision;
+    }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
   }
 

@@ -37,6 +37,7 @@ export {
 export type { CallContext } from './execute.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
+  type HttpAuth,
   type HttpHandle,
   type ServeHttpOptions,
   serveHttp,
@@ -91,6 +92,8 @@ export {
   type BinContext,
   type BinFlag,
   type EnvironmentVariable,
+  type HttpAuthContext,
+  type HttpAuthSetup,
   type ProviderEntry,
   type ProviderSource,
   type RunBinOptions,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
+import type { HttpAuth } from './http.js';
 import { createLogger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -45,6 +46,25 @@ export interface SandboxHandle<Source extends ProviderSource = ProviderSource> {
   close(): Promise<void>;
 }
 
+/** What `createHttpAuth` returns: the strategy, and what else `--http` needs for it. */
+export interface HttpAuthSetup {
+  auth: HttpAuth;
+  /** `Host` names to accept besides loopback (e.g. the public host name). */
+  allowedHosts?: readonly string[];
+  /** `Origin` host names to accept besides loopback (e.g. the public host name, for its own forms). */
+  allowedOrigins?: readonly string[];
+  /** Called when the server stops (close stores, caches). */
+  close?(): Promise<void>;
+  /** What `/readyz` and `/healthz` report on in this mode, instead of the bin's providers. */
+  provider?: ProviderSource;
+}
+
+/** What `createHttpAuth` receives. */
+export interface HttpAuthContext extends BinContext {
+  /** Builds a registry the way the bin builds its own (`--include`, `--exclude`, `--read-only` applied), e.g. one per user. */
+  compose(source: ProviderSource): ToolRegistry;
+}
+
 export interface EnvironmentVariable {
   name: string;
   description: string;
@@ -63,6 +83,11 @@ export interface RunBinOptions {
   createProvider: (context: BinContext) => ProviderSource | Promise<ProviderSource>;
   /** Fills `--sandbox`: start a local fake of the upstream and return a provider wired to it. */
   createSandbox?: (context: BinContext) => Promise<SandboxHandle>;
+  /**
+   * `--http` only: an auth strategy instead of `MCP_HTTP_TOKEN` (e.g. OAuth for many users), or
+   * `undefined` to keep the token. Errors are configuration errors (exit 2).
+   */
+  createHttpAuth?: (context: HttpAuthContext) => Promise<HttpAuthSetup | undefined>;
   /** Subcommands, e.g. `login` and `logout`. */
   commands?: Readonly<Record<string, BinCommand>>;
   /** Flags of this bin beyond the shared ones. */
@@ -149,11 +174,16 @@ export async function runBin(options: RunBinOptions): Promise<void> {
 
   const token = process.env.MCP_HTTP_TOKEN || undefined;
   const host = flags.host ?? '127.0.0.1';
-  if (flags.http && !token && !flags.allowUnauthenticated && !isLoopbackHost(host)) {
+  const openBeyondLoopback = flags.http && !token && !flags.allowUnauthenticated && !isLoopbackHost(host);
+  const refuseOpen = () => {
     process.stderr.write(
       `${options.name}: refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Set MCP_HTTP_TOKEN, use --host 127.0.0.1, or pass --allow-unauthenticated (only on a trusted network behind your own authentication).\n`,
     );
     process.exitCode = 2;
+  };
+  // A bin with its own auth strategy (createHttpAuth) is checked once the strategy is known.
+  if (openBeyondLoopback && !options.createHttpAuth) {
+    refuseOpen();
     return;
   }
 
@@ -163,19 +193,41 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     if (flags.http) {
       // Loaded only in HTTP mode: stdio servers never pay for node:http.
       const { serveHttp } = await import('./http.js');
+      const compose = (source: ProviderSource) =>
+        composeInto(
+          new ToolRegistry({ logger, ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}) }),
+          isProviderList(source) ? source : [{ provider: source }],
+          flags,
+        );
+      const setup = await options.createHttpAuth?.({ ...context, compose });
+      if (setup && token) {
+        throw new ConfigError('MCP_HTTP_TOKEN and an auth mode cannot be used together: unset one.');
+      }
+      if (!setup && openBeyondLoopback) {
+        refuseOpen();
+        return;
+      }
+      const allowedHosts = [...(flags.allowedHosts ?? []), ...(setup?.allowedHosts ?? [])];
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
-        registry: await loadRegistry(),
+        registry: setup?.provider ? compose(setup.provider) : await loadRegistry(),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host,
         ...(token ? { token } : {}),
+        ...(setup ? { auth: setup.auth } : {}),
         allowUnauthenticated: flags.allowUnauthenticated,
-        ...(flags.allowedHosts ? { allowedHosts: flags.allowedHosts } : {}),
+        ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+        ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
         logger,
       });
-      logger.info(`listening on ${handle.url}${token ? ' (bearer token required)' : ''}`);
-      stop = handle.close;
+      logger.info(
+        `listening on ${handle.url}${token ? ' (bearer token required)' : setup ? ' (auth strategy)' : ''}`,
+      );
+      stop = async () => {
+        await handle.close();
+        await setup?.close?.();
+      };
       stopped = new Promise((resolve) => handle.server.once('close', resolve));
     } else {
       let registry: Promise<ToolRegistry> | undefined;

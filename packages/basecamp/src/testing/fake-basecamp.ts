@@ -28,6 +28,16 @@ export interface FakeBasecampOptions {
   accounts?: 'one' | 'several';
 }
 
+/** Someone who can sign in at the fake Launchpad (see `signInAs`). */
+export interface FakeIdentity {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** The accounts `authorization.json` lists for this identity. Default: the fake's own (`accounts` option). */
+  accounts?: Array<{ id: number; name: string; product?: string }>;
+}
+
 export interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. `/999999999/projects.json`. */
@@ -78,6 +88,14 @@ export interface FakeBasecamp {
   revoked: string[];
   /** API requests answered 429 so far. */
   rateLimited: number;
+  /**
+   * Who approves the next `/authorization/new` requests (until changed): the code, its tokens and
+   * their refreshes belong to this identity, and `authorization.json` answers with it. Default
+   * (or `undefined`): Victor Cooper with the fake's accounts.
+   */
+  signInAs(identity: FakeIdentity | undefined): void;
+  /** The identity an access token was issued to (`undefined`: the default identity or unknown token). */
+  identityOf(accessToken: string): FakeIdentity | undefined;
   /** Clears the request log and counters. */
   resetLog(): void;
   close(): Promise<void>;
@@ -97,9 +115,11 @@ const WRITE_TYPES = new Set(['application/json', 'application/json; charset=utf-
 export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Promise<FakeBasecamp> {
   const client = options.client ?? { id: 'fake-client-id', secret: 'fake-client-secret' };
   const lifetime = options.tokenLifetimeSeconds ?? 1_209_600;
-  const accessTokens = new Map<string, { expiresAt: number }>();
+  const accessTokens = new Map<string, { expiresAt: number; identity?: FakeIdentity }>();
   const refreshTokens = new Set<string>();
-  const codes = new Map<string, { redirectUri: string }>();
+  const refreshIdentities = new Map<string, FakeIdentity>();
+  const codes = new Map<string, { redirectUri: string; identity?: FakeIdentity }>();
+  let signingIn: FakeIdentity | undefined;
   const recordings = new Map(buildRecordings().map((record) => [record.id, record]));
   const projects = structuredClone(PROJECTS);
   const faults: Fault[] = [];
@@ -134,6 +154,10 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     },
     revokeRefreshTokens: () => refreshTokens.clear(),
     issueTokens,
+    signInAs: (identity) => {
+      signingIn = identity;
+    },
+    identityOf: (accessToken) => accessTokens.get(accessToken)?.identity,
     resetLog: () => {
       state.requests.length = 0;
       state.refreshes = { succeeded: 0, failed: 0 };
@@ -291,7 +315,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       }
       // The user approves at once (the fake has no sign-in page).
       const code = randomBytes(8).toString('hex');
-      codes.set(code, { redirectUri });
+      codes.set(code, { redirectUri, ...(signingIn ? { identity: signingIn } : {}) });
       const target = new URL(redirectUri);
       target.searchParams.set('code', code);
       if (record.query.state) target.searchParams.set('state', record.query.state);
@@ -321,6 +345,10 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         }
         codes.delete(form.code as string);
         const tokens = issueTokens();
+        if (code.identity) {
+          (accessTokens.get(tokens.accessToken) as { identity?: FakeIdentity }).identity = code.identity;
+          refreshIdentities.set(tokens.refreshToken, code.identity);
+        }
         reply(200, {
           access_token: tokens.accessToken,
           token_type: 'Bearer',
@@ -337,7 +365,11 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         }
         state.refreshes.succeeded++;
         const accessToken = `bc-access-${randomBytes(12).toString('hex')}`;
-        accessTokens.set(accessToken, { expiresAt: Date.now() + lifetime * 1000 });
+        const owner = refreshIdentities.get(form.refresh_token);
+        accessTokens.set(accessToken, {
+          expiresAt: Date.now() + lifetime * 1000,
+          ...(owner ? { identity: owner } : {}),
+        });
         state.accessToken = accessToken;
         reply(200, {
           access_token: accessToken,
@@ -390,15 +422,26 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
           },
         );
       }
+      const who = token.identity;
       reply(200, {
         expires_at: new Date(token.expiresAt).toISOString(),
-        identity: {
-          id: 9_999_999,
-          first_name: 'Victor',
-          last_name: 'Cooper',
-          email_address: ME.email_address,
-        },
-        accounts,
+        identity: who
+          ? { id: who.id, first_name: who.firstName, last_name: who.lastName, email_address: who.email }
+          : {
+              id: 9_999_999,
+              first_name: 'Victor',
+              last_name: 'Cooper',
+              email_address: ME.email_address,
+            },
+        accounts: who?.accounts
+          ? who.accounts.map((account) => ({
+              product: account.product ?? 'bc3',
+              id: account.id,
+              name: account.name,
+              href: `${state.url}/${account.id}`,
+              app_href: `https://3.basecamp.com/${account.id}`,
+            }))
+          : accounts,
       });
       return;
     }

@@ -1,6 +1,7 @@
 export {
   type FakeBasecamp,
   type FakeBasecampOptions,
+  type FakeIdentity,
   type Fault,
   type RecordedRequest,
   startFakeBasecamp,

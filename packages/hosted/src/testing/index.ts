@@ -1,4 +1,10 @@
 export {
+  type BrowserPage,
+  OAuthBrowser,
+  type OAuthBrowserOptions,
+  TestOAuthClient,
+} from './oauth-browser.js';
+export {
   findRedisServer,
   REDIS_MISSING,
   type RedisServer,

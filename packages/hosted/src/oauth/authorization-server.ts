@@ -1,0 +1,744 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ConfigError, createLogger, isLoopbackHost, type Logger, McpToolError } from '@x/mcp-core';
+import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
+import type { Keyring } from '../crypto.js';
+import { StoreUnavailableError } from '../errors.js';
+import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
+import { loadSigningKeys } from '../signing-keys.js';
+import type { KvStore } from '../store/kv.js';
+import { SealedRecords } from '../store/sealed.js';
+import { basecampUserId, type Connections } from './connections.js';
+import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
+import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
+
+/** The one scope this server grants. */
+export const MCP_SCOPE = 'mcp';
+/** Redirect hosts accepted by default (besides loopback). */
+export const DEFAULT_REDIRECT_HOSTS: readonly string[] = ['claude.ai', 'claude.com', 'chatgpt.com'];
+const PENDING_TTL_MS = 10 * 60_000;
+const BASECAMP_CALLBACK = '/oauth/callback/basecamp';
+const PROVIDER_ROUTES =
+  /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
+
+export interface AuthorizationServerOptions {
+  /** Issuer: the public origin, e.g. `https://mcp.example.com` (no path). */
+  issuer: string;
+  /** The protected resource (`<issuer>/mcp`): every access token's audience. */
+  resource: string;
+  store: KvStore;
+  keyring: Keyring;
+  launchpad: Launchpad;
+  connections: Connections;
+  /** Basecamp account ids a user must belong to; empty: any bc3 account. */
+  allowedAccounts?: readonly string[];
+  /** Email domains a Launchpad identity must have (a second gate); empty: any. */
+  allowedEmailDomains?: readonly string[];
+  /** Dynamic client registration (RFC 7591/7592). Default true. */
+  registration?: boolean;
+  /** Hosts (exact) a client's redirect URI may point at over HTTPS; loopback over HTTP is always allowed. */
+  redirectHosts?: readonly string[];
+  /** Access token lifetime in seconds. Default 3600. */
+  accessTokenTtl?: number;
+  /** Refresh token (and grant) lifetime in seconds. Default 30 days. */
+  refreshTokenTtl?: number;
+  /** Shown on the consent page. */
+  serverName?: string;
+  /**
+   * Client ID Metadata Documents (a client id that is an HTTPS URL of its metadata): off unless
+   * given. Only documents on `hosts` (exact host names) are fetched; oidc-provider also refuses
+   * to connect to special-use addresses (loopback, private, link-local).
+   */
+  cimd?: { hosts: readonly string[]; fetch?: typeof fetch };
+  /**
+   * A dynamically registered client unused this long is forgotten (seconds; sliding, renewed
+   * at most daily). Default 30 days. Claude registers a new client on every connection.
+   */
+  clientTtl?: number;
+  /**
+   * Dynamic registrations per client address and window, per process (Claude registers on every
+   * connection, and all Claude traffic comes from Anthropic's addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   */
+  registrationLimit?: { requests: number; windowMs: number };
+  logger?: Logger;
+}
+
+/** CIMD hosts when enabled without a list: where Claude and ChatGPT publish their documents. */
+export const DEFAULT_CIMD_HOSTS: readonly string[] = ['claude.ai', 'chatgpt.com', 'openai.com'];
+
+/** Whether a client id URL may be fetched: HTTPS on the default port, an allowed host name (never an IP literal). */
+export function cimdFetchAllowed(clientId: string, hosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(clientId);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  if (url.protocol !== 'https:' || url.port !== '' || /^[\d.]+$/.test(host) || host.startsWith('['))
+    return false;
+  return hosts.includes(host);
+}
+
+interface PendingLogin {
+  uid: string;
+  clientId: string;
+  /** sha256 of the browser binding cookie. */
+  binding: string;
+}
+
+interface InteractionTicket {
+  userId?: string;
+  error?: string;
+  description?: string;
+}
+
+interface PendingPick {
+  tokens: LaunchpadTokens;
+  identity: LaunchpadIdentity;
+  accounts: Array<{ id: string; name: string }>;
+}
+
+export interface AuthorizationServer {
+  /** The oidc-provider instance (typed loosely: the package ships no types of oidc-provider). */
+  provider: { readonly issuer: string };
+  /** Serves the AS routes, the interaction pages and the upstream callback; `false` for other paths. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+/** Whether a redirect URI passes the host policy: HTTPS to a listed host, or HTTP(S) to loopback. */
+export function redirectUriAllowed(uri: string, hosts: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.hash || url.username || url.password) return false;
+  if (isLoopbackHost(url.hostname)) return url.protocol === 'http:' || url.protocol === 'https:';
+  return url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase());
+}
+
+/**
+ * The OAuth 2.1 authorization server at the public origin's root, on oidc-provider: discovery
+ * (RFC 8414 and OIDC), `/authorize`, `/token`, `/register` (RFC 7591/7592), `/revoke`, `/jwks`;
+ * PKCE S256 required; `resource` (RFC 8707) bound into ES256 JWT access tokens for `/mcp`; `iss`
+ * in the authorization response (RFC 9207); refresh tokens rotated for public clients. Its
+ * interaction is ours: a consent page per client, then Launchpad sign-in with a single-use
+ * server-side `state` bound to the browser, the account allowlist, the encrypted connection.
+ */
+export async function createAuthorizationServer(
+  options: AuthorizationServerOptions,
+): Promise<AuthorizationServer> {
+  const issuer = options.issuer;
+  const resource = options.resource;
+  const logger = options.logger ?? createLogger('hosted-auth');
+  const secure = new URL(issuer).protocol === 'https:';
+  const redirectHosts = (options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS).map((host) => host.toLowerCase());
+  const accessTokenTtl = options.accessTokenTtl ?? 3600;
+  const refreshTokenTtl = options.refreshTokenTtl ?? 30 * 24 * 3600;
+  for (const [name, value] of [
+    ['MCP_OAUTH_ACCESS_TTL', accessTokenTtl],
+    ['MCP_OAUTH_REFRESH_TTL', refreshTokenTtl],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 60) {
+      throw new ConfigError(`${name} must be a whole number of seconds, at least 60; got ${value}.`);
+    }
+  }
+  const allowedAccounts = new Set(options.allowedAccounts ?? []);
+  const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
+  const registration = options.registration ?? true;
+  const store = options.store;
+  const sealed = new SealedRecords(store, options.keyring);
+  const cookieKey = options.keyring.deriveKey('cookies');
+  const bindingCookie = secure ? '__Host-xmcp-login' : 'xmcp-login';
+  const keys = await loadSigningKeys(store, options.keyring);
+  const resourceVariants = new Set([resource, `${resource}/`]);
+
+  const provider = new Provider(issuer, {
+    adapter: withClientTtl(
+      createOidcAdapter(store, options.keyring),
+      store,
+      options.clientTtl ?? 30 * 24 * 3600,
+    ),
+    jwks: { keys },
+    cookies: {
+      keys: [cookieKey.toString('base64url')],
+      long: { httpOnly: true, sameSite: 'lax', secure },
+      short: { httpOnly: true, sameSite: 'lax', secure },
+    },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      registration: '/register',
+      revocation: '/revoke',
+      jwks: '/jwks',
+    },
+    responseTypes: ['code'],
+    scopes: [MCP_SCOPE, 'offline_access'],
+    claims: { openid: ['sub'] },
+    pkce: { required: () => true },
+    clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
+    },
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator(_ctx: unknown, key: string, value: unknown) {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          if (typeof uri !== 'string' || !redirectUriAllowed(uri, redirectHosts)) {
+            throw new (oidcErrors.InvalidRedirectUri as new (description: string) => Error)(
+              `redirect URI ${String(uri)} is not allowed here (HTTPS to ${redirectHosts.join(', ')}, or a loopback address)`,
+            );
+          }
+        }
+      },
+    },
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    // The grant id lets the resource server refuse tokens of a revoked grant (a reused code,
+    // a replayed refresh token, a revocation) before they expire.
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) =>
+      token.grantId ? { gid: token.grantId } : undefined,
+    ttl: {
+      AccessToken: accessTokenTtl,
+      AuthorizationCode: 60,
+      RefreshToken: refreshTokenTtl,
+      Grant: refreshTokenTtl,
+      Interaction: PENDING_TTL_MS / 1000,
+      Session: 14 * 24 * 3600,
+      IdToken: accessTokenTtl,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      // Only what is routed at the origin root is advertised: no userinfo, no logout endpoint.
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      registration: { enabled: registration, initialAccessToken: false },
+      registrationManagement: { enabled: registration, rotateRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      ...(options.cimd
+        ? {
+            clientIdMetadataDocument: {
+              enabled: true,
+              ack: 'draft-02',
+              allowFetch: async (_ctx: unknown, clientId: string) =>
+                cimdFetchAllowed(clientId, (options.cimd as { hosts: readonly string[] }).hosts),
+              allowClient: async (_ctx: unknown, client: { redirectUris: string[] }) =>
+                client.redirectUris.every((uri) => redirectUriAllowed(uri, redirectHosts)),
+              cacheDuration: { min: 300, max: 86_400 },
+            },
+          }
+        : {}),
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
+          if (!resourceVariants.has(indicator)) {
+            throw new (oidcErrors.InvalidTarget as new (description: string) => Error)(
+              `this server issues tokens only for ${resource}`,
+            );
+          }
+          return {
+            scope: MCP_SCOPE,
+            audience: resource,
+            accessTokenTTL: accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    ...(options.cimd?.fetch ? { fetch: options.cimd.fetch } : {}),
+    renderError: async (ctx: KoaContext, out: Record<string, string>) => {
+      const message = out.error_description ?? out.error ?? 'The request could not be processed.';
+      ctx.set('content-type', 'text/html; charset=utf-8');
+      ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(message)}</p>`;
+    },
+  });
+  if (secure) provider.proxy = true;
+
+  // A store outage is a 503 with Retry-After on the AS too, never a 4xx a client would act on.
+  // A code or refresh token redeemed by two replicas at once: the adapter's compare-and-set
+  // lets one win and throws ConflictError for the other, which is an invalid_grant.
+  const storeDown = new WeakSet<object>();
+  const conflicts = new WeakSet<object>();
+  provider.on('server_error', (ctx: KoaContext, error: unknown) => {
+    if (StoreUnavailableError.isInstance(error)) storeDown.add(ctx);
+    else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
+    else logger.error('authorization server error', { error });
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (conflicts.has(ctx)) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+    } else if (storeDown.has(ctx)) {
+      ctx.status = 503;
+      ctx.set('retry-after', '5');
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'The store is unreachable; retry shortly.',
+      };
+    }
+  });
+  const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
+  const registrations = new SlidingWindow(registrationLimit.requests, registrationLimit.windowMs);
+  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+  const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
+
+  async function grantFor(details: InteractionDetails, accountId: string): Promise<string> {
+    const clientId = details.params.client_id as string;
+    const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+    const grant = existing ?? new provider.Grant({ accountId, clientId });
+    const requested = new Set((details.params.scope ?? MCP_SCOPE).split(' ').filter(Boolean));
+    grant.addOIDCScope(
+      [...requested].filter((scope) => scope === MCP_SCOPE || scope === 'offline_access').join(' ') ||
+        MCP_SCOPE,
+    );
+    for (const indicator of new Set([resource, details.params.resource ?? resource])) {
+      grant.addResourceScope(indicator, MCP_SCOPE);
+    }
+    return grant.save();
+  }
+
+  async function finishSignedIn(
+    req: IncomingMessage,
+    res: ServerResponse,
+    details: InteractionDetails,
+    userId: string,
+  ) {
+    const grantId = await grantFor(details, userId);
+    await store.set(`consent:${userId}:${details.params.client_id}`, String(Date.now()), {
+      ttlMs: refreshTokenTtl * 1000,
+    });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: userId }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  async function interaction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    step: string | undefined,
+  ) {
+    let details: InteractionDetails;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch (error) {
+      if (StoreUnavailableError.isInstance(error)) throw error;
+      sendError(
+        res,
+        400,
+        'This sign-in has expired or belongs to another browser. Start again from your MCP client.',
+      );
+      return;
+    }
+    if (details.uid !== uid) {
+      sendError(res, 400, 'This sign-in belongs to another browser session.');
+      return;
+    }
+    const clientId = details.params.client_id as string;
+    const client = await provider.Client.find(clientId);
+    if (!client) {
+      sendError(res, 400, 'The client of this sign-in is no longer registered.');
+      return;
+    }
+    const sessionUser = details.session?.accountId;
+
+    if (step === undefined && req.method === 'GET') {
+      // Remembered consent: this browser is signed in, this user approved this client before,
+      // and the Basecamp connection still works: no page at all.
+      if (
+        sessionUser &&
+        (await store.get(`consent:${sessionUser}:${clientId}`)) &&
+        (await options.connections.isActive(sessionUser))
+      ) {
+        await finishSignedIn(req, res, details, sessionUser);
+        return;
+      }
+      const redirect = new URL(details.params.redirect_uri as string);
+      sendPage(
+        res,
+        200,
+        'Approve access',
+        consentPage({
+          action: `/interaction/${uid}/decision`,
+          csrf: csrfFor(uid),
+          serverName: options.serverName ?? new URL(issuer).host,
+          clientName: client.clientName ?? clientId,
+          redirectHost: redirect.host,
+          loopback: isLoopbackHost(redirect.hostname),
+          scopes: [MCP_SCOPE],
+          upstream: 'Basecamp',
+        }),
+      );
+      return;
+    }
+
+    if (step === 'decision' && req.method === 'POST') {
+      const form = await readForm(req);
+      if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
+        sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
+        return;
+      }
+      if (form.get('decision') !== 'approve') {
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The user denied access.' },
+          { mergeWithLastSubmission: false },
+        );
+        return;
+      }
+      if (sessionUser && (await options.connections.isActive(sessionUser))) {
+        await finishSignedIn(req, res, details, sessionUser);
+        return;
+      }
+      // Only now, after consent: a single-use state kept server-side, bound to this browser.
+      const state = randomBytes(32).toString('base64url');
+      const binding = randomBytes(32).toString('base64url');
+      await sealed.set(
+        pendingKey(state),
+        { uid, clientId, binding: sha256(binding) } satisfies PendingLogin,
+        { ttlMs: PENDING_TTL_MS },
+      );
+      res.writeHead(303, {
+        location: options.launchpad.authorizationUrl(state),
+        'set-cookie': cookie(bindingCookie, binding, { secure, maxAge: PENDING_TTL_MS / 1000 }),
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+
+    if (step === 'done' && req.method === 'GET') {
+      const ticket = await sealed.consume<InteractionTicket>(`ticket:${uid}`);
+      if (!ticket) {
+        sendError(res, 400, 'This sign-in was already completed or has expired.');
+        return;
+      }
+      if (ticket.error || !ticket.userId) {
+        await provider.interactionFinished(
+          req,
+          res,
+          {
+            error: ticket.error ?? 'access_denied',
+            error_description: ticket.description ?? 'Sign-in refused.',
+          },
+          { mergeWithLastSubmission: false },
+        );
+        return;
+      }
+      await finishSignedIn(req, res, details, ticket.userId);
+      return;
+    }
+
+    if (step === 'account') {
+      const pick = (await sealed.get<PendingPick>(`pick:${uid}`))?.value;
+      if (!pick) {
+        sendError(res, 400, 'This account choice has expired. Start again from your MCP client.');
+        return;
+      }
+      if (req.method === 'GET') {
+        sendPage(
+          res,
+          200,
+          'Choose an account',
+          accountPickerPage({
+            action: `/interaction/${uid}/account`,
+            csrf: csrfFor(uid),
+            accounts: pick.accounts,
+          }),
+        );
+        return;
+      }
+      const form = await readForm(req);
+      if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
+        sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
+        return;
+      }
+      const chosen = pick.accounts.find((account) => account.id === form.get('account'));
+      if (!chosen) {
+        sendError(res, 400, 'Choose one of the listed accounts.');
+        return;
+      }
+      if ((await store.consume(`pick:${uid}`)) === undefined) {
+        sendError(res, 400, 'This account choice was already made.');
+        return;
+      }
+      const userId = await saveConnection(pick.identity, pick.tokens, chosen);
+      await finishSignedIn(req, res, details, userId);
+      return;
+    }
+    sendError(res, 405, 'Unsupported request.');
+  }
+
+  async function saveConnection(
+    identity: LaunchpadIdentity,
+    tokens: LaunchpadTokens,
+    account: { id: string; name: string },
+  ): Promise<string> {
+    const userId = basecampUserId(identity.id);
+    await options.connections.save(userId, {
+      status: 'active',
+      ...tokens,
+      accountId: account.id,
+      accountName: account.name,
+      identity: { id: identity.id, name: identity.name, email: identity.email },
+      updatedAt: Date.now(),
+    });
+    logger.info('signed in', { user: userId, account: account.id });
+    return userId;
+  }
+
+  async function upstreamCallback(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const state = url.searchParams.get('state');
+    if (req.method !== 'GET' || !state) {
+      sendError(res, 400, 'The sign-in answer has no state.');
+      return;
+    }
+    // Consumed before anything else: a state works once, whatever happens next.
+    const pending = await sealed.consume<PendingLogin>(pendingKey(state));
+    const binding = readCookie(req, bindingCookie);
+    if (!pending || !binding || !sameSecret(sha256(binding), pending.binding)) {
+      sendError(res, 400, 'Unknown, expired or foreign sign-in state. Start again from your MCP client.');
+      return;
+    }
+    const clearCookie = cookie(bindingCookie, '', { secure, maxAge: 0 });
+    const finish = async (ticket: InteractionTicket) => {
+      await sealed.set(`ticket:${pending.uid}`, ticket, { ttlMs: PENDING_TTL_MS });
+      res.writeHead(303, {
+        location: `/interaction/${pending.uid}/done`,
+        'set-cookie': clearCookie,
+        'cache-control': 'no-store',
+      });
+      res.end();
+    };
+    const code = url.searchParams.get('code');
+    if (!code) {
+      await finish({ error: 'access_denied', description: 'Basecamp sign-in was cancelled.' });
+      return;
+    }
+    let tokens: LaunchpadTokens;
+    let identity: LaunchpadIdentity;
+    try {
+      tokens = await options.launchpad.exchangeCode(code);
+      identity = await options.launchpad.identify(tokens.accessToken);
+    } catch (error) {
+      logger.warn('Launchpad sign-in failed', { error: (error as Error).message });
+      sendError(res, 502, 'Basecamp sign-in failed. Try again from your MCP client.');
+      return;
+    }
+    const accounts = identity.accounts
+      .filter((account) => account.product === 'bc3')
+      .filter((account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id));
+    const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
+    if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
+    if (accounts.length === 0) {
+      await options.launchpad.revoke(tokens.accessToken);
+      logger.warn('sign-in refused: no allowed Basecamp account', { identity: identity.id });
+      await finish({
+        error: 'access_denied',
+        description: 'Your Basecamp login is not admitted to this server.',
+      });
+      return;
+    }
+    if (accounts.length > 1) {
+      await sealed.set(
+        `pick:${pending.uid}`,
+        { tokens, identity, accounts: accounts.map(({ id, name }) => ({ id, name })) } satisfies PendingPick,
+        { ttlMs: PENDING_TTL_MS },
+      );
+      res.writeHead(303, {
+        location: `/interaction/${pending.uid}/account`,
+        'set-cookie': clearCookie,
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+    const userId = await saveConnection(
+      identity,
+      tokens,
+      accounts[0] as LaunchpadIdentity['accounts'][number],
+    );
+    await finish({ userId });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? '/', issuer);
+    const path = url.pathname;
+    try {
+      if (PROVIDER_ROUTES.test(path)) {
+        if (
+          path === '/register' &&
+          req.method === 'POST' &&
+          !registrations.admit(clientAddress(req, secure))
+        ) {
+          res.writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(Math.ceil(registrationLimit.windowMs / 1000)),
+          });
+          res.end(
+            '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',
+          );
+          return true;
+        }
+        if (path === '/authorize' && req.method === 'GET' && !url.searchParams.get('scope')) {
+          // Clients may omit scope (PRM lists one); oidc-provider would then grant nothing.
+          url.searchParams.set('scope', MCP_SCOPE);
+          req.url = `${url.pathname}${url.search}`;
+        }
+        await callback(req, res);
+        return true;
+      }
+      if (path === BASECAMP_CALLBACK) {
+        await upstreamCallback(req, res, url);
+        return true;
+      }
+      const match = /^\/interaction\/([\w-]{10,64})(?:\/(decision|done|account))?$/.exec(path);
+      if (match?.[1]) {
+        await interaction(req, res, match[1], match[2]);
+        return true;
+      }
+      return false;
+    } catch (error) {
+      if (res.headersSent) throw error;
+      if (StoreUnavailableError.isInstance(error)) {
+        res.writeHead(503, { 'retry-after': String(error.retryAfterSeconds), 'content-type': 'text/plain' });
+        res.end('The server cannot reach its store right now; retry shortly.');
+        return true;
+      }
+      throw error;
+    }
+  }
+
+  return { provider, handle };
+}
+
+/**
+ * Registered clients expire after `ttlSeconds` without use: written with that TTL, and each
+ * lookup renews it at most once a day (a marker key remembers the last renewal).
+ */
+function withClientTtl(
+  adapter: (model: string) => OidcAdapter,
+  store: KvStore,
+  ttlSeconds: number,
+): (model: string) => OidcAdapter {
+  return (model) => {
+    const inner = adapter(model);
+    if (model !== 'Client') return inner;
+    const renewed = (id: string) => `client-used:${createHash('sha256').update(id).digest('base64url')}`;
+    return {
+      ...inner,
+      upsert: (id, payload, expiresIn) => inner.upsert(id, payload, expiresIn ?? ttlSeconds),
+      find: async (id) => {
+        const payload = await inner.find(id);
+        if (payload && (await store.get(renewed(id))) === undefined) {
+          await inner.upsert(id, payload, ttlSeconds);
+          await store.set(renewed(id), '1', { ttlMs: Math.min(ttlSeconds * 1000, 24 * 3600_000) });
+        }
+        return payload;
+      },
+      findByUid: (uid) => inner.findByUid(uid),
+      findByUserCode: (code) => inner.findByUserCode(code),
+      consume: (id) => inner.consume(id),
+      destroy: (id) => inner.destroy(id),
+      revokeByGrantId: (grantId) => inner.revokeByGrantId(grantId),
+    };
+  };
+}
+
+/** At most `limit` events per key in any `windowMs`; keys without recent events are dropped. */
+class SlidingWindow {
+  readonly #events = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  admit(key: string, now = Date.now()): boolean {
+    if (this.#events.size > 10_000) {
+      for (const [other, times] of this.#events) {
+        if ((times.at(-1) ?? 0) <= now - this.windowMs) this.#events.delete(other);
+      }
+    }
+    const times = (this.#events.get(key) ?? []).filter((time) => time > now - this.windowMs);
+    if (times.length >= this.limit) {
+      this.#events.set(key, times);
+      return false;
+    }
+    times.push(now);
+    this.#events.set(key, times);
+    return true;
+  }
+}
+
+/**
+ * The client's address: the socket's, or behind a proxy (an HTTPS public URL) the last
+ * `X-Forwarded-For` entry — the one our own proxy added, which a client cannot forge.
+ */
+function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
+  return behindProxy && last ? last : (req.socket.remoteAddress ?? 'unknown');
+}
+
+const pendingKey = (state: string) => `pending:${sha256(state)}`;
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
+}
+
+function sameSecret(given: string | null | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
+  return [
+    `${name}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${options.maxAge}`,
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+function readCookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 16_384) break;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}

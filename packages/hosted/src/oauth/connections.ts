@@ -1,0 +1,189 @@
+import { McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
+import type { Keyring } from '../crypto.js';
+import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
+import type { KvStore } from '../store/kv.js';
+import { SealedRecords } from '../store/sealed.js';
+import { type Launchpad, LaunchpadGrantError } from './launchpad.js';
+
+/** A user's Basecamp connection, sealed under `conn:<userId>:basecamp`. */
+export interface BasecampConnection {
+  status: 'active' | 'needs_login';
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** Epoch ms. */
+  expiresAt: number;
+  accountId: string;
+  accountName: string;
+  identity: { id: string; name: string; email: string };
+  updatedAt: number;
+}
+
+/** What a Basecamp provider instance of one user needs. */
+export interface BasecampCredentials {
+  accessToken: string;
+  accountId: string;
+}
+
+/** How long a failed (retryable) refresh is not tried again while the current token is valid. */
+const REFRESH_BACKOFF_MS = 30_000;
+
+export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
+
+/** The user id our tokens carry (`sub`) for a Launchpad identity. */
+export const basecampUserId = (identityId: string): string => `basecamp:${identityId}`;
+
+export interface ConnectionsOptions {
+  /** Refresh this long before the upstream token expires. Default 10 minutes. */
+  refreshMarginMs?: number;
+  refresher?: RefreshCoordinator;
+  breaker?: InvalidGrantBreaker;
+}
+
+/**
+ * Per-user upstream connections: written at sign-in, read (and lazily refreshed across
+ * replicas) when a tool needs the user's Basecamp token. A dead refresh token marks the
+ * connection `needs_login` at once (so the next `/mcp` request answers 401 and the client
+ * signs in again) and counts against the store-wide invalid_grant budget.
+ */
+export class Connections {
+  readonly #store: KvStore;
+  readonly #records: SealedRecords;
+  readonly #refresher: RefreshCoordinator;
+  readonly #breaker: InvalidGrantBreaker;
+  readonly #launchpad: Launchpad;
+  readonly #marginMs: number;
+  /** Users whose last refresh failed retryably: no new attempt before this time while their token is valid. */
+  readonly #backoff = new Map<string, number>();
+
+  constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
+    this.#store = store;
+    this.#records = new SealedRecords(store, keyring);
+    this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring);
+    this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
+    this.#launchpad = launchpad;
+    this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;
+  }
+
+  async save(userId: string, connection: BasecampConnection): Promise<void> {
+    await this.#records.set(connectionKey(userId), connection);
+    await this.#store.sadd('users', [userId]);
+    this.#backoff.delete(userId);
+  }
+
+  async get(userId: string): Promise<BasecampConnection | undefined> {
+    return (await this.#records.get<BasecampConnection>(connectionKey(userId)))?.value;
+  }
+
+  /** Whether the user can use the server now (an active connection); store errors propagate. */
+  async isActive(userId: string): Promise<boolean> {
+    return (await this.get(userId))?.status === 'active';
+  }
+
+  /**
+   * The user's current Basecamp token and account, refreshed first when it expires within the
+   * margin. `TOKEN_EXPIRED` when the user must sign in again; retryable `UPSTREAM_UNAVAILABLE`
+   * while Launchpad (or the invalid_grant breaker) keeps us from refreshing.
+   */
+  async basecamp(userId: string): Promise<BasecampCredentials> {
+    const key = connectionKey(userId);
+    const connection = await this.#refresher
+      .current<BasecampConnection>({
+        key,
+        needsRefresh: (value) =>
+          value.status === 'active' &&
+          value.expiresAt - this.#marginMs <= Date.now() &&
+          // After a failed attempt, a still valid token serves a while without another one.
+          !(value.expiresAt > Date.now() && (this.#backoff.get(userId) ?? 0) > Date.now()),
+        refresh: async (value, signal) => {
+          if (!value.refreshToken) throw new LaunchpadGrantError('no_refresh_token');
+          if ((await this.#breaker.state()).open) {
+            throw new UpstreamUnavailableError(
+              'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
+              { retryable: true },
+            );
+          }
+          try {
+            const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
+            return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
+          } catch (error) {
+            if (error instanceof LaunchpadGrantError) {
+              await this.#breaker.record();
+              await this.#records.set(key, {
+                ...value,
+                status: 'needs_login',
+                refreshToken: undefined,
+                updatedAt: Date.now(),
+              } satisfies BasecampConnection);
+            }
+            throw error;
+          }
+        },
+      })
+      .catch(async (error: unknown) => {
+        if (error instanceof LaunchpadGrantError) return undefined;
+        // Launchpad down or slow, or refreshes paused: the current token serves while it is valid.
+        const retryable = McpToolError.isInstance(error) && error.retryable;
+        if (retryable) this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+        const current = retryable ? await this.get(userId) : undefined;
+        if (current?.status === 'active' && current.expiresAt > Date.now()) return current;
+        throw error;
+      });
+    if (connection?.status !== 'active' || connection.expiresAt <= Date.now()) {
+      throw new TokenExpiredError(
+        'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
+      );
+    }
+    return { accessToken: connection.accessToken, accountId: connection.accountId };
+  }
+
+  /**
+   * Basecamp refused this access token (401) before its time: the next request refreshes it
+   * (and a dead refresh token then ends the sign-in). A newer token already stored is kept.
+   */
+  async rejected(userId: string, accessToken: string): Promise<void> {
+    const key = connectionKey(userId);
+    const entry = await this.#records.get<BasecampConnection>(key);
+    if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
+    await this.#records.set(
+      key,
+      { ...entry.value, expiresAt: 0, updatedAt: Date.now() } satisfies BasecampConnection,
+      {
+        ifVersion: entry.version,
+      },
+    );
+  }
+
+  /**
+   * A `fetch` for the user's Basecamp provider that tells `rejected` when Basecamp answers 401
+   * to one of this user's tokens, so the stored connection does not keep a dead token.
+   */
+  reportingFetch(userId: string, inner: typeof fetch = fetch): typeof fetch {
+    return async (input, init) => {
+      const response = await inner(input, init);
+      if (response.status === 401) {
+        const header = new Headers(
+          init?.headers ?? (input instanceof Request ? input.headers : undefined),
+        ).get('authorization');
+        const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+        if (token) await this.rejected(userId, token).catch(() => undefined);
+      }
+      return response;
+    };
+  }
+
+  /**
+   * The user's Basecamp credentials as a provider's `settings.credentials`: `current` is
+   * `basecamp(userId)`; `renew` after a 401 marks that token expired and refreshes now (or ends
+   * the sign-in with `TOKEN_EXPIRED` when the refresh token is dead too).
+   */
+  credentialSource(userId: string): CredentialSource<BasecampCredentials> {
+    return {
+      current: () => this.basecamp(userId),
+      renew: async (rejected) => {
+        await this.rejected(userId, rejected.accessToken);
+        return this.basecamp(userId);
+      },
+    };
+  }
+}

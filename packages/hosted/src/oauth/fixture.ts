@@ -1,0 +1,194 @@
+// Test fixture (not exported): the hosted auth in front of a serveHttp server, the fake
+// Launchpad/Basecamp, a memory store, and per-user registries built from the stored connection.
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { createBasecampProvider } from '@x/mcp-basecamp';
+import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import {
+  createLogger,
+  defineTool,
+  type HttpAuth,
+  type HttpHandle,
+  serveHttp,
+  ToolRegistry,
+} from '@x/mcp-core';
+import { z } from 'zod';
+import { Keyring } from '../crypto.js';
+import type { KvStore } from '../store/kv.js';
+import { MemoryStore } from '../store/memory.js';
+import { type BrowserPage, OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
+import { createHostedAuth, type HostedAuth, type HostedAuthOptions } from './hosted-auth.js';
+
+export const SECRET = 'a-test-secret-of-at-least-32-bytes-0123456789';
+export const REDIRECT = 'http://127.0.0.1:9/callback';
+export const quiet = createLogger('hosted-test', { level: 'silent' });
+
+export const ALICE: FakeIdentity = {
+  id: 101,
+  firstName: 'Alice',
+  lastName: 'Arnold',
+  email: 'alice@example.com',
+  accounts: [{ id: 999999999, name: 'Honcho Design' }],
+};
+export const BOB: FakeIdentity = {
+  id: 202,
+  firstName: 'Bob',
+  lastName: 'Baker',
+  email: 'bob@example.com',
+  accounts: [{ id: 999999999, name: 'Honcho Design' }],
+};
+export const MALLORY: FakeIdentity = {
+  id: 303,
+  firstName: 'Mallory',
+  lastName: 'Moss',
+  email: 'mallory@example.com',
+  accounts: [{ id: 555555555, name: 'Elsewhere Inc' }],
+};
+
+const whoami = defineTool({
+  name: 'whoami',
+  description: 'The signed-in user as the tool sees it.',
+  inputSchema: z.strictObject({}),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: (_input, context) => ({ user: context.request.auth?.extra?.userId ?? null }),
+});
+
+export interface Hosted {
+  url: string;
+  origin: string;
+  fake: FakeBasecamp;
+  store: MemoryStore;
+  keyring: Keyring;
+  hosted: HostedAuth;
+  http: HttpHandle;
+  close(): Promise<void>;
+}
+
+export interface Replica {
+  http: HttpHandle;
+  hosted: HostedAuth;
+}
+
+/**
+ * One server (serveHttp + createHostedAuth) on `store`; its public URL is `publicUrl` (e.g. a
+ * proxy in front of several replicas) or its own origin.
+ */
+export async function startReplica(options: {
+  fake: FakeBasecamp;
+  store: KvStore;
+  keyring: Keyring;
+  publicUrl?: string;
+  overrides?: Partial<HostedAuthOptions>;
+}): Promise<Replica> {
+  const { fake } = options;
+  let hosted: HostedAuth | undefined;
+  const auth: HttpAuth = {
+    handle: (req, res) => (hosted as HostedAuth).auth.handle?.(req, res) ?? Promise.resolve(false),
+    authenticate: (request) => (hosted as HostedAuth).auth.authenticate(request),
+    registryFor: (info: AuthInfo) => (hosted as HostedAuth).auth.registryFor?.(info) as Promise<ToolRegistry>,
+  };
+  const http = await serveHttp({
+    name: 'hosted-test',
+    version: '1.0.0',
+    registry: new ToolRegistry({ logger: quiet }),
+    port: 0,
+    auth,
+    logger: quiet,
+  });
+  hosted = await createHostedAuth({
+    publicUrl: options.publicUrl ?? new URL(http.url).origin,
+    store: options.store,
+    keyring: options.keyring,
+    launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
+    allowedAccounts: ['999999999'],
+    logger: quiet,
+    registryFor: async (userId) => {
+      const basecamp = createBasecampProvider({
+        credentials: (hosted as HostedAuth).connections.credentialSource(userId),
+        apiUrl: fake.url,
+        contact: 'tests@example.com',
+        env: {},
+      });
+      return new ToolRegistry({ logger: quiet })
+        .use(basecamp, { prefix: 'basecamp_' })
+        .use({ id: 'self', version: '1.0.0', tools: [whoami] });
+    },
+    ...options.overrides,
+  });
+  return { http, hosted };
+}
+
+export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): Promise<Hosted> {
+  const fake = await startFakeBasecamp();
+  const store = new MemoryStore();
+  const keyring = Keyring.fromSecrets({ secret: SECRET });
+  const { http, hosted } = await startReplica({ fake, store, keyring, overrides });
+  return {
+    url: http.url,
+    origin: new URL(http.url).origin,
+    fake,
+    store,
+    keyring,
+    hosted,
+    http,
+    close: async () => {
+      await http.close();
+      await fake.close();
+      await store.close();
+    },
+  };
+}
+
+export interface SignedIn {
+  client: Client;
+  oauth: TestOAuthClient;
+  browser: OAuthBrowser;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole flow as a real client does it: 401 → discovery → DCR → /authorize in the headless
+ * browser (consent, fake Launchpad, callback) → the client's redirect → finishAuth → connect.
+ */
+export async function signIn(
+  env: Pick<Hosted, 'url' | 'fake'>,
+  identity: FakeIdentity,
+  options: {
+    authMethod?: 'none' | 'client_secret_post';
+    oauth?: TestOAuthClient;
+    browser?: OAuthBrowser;
+  } = {},
+): Promise<SignedIn> {
+  const oauth = options.oauth ?? new TestOAuthClient(REDIRECT, options.authMethod ?? 'none');
+  const browser = options.browser ?? new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+  const first = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth });
+  const probe = new Client({ name: 'hosted-test', version: '1.0.0' });
+  await probe.connect(first).then(
+    () => {
+      throw new Error('expected the first connect to need authorization');
+    },
+    (error: unknown) => {
+      if (!(error instanceof UnauthorizedError)) throw error;
+    },
+  );
+  if (!oauth.authorizationUrl) throw new Error('the client was not sent to /authorize');
+  env.fake.signInAs(identity);
+  const redirect = await approve(browser, await browser.open(oauth.authorizationUrl));
+  if (!redirect.url.href.startsWith(REDIRECT)) {
+    throw new Error(
+      `sign-in did not reach the client: ${redirect.status} ${redirect.url.href} ${redirect.body.slice(0, 300)}`,
+    );
+  }
+  await first.finishAuth(redirect.url.searchParams);
+  const client = new Client({ name: 'hosted-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth }));
+  return { client, oauth, browser, close: () => client.close() };
+}
+
+/** Approves the consent page when there is one. */
+export async function approve(browser: OAuthBrowser, page: BrowserPage): Promise<BrowserPage> {
+  if (page.status === 200 && page.body.includes('name="decision"')) {
+    return browser.submit(page, { decision: 'approve' });
+  }
+  return page;
+}

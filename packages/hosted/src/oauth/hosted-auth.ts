@@ -1,0 +1,193 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import {
+  ConfigError,
+  type HttpAuth,
+  isLoopbackHost,
+  type Logger,
+  McpToolError,
+  type ToolRegistry,
+} from '@x/mcp-core';
+import type { JWK } from 'jose';
+import type { Keyring } from '../crypto.js';
+import { oidcKeys } from '../oidc-adapter.js';
+import { loadSigningKeys, publicJwks } from '../signing-keys.js';
+import type { KvStore } from '../store/kv.js';
+import {
+  type AuthorizationServer,
+  createAuthorizationServer,
+  DEFAULT_CIMD_HOSTS,
+  DEFAULT_REDIRECT_HOSTS,
+} from './authorization-server.js';
+import { type BasecampCredentials, Connections } from './connections.js';
+import { Launchpad } from './launchpad.js';
+import { createResourceServer, type ResourceServer } from './resource-server.js';
+
+export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
+
+export interface HostedAuthOptions {
+  /** The public origin users paste into their client, e.g. `https://mcp.example.com` (HTTPS; HTTP only on loopback). */
+  publicUrl: string;
+  /** The MCP endpoint's path. Default `/mcp`. */
+  mcpPath?: string;
+  store: KvStore;
+  keyring: Keyring;
+  /** The Launchpad app users sign in with. */
+  launchpad: { clientId: string; clientSecret: string; url?: string; fetch?: typeof fetch };
+  /** Basecamp account ids a user must belong to (`BASECAMP_ALLOWED_ACCOUNTS`); empty: any. */
+  allowedAccounts?: readonly string[];
+  /** Email domains a Launchpad identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
+  allowedEmailDomains?: readonly string[];
+  /** Dynamic client registration (`MCP_OAUTH_DCR`). Default true. */
+  registration?: boolean;
+  /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
+  redirectHosts?: readonly string[];
+  /** `MCP_OAUTH_ACCESS_TTL` in seconds. Default 3600. */
+  accessTokenTtl?: number;
+  /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
+  refreshTokenTtl?: number;
+  serverName?: string;
+  /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
+  clientTtl?: number;
+  /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
+  registrationLimit?: { requests: number; windowMs: number };
+  /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
+  cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
+  /**
+   * The tools one signed-in user sees (default: the server's registry), given the user's
+   * current Basecamp credentials (checked and, when due, refreshed for this request).
+   */
+  registryFor?(userId: string, basecamp: BasecampCredentials, auth: AuthInfo): Promise<ToolRegistry>;
+  logger?: Logger;
+}
+
+export interface HostedAuth {
+  /** For `serveHttp({ auth })` / `runBin`'s `createHttpAuth`. */
+  auth: HttpAuth;
+  connections: Connections;
+  issuer: string;
+  resource: string;
+  authorizationServer: AuthorizationServer;
+  resourceServer: ResourceServer;
+}
+
+/** Checks `MCP_PUBLIC_URL`: an origin, HTTPS unless loopback. Returns it without a trailing slash. */
+export function parsePublicUrl(value: string | undefined): string {
+  if (!value) throw new ConfigError('MCP_PUBLIC_URL (--public-url) is required with --auth oauth.');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`MCP_PUBLIC_URL is not a URL: ${value}`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(
+      `MCP_PUBLIC_URL must be an origin without path or query, e.g. https://mcp.example.com; got ${value}`,
+    );
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new ConfigError(`MCP_PUBLIC_URL must use https (http only on loopback); got ${value}`);
+  }
+  return url.origin;
+}
+
+/** Splits a comma-separated list (`a, b,,c` → `[a, b, c]`). */
+export function listFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** A lifetime in seconds from the environment, or the default. */
+export function secondsFromEnv(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 60) {
+    throw new ConfigError(`${name} must be a whole number of seconds, at least 60; got ${value}.`);
+  }
+  return seconds;
+}
+
+/**
+ * The hosted server's OAuth: the authorization server at the public origin's root (Launchpad
+ * federation, consent, DCR), and the resource server guarding the MCP endpoint, as one
+ * `HttpAuth` for `serveHttp`.
+ */
+export async function createHostedAuth(options: HostedAuthOptions): Promise<HostedAuth> {
+  const issuer = parsePublicUrl(options.publicUrl);
+  const resource = `${issuer}${options.mcpPath ?? '/mcp'}`;
+  if (!options.launchpad.clientId || !options.launchpad.clientSecret) {
+    throw new ConfigError(
+      'BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET (the Launchpad app) are required with --auth oauth.',
+    );
+  }
+  const launchpad = new Launchpad({
+    clientId: options.launchpad.clientId,
+    clientSecret: options.launchpad.clientSecret,
+    url: options.launchpad.url ?? DEFAULT_LAUNCHPAD_URL,
+    redirectUri: `${issuer}/oauth/callback/basecamp`,
+    ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
+  });
+  const connections = new Connections(options.store, options.keyring, launchpad);
+  const authorizationServer = await createAuthorizationServer({
+    issuer,
+    resource,
+    store: options.store,
+    keyring: options.keyring,
+    launchpad,
+    connections,
+    allowedAccounts: options.allowedAccounts ?? [],
+    allowedEmailDomains: options.allowedEmailDomains ?? [],
+    ...(options.registration === undefined ? {} : { registration: options.registration }),
+    redirectHosts: options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS,
+    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
+    ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
+    ...(options.registrationLimit ? { registrationLimit: options.registrationLimit } : {}),
+    ...(options.clientTtl === undefined ? {} : { clientTtl: options.clientTtl }),
+    ...(options.cimd
+      ? {
+          cimd: {
+            hosts: (options.cimd.hosts ?? DEFAULT_CIMD_HOSTS).map((host) => host.toLowerCase()),
+            ...(options.cimd.fetch ? { fetch: options.cimd.fetch } : {}),
+          },
+        }
+      : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  // The credentials checked (and refreshed) while authenticating a request serve the same
+  // request's registry: one refresh attempt per request at most.
+  const checked = new WeakMap<AuthInfo, BasecampCredentials>();
+  const resourceServer = createResourceServer({
+    issuer,
+    resource,
+    jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    isActive: async (info) => {
+      const grantId = String(info.extra?.grantId);
+      if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
+      try {
+        checked.set(info, await connections.basecamp(String(info.extra?.userId)));
+        return true;
+      } catch (error) {
+        if (McpToolError.isInstance(error) && error.code === 'TOKEN_EXPIRED') return false;
+        throw error;
+      }
+    },
+  });
+  const registryFor = options.registryFor;
+  const auth: HttpAuth = {
+    async handle(req, res) {
+      return resourceServer.handle(req, res) || authorizationServer.handle(req, res);
+    },
+    authenticate: (request) => resourceServer.authenticate(request),
+    ...(registryFor
+      ? {
+          registryFor: async (info: AuthInfo) => {
+            const userId = String(info.extra?.userId);
+            return registryFor(userId, checked.get(info) ?? (await connections.basecamp(userId)), info);
+          },
+        }
+      : {}),
+  };
+  return { auth, connections, issuer, resource, authorizationServer, resourceServer };
+}

@@ -1,0 +1,94 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Headers of every page: no framing (clickjacking), no caching, no scripts, no referrer to other
+ * sites (`same-origin`, not `no-referrer`: with that, browsers send `Origin: null` on the form
+ * POST, which the server's Origin check refuses).
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+  'referrer-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+.warn{background:#fff4d6;padding:.5rem .75rem;border-radius:.25rem}button{font-size:1rem;padding:.4rem 1rem;margin-right:.5rem}</style>
+</head><body>${body}</body></html>
+`;
+}
+
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  body: string,
+  headers = {},
+): void {
+  const html = layout(title, body);
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-length': Buffer.byteLength(html) });
+  res.end(html);
+}
+
+export function sendError(res: ServerResponse, status: number, message: string): void {
+  sendPage(res, status, 'Sign-in failed', `<h1>Sign-in failed</h1><p>${escapeHtml(message)}</p>`);
+}
+
+export interface ConsentView {
+  action: string;
+  csrf: string;
+  serverName: string;
+  clientName: string;
+  /** The host the client's redirect URI points at. */
+  redirectHost: string;
+  /** Loopback redirect: a program on the user's machine, not a web service. */
+  loopback: boolean;
+  scopes: readonly string[];
+  upstream: string;
+}
+
+export function consentPage(view: ConsentView): string {
+  const warning = view.loopback
+    ? '<p class="warn">This client receives the result on your own computer (a local redirect). Approve only if you started this connection yourself.</p>'
+    : '';
+  return `<h1>Connect ${escapeHtml(view.clientName)}?</h1>
+<p><strong>${escapeHtml(view.clientName)}</strong> wants to use <strong>${escapeHtml(view.serverName)}</strong> on your behalf
+(scopes: ${view.scopes.map(escapeHtml).join(', ')}).</p>
+<p>After you approve, you sign in with ${escapeHtml(view.upstream)} and are sent back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
+${warning}
+<form method="post" action="${escapeHtml(view.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`;
+}
+
+export function accountPickerPage(view: {
+  action: string;
+  csrf: string;
+  accounts: ReadonlyArray<{ id: string; name: string }>;
+}): string {
+  const choices = view.accounts
+    .map(
+      (account) =>
+        `<p><button type="submit" name="account" value="${escapeHtml(account.id)}">${escapeHtml(account.name)} (${escapeHtml(account.id)})</button></p>`,
+    )
+    .join('\n');
+  return `<h1>Choose a Basecamp account</h1>
+<p>Your Basecamp login has several accounts. Which one should this connection use?</p>
+<form method="post" action="${escapeHtml(view.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+${choices}
+</form>`;
+}

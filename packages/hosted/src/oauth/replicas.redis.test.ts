@@ -1,0 +1,111 @@
+// Two replicas of the hosted server on one Redis behind a round-robin proxy: every step of the
+// sign-in (registration, consent, Launchpad callback, interaction, token, MCP) may land on
+// either replica, and the user's tools still work; refresh tokens rotate across replicas.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keyring } from '../crypto.js';
+import { createStore } from '../store/create.js';
+import type { KvStore } from '../store/kv.js';
+import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
+import { ALICE, BOB, type Replica, SECRET, signIn, startReplica } from './fixture.js';
+
+const requirement = redisRequirement();
+
+describe('two replicas on one Redis', () => {
+  let redis: RedisServer | undefined;
+  let fake: FakeBasecamp;
+  let proxy: Server;
+  let origin: string;
+  const upstreams: string[] = [];
+  const counts = [0, 0];
+  const stores: KvStore[] = [];
+  const replicas: Replica[] = [];
+
+  beforeAll(async () => {
+    if (!('path' in requirement)) return;
+    redis = await startRedisServer({ path: requirement.path });
+    fake = await startFakeBasecamp();
+    let next = 0;
+    proxy = createServer((incoming, outgoing) => {
+      const index = next++ % upstreams.length;
+      counts[index] = (counts[index] ?? 0) + 1;
+      const target = new URL(incoming.url ?? '/', upstreams[index]);
+      const forwarded = request(
+        target,
+        { method: incoming.method, headers: incoming.headers },
+        (response) => {
+          outgoing.writeHead(response.statusCode ?? 502, response.headers);
+          response.pipe(outgoing);
+        },
+      );
+      forwarded.on('error', () => {
+        if (!outgoing.headersSent) outgoing.writeHead(502);
+        outgoing.end();
+      });
+      incoming.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const keyring = Keyring.fromSecrets({ secret: SECRET });
+    for (let index = 0; index < 2; index++) {
+      const store = await createStore(redis.url, { keyring });
+      stores.push(store);
+      const replica = await startReplica({ fake, store, keyring, publicUrl: origin });
+      replicas.push(replica);
+      upstreams.push(new URL(replica.http.url).origin);
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.http.close()));
+    await Promise.all(stores.map((store) => store.close()));
+    if (proxy) await new Promise((resolve) => proxy.close(resolve));
+    await fake?.close();
+    await redis?.stop();
+  });
+
+  it('signs users in and serves them through either replica', async (context) => {
+    if ('skip' in requirement) context.skip(requirement.skip);
+    const env = { url: `${origin}/mcp`, fake };
+    for (const identity of [ALICE, BOB]) {
+      const user = await signIn(env, identity);
+      try {
+        for (let call = 0; call < 4; call++) {
+          const result = await user.client.callTool({ name: 'whoami', arguments: {} });
+          expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '{}')).toEqual({
+            user: `basecamp:${identity.id}`,
+          });
+        }
+      } finally {
+        await user.close();
+      }
+    }
+    expect(counts[0]).toBeGreaterThan(5);
+    expect(counts[1]).toBeGreaterThan(5);
+  });
+
+  it('rotates a refresh token at one replica; the replayed old one fails at the other', async (context) => {
+    if ('skip' in requirement) context.skip(requirement.skip);
+    const user = await signIn({ url: `${origin}/mcp`, fake }, ALICE);
+    await user.close();
+    const tokens = user.oauth.tokens() as { refresh_token: string };
+    const clientId = user.oauth.clientInformation()?.client_id as string;
+    const refresh = (base: string, refreshToken: string) =>
+      fetch(new URL('/token', base), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: refreshToken,
+        }),
+      });
+    const [first, second] = upstreams as [string, string];
+    const rotated = await refresh(first, tokens.refresh_token);
+    expect(rotated.status).toBe(200);
+    const replay = await refresh(second, tokens.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+});

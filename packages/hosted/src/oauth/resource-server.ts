@@ -1,0 +1,157 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  requireBearerAuth,
+} from '@modelcontextprotocol/server';
+import { isLoopbackHost, McpToolError } from '@x/mcp-core';
+import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
+import { StoreUnavailableError } from '../errors.js';
+import { MCP_SCOPE } from './authorization-server.js';
+
+export interface ResourceServerOptions {
+  issuer: string;
+  /** `<issuer>/mcp`. */
+  resource: string;
+  /** The authorization server's public signing keys. */
+  jwks: readonly JWK[];
+  /**
+   * Whether the caller of a verified token may use the server now (its grant is not revoked,
+   * its upstream connection works); `extra.userId` and `extra.grantId` name them. Retryable
+   * errors (store, upstream sign-in service) become 503.
+   */
+  isActive(auth: AuthInfo): Promise<boolean>;
+  /** Clock skew tolerated on `exp`/`iat`, in seconds. Default 30. */
+  clockToleranceSeconds?: number;
+}
+
+export interface ResourceServer {
+  /** The RFC 9728 document's URL, advertised in every challenge. */
+  metadataUrl: string;
+  /** Serves the metadata at `/.well-known/oauth-protected-resource[/mcp]`; `false` for other paths. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** An `/mcp` request's caller, or the 400/401/403/503 answer. */
+  authenticate(request: Request): Promise<AuthInfo | Response>;
+}
+
+/**
+ * The `/mcp` side: our own ES256 JWT access tokens only, verified locally for signature,
+ * algorithm, `typ`, issuer, audience (= the resource), expiry and scope; the user must still
+ * have an active connection. Anything else — a Basecamp token, `alg: none`, another audience or
+ * issuer, an expired token, a token in the query — is refused with the RFC 6750/9728 challenge.
+ * A store outage answers 503 with `Retry-After`, never 401.
+ */
+export function createResourceServer(options: ResourceServerOptions): ResourceServer {
+  const resourceUrl = new URL(options.resource);
+  const metadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
+  const keySet = createLocalJWKSet({ keys: [...options.jwks] });
+  const tolerance = options.clockToleranceSeconds ?? 30;
+  const metadata = buildOAuthProtectedResourceMetadata({
+    oauthMetadata: {
+      issuer: options.issuer,
+      authorization_endpoint: `${options.issuer}/authorize`,
+      token_endpoint: `${options.issuer}/token`,
+      response_types_supported: ['code'],
+    },
+    resourceServerUrl: resourceUrl,
+    scopesSupported: [MCP_SCOPE],
+    dangerouslyAllowInsecureIssuerUrl: isLoopbackHost(new URL(options.issuer).hostname),
+  });
+  const document = JSON.stringify({ ...metadata, bearer_methods_supported: ['header'] });
+  const challenge = { requiredScopes: [MCP_SCOPE], resourceMetadataUrl: metadataUrl };
+
+  const gate = requireBearerAuth({
+    ...challenge,
+    expectedResource: resourceUrl,
+    verifier: {
+      async verifyAccessToken(token) {
+        let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+        try {
+          ({ payload } = await jwtVerify(token, keySet, {
+            issuer: options.issuer,
+            audience: options.resource,
+            algorithms: ['ES256'],
+            typ: 'at+jwt',
+            clockTolerance: tolerance,
+            requiredClaims: ['exp', 'sub', 'client_id', 'gid'],
+          }));
+        } catch {
+          throw new OAuthError(
+            OAuthErrorCode.InvalidToken,
+            'The access token is invalid, expired or not for this server.',
+          );
+        }
+        const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+        return {
+          token,
+          clientId: String(payload.client_id),
+          scopes,
+          expiresAt: payload.exp as number,
+          resource: resourceUrl,
+          extra: { userId: payload.sub as string, grantId: String(payload.gid) },
+        } satisfies AuthInfo;
+      },
+    },
+  });
+
+  return {
+    metadataUrl,
+    handle(req, res) {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)
+        return false;
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...cors, 'access-control-allow-headers': '*' });
+        res.end();
+      } else if (req.method === 'GET' || req.method === 'HEAD') {
+        res.writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+        res.end(req.method === 'HEAD' ? undefined : document);
+      } else {
+        res.writeHead(405, { ...cors, allow: 'GET, OPTIONS' });
+        res.end();
+      }
+      return true;
+    },
+    async authenticate(request) {
+      const query = new URL(request.url).searchParams;
+      if (query.has('access_token')) {
+        return bearerAuthChallengeResponse(
+          new OAuthError(
+            OAuthErrorCode.InvalidRequest,
+            'Send the access token in the Authorization header, never in the URL.',
+          ),
+          challenge,
+        );
+      }
+      const decision = await gate(request);
+      if (decision instanceof Response) return decision;
+      try {
+        if (!(await options.isActive(decision))) {
+          return bearerAuthChallengeResponse(
+            new OAuthError(
+              OAuthErrorCode.InvalidToken,
+              'Your sign-in has ended; authorize this server again.',
+            ),
+            challenge,
+          );
+        }
+      } catch (error) {
+        // The store or the upstream sign-in service cannot answer now: retry later, never 401.
+        if (!McpToolError.isInstance(error) || !error.retryable) throw error;
+        const retryAfter = StoreUnavailableError.isInstance(error)
+          ? error.retryAfterSeconds
+          : Math.max(1, Math.ceil(Number(error.details.retry_after_ms ?? 5000) / 1000));
+        return new Response(
+          JSON.stringify({ error: 'temporarily_unavailable', error_description: 'Retry shortly.' }),
+          { status: 503, headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) } },
+        );
+      }
+      return decision;
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, MALLORY, SECRET, signIn } from './fixture.js';
+
+// The composed server (apps/server, built by `turbo run build`) in `--auth oauth` mode, as a
+// process on this Node 22: sign-in, per-user Basecamp providers, refusal of foreign identities.
+const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
+
+let fake: FakeBasecamp;
+let server: RunningProcess & { url: string };
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
+  fake = await startFakeBasecamp();
+  server = await startServer('memory:');
+});
+
+function serverEnv(home: string, port: number, store: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    MCP_SECRET: SECRET,
+    BASECAMP_CLIENT_ID: fake.client.id,
+    BASECAMP_CLIENT_SECRET: fake.client.secret,
+    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+    BASECAMP_API_URL: fake.url,
+    BASECAMP_ALLOWED_ACCOUNTS: '999999999',
+    BASECAMP_CONTACT: 'tests@example.com',
+    BBJ_RAG_API_URL: 'http://127.0.0.1:9',
+    MCP_STORE: store,
+  };
+}
+
+async function startServer(store: string, port?: number) {
+  const home = await mkdtemp(join(tmpdir(), 'hosted-bin-'));
+  const chosen = port ?? (await closedPort());
+  return startHttpBin({
+    command: process.execPath,
+    args: [bin, '--http', '--port', String(chosen), '--auth', 'oauth', '--providers', 'basecamp,bbj-rag'],
+    env: serverEnv(home, chosen, store),
+  });
+}
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+describe('x-mcp-server --auth oauth', () => {
+  it('signs two users in and calls Basecamp with each one’s own token', async () => {
+    const env = { url: server.url, fake };
+    for (const identity of [ALICE, BOB]) {
+      const user = await signIn(env, identity);
+      try {
+        const names = (await user.client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toContain('basecamp_list_projects');
+        expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
+        expect(names.some((name) => name.startsWith('forge_'))).toBe(false);
+        const me = await user.client.callTool({ name: 'hosted_whoami', arguments: {} });
+        expect(JSON.parse((me.content as Array<{ text: string }>)[0]?.text ?? '{}')).toEqual({
+          user: `basecamp:${identity.id}`,
+          name: `${identity.firstName} ${identity.lastName}`,
+          email: identity.email,
+          basecamp_account: { id: '999999999', name: 'Honcho Design' },
+        });
+        fake.resetLog();
+        const result = await user.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+        expect(result.isError).toBeFalsy();
+        const tokens = fake.requests.map(
+          (request) => request.headers.authorization?.replace('Bearer ', '') ?? '',
+        );
+        expect(tokens.length).toBeGreaterThan(0);
+        for (const token of tokens) expect(fake.identityOf(token)?.id).toBe(identity.id);
+      } finally {
+        await user.close();
+      }
+    }
+    expect(server.stderr()).not.toContain(SECRET);
+  });
+
+  it('renews a user’s Basecamp token within the call after Basecamp refuses it (credential seam)', async () => {
+    const alice = await signIn({ url: server.url, fake }, ALICE);
+    try {
+      await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      fake.expireAccessTokens();
+      fake.resetLog();
+      const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(fake.refreshes.succeeded).toBe(1);
+      const last = fake.requests.filter((request) => /^\/\d+\//.test(request.path)).at(-1);
+      expect([200, 304]).toContain(last?.status); // 304: the per-user provider kept its ETag cache
+      expect(fake.identityOf(last?.headers.authorization?.replace('Bearer ', '') ?? '')?.id).toBe(ALICE.id);
+    } finally {
+      await alice.close();
+    }
+  });
+
+  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
+    await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
+  });
+
+  it('reports the store and the Launchpad refresh breaker on /readyz', async () => {
+    const response = await fetch(new URL('/readyz', server.url));
+    const report = (await response.json()) as {
+      providers: Array<{ id: string; ready: boolean; checks: Array<{ name: string; ok: boolean }> }>;
+    };
+    const hosted = report.providers.find((provider) => provider.id === 'hosted');
+    expect(hosted?.checks).toEqual([
+      expect.objectContaining({ name: 'store', ok: true }),
+      expect.objectContaining({ name: 'launchpad-refresh', ok: true }),
+    ]);
+    // Basecamp is per user: no process-wide login is checked (or needed) in this mode.
+    expect(report.providers.map((provider) => provider.id)).not.toContain('basecamp');
+  });
+
+  it('answers 401 with the challenge to a request without a token', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('/.well-known/oauth-protected-resource/mcp');
+  });
+});
+
+describe('x-mcp-server users', () => {
+  it('lists who signed in and revokes one user everywhere (file store, server stopped)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hosted-store-'));
+    const store = `file:${dir}`;
+    const port = await closedPort();
+    let running = await startServer(store, port);
+    const alice = await signIn({ url: running.url, fake }, ALICE);
+    await alice.close();
+    const token = (alice.oauth.tokens() as { access_token: string }).access_token;
+    await running.stop();
+
+    const cli = async (...args: string[]) => {
+      const child = startProcess({
+        command: process.execPath,
+        args: [bin, 'users', ...args],
+        env: serverEnv(dir, port, store),
+      });
+      return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
+    };
+    const listed = await cli('list');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout.trim())).toMatchObject({
+      user: 'basecamp:101',
+      email: 'alice@example.com',
+      status: 'active',
+      grants: 1,
+    });
+    const revoked = await cli('revoke', 'basecamp:101');
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout.trim())).toEqual({
+      user: 'basecamp:101',
+      grants: 1,
+      connection: true,
+      upstream: true,
+    });
+    expect((await cli('frobnicate')).code).toBe(2);
+
+    running = await startServer(store, port);
+    try {
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(response.status).toBe(401);
+    } finally {
+      await running.stop();
+    }
+  });
+});

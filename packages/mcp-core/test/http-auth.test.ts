@@ -1,0 +1,96 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  createLogger,
+  type HttpAuth,
+  type HttpHandle,
+  serveHttp,
+  ToolRegistry,
+} from '../src/index.js';
+import { connectHttp, resultData } from '../src/testing/index.js';
+import { createFixtureProvider } from './fixtures/tools.js';
+
+const quiet = createLogger('http-auth-test', { level: 'silent' });
+const everyone = new ToolRegistry({ logger: quiet }).use(createFixtureProvider());
+const onlyWhoami = new ToolRegistry({ logger: quiet }).use(createFixtureProvider(), {
+  include: ['whoami'],
+});
+
+// A strategy with two callers: "alice-token" sees every tool, "bob-token" only whoami.
+const users: Record<string, string> = { 'alice-token': 'alice', 'bob-token': 'bob' };
+const auth: HttpAuth = {
+  async handle(req, res) {
+    if (req.url !== '/own/route') return false;
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('served by the strategy');
+    return true;
+  },
+  async authenticate(request) {
+    const token = /^Bearer (\S+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+    const user = token === undefined ? undefined : users[token];
+    if (!user || !token) {
+      return new Response('{"error":"invalid_token"}', {
+        status: 401,
+        headers: { 'www-authenticate': 'Bearer resource_metadata="https://example.test/prm"' },
+      });
+    }
+    return { token, clientId: 'client-1', scopes: ['mcp'], extra: { userId: user } } satisfies AuthInfo;
+  },
+  async registryFor(info) {
+    return info.extra?.userId === 'bob' ? onlyWhoami : everyone;
+  },
+};
+
+let handle: HttpHandle;
+beforeAll(async () => {
+  handle = await serveHttp({
+    name: 'auth',
+    version: '1.0.0',
+    registry: everyone,
+    port: 0,
+    auth,
+    logger: quiet,
+  });
+});
+afterAll(() => handle.close());
+
+describe('serveHttp with an auth strategy', () => {
+  it('answers an unauthenticated MCP request with the strategy’s response', async () => {
+    const response = await fetch(handle.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  it('lets the strategy serve its own routes, and still 404s the others', async () => {
+    const own = await fetch(new URL('/own/route', handle.url));
+    expect(await own.text()).toBe('served by the strategy');
+    expect((await fetch(new URL('/elsewhere', handle.url))).status).toBe(404);
+  });
+
+  it('hands the caller to the tools and picks the caller’s registry', async () => {
+    const alice = await connectHttp(handle.url, { token: 'alice-token' });
+    const bob = await connectHttp(handle.url, { token: 'bob-token' });
+    try {
+      const seen = resultData<{ request: { auth: { extra: { userId: string } } } }>(
+        await alice.client.callTool({ name: 'whoami', arguments: {} }),
+      );
+      expect(seen.request.auth.extra.userId).toBe('alice');
+      expect((await alice.client.listTools()).tools.length).toBeGreaterThan(1);
+      expect((await bob.client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('refuses a token and a strategy together', async () => {
+    await expect(
+      serveHttp({ name: 'x', version: '1', registry: everyone, port: 0, token: 't', auth, logger: quiet }),
+    ).rejects.toBeInstanceOf(ConfigError);
+  });
+});
