@@ -73,6 +73,21 @@ describe('composition', () => {
     ]);
   });
 
+  it('takes Basecamp toolsets from the config, on the sandbox too', async () => {
+    const config = await configFile({ providers: { basecamp: { settings: { toolsets: ['chat'] } } } });
+    expect(await toolNames(['--sandbox', '--config', config])).toEqual([
+      'basecamp_list_campfire_lines',
+      'basecamp_post_campfire_line',
+    ]);
+    const unknown = run([
+      '--sandbox',
+      '--config',
+      await configFile({ providers: { basecamp: { settings: { toolsets: ['kanban'] } } } }),
+    ]);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain('Unknown Basecamp toolset "kanban"');
+  });
+
   it('--providers picks providers and --no-prefix drops the default prefixes', async () => {
     const names = await toolNames(['--sandbox', '--providers', 'bbj-rag,context-forge', '--no-prefix']);
     expect(names.slice(0, 2)).toEqual(['project_list', 'project_get']);

@@ -13,6 +13,15 @@ async function authCommand(command: 'login' | 'logout', argv: readonly string[])
   });
 }
 
+// Kept in step with TOOLSETS by a test; listed here so --help does not load the tools.
+const TOOLSET_LIST =
+  'projects, todos, messages, docs, schedule, cards, checkins, chat, clients, activity, admin';
+
+/** `--toolsets` wins over `BASECAMP_TOOLSETS`, which the provider reads itself. */
+function toolsets(flag: string | boolean | undefined): { toolsets: string } | undefined {
+  return typeof flag === 'string' ? { toolsets: flag } : undefined;
+}
+
 await runBin({
   name: 'basecamp-mcp',
   version: VERSION,
@@ -48,8 +57,23 @@ await runBin({
     { name: 'BASECAMP_LAUNCHPAD_URL', description: 'OAuth base (default https://launchpad.37signals.com)' },
     { name: 'BASECAMP_RATE_LIMIT_REQUESTS', description: 'client-side limit per account (default 50)' },
     { name: 'BASECAMP_RATE_LIMIT_WINDOW_MS', description: 'its window in ms (default 10000)' },
+    {
+      name: 'BASECAMP_TOOLSETS',
+      description: 'toolsets to serve, comma-separated (default: default; all: every tool)',
+    },
     { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
   ],
-  createProvider: async () => (await import('./index.js')).createBasecampProvider(),
-  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
+  flags: {
+    toolsets: {
+      type: 'string',
+      value: '<a,b>',
+      description: `tools to serve: default, all, or ${TOOLSET_LIST} (env BASECAMP_TOOLSETS)`,
+    },
+  },
+  createProvider: async ({ flags }) =>
+    (await import('./index.js')).createBasecampProvider(toolsets(flags.toolsets) ?? {}),
+  createSandbox: async ({ flags }) =>
+    (await import('./testing/index.js')).createSandbox({
+      toolsets: toolsets(flags.toolsets)?.toolsets ?? process.env.BASECAMP_TOOLSETS,
+    }),
 });
