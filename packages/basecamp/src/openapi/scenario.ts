@@ -1,0 +1,49 @@
+import type { DOCK, IDS } from '../testing/index.js';
+
+export interface ScenarioIds {
+  LAPTOP: number;
+  DOCK: typeof DOCK;
+  IDS: typeof IDS;
+}
+
+/**
+ * One successful call of every tool against the fake, in an order where each step's data exists
+ * (writes that remove things come last). The contract test runs it.
+ */
+export const SCENARIO: readonly { tool: string; args: (ids: ScenarioIds) => Record<string, unknown> }[] = [
+  { tool: 'list_projects', args: () => ({ status: 'all' }) },
+  { tool: 'get_project_tools', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'list_people', args: () => ({}) },
+  { tool: 'list_people', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'search', args: ({ LAPTOP }) => ({ query: 'launch', type: 'Message', project_id: LAPTOP }) },
+  { tool: 'list_messages', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'get_message', args: ({ LAPTOP, IDS }) => ({ project_id: LAPTOP, message_id: IDS.richMessage }) },
+  { tool: 'list_comments', args: ({ IDS }) => ({ recording_id: IDS.richMessage }) },
+  {
+    tool: 'create_message',
+    args: ({ LAPTOP }) => ({ project_id: LAPTOP, subject: 'Hello', content: '**Hi**' }),
+  },
+  { tool: 'create_comment', args: ({ IDS }) => ({ recording_id: IDS.richMessage, content: 'Agreed' }) },
+  { tool: 'list_todolists', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'list_todos', args: ({ IDS }) => ({ todolist_id: IDS.strategyList, completed: true }) },
+  { tool: 'get_todo', args: ({ IDS }) => ({ todo_id: IDS.assignedTodo }) },
+  {
+    tool: 'create_todo',
+    args: ({ IDS }) => ({ todolist_id: IDS.strategyList, content: 'Book the hall', due_on: '2026-04-01' }),
+  },
+  { tool: 'complete_todo', args: ({ IDS }) => ({ todo_id: IDS.assignedTodo }) },
+  { tool: 'reopen_todo', args: ({ IDS }) => ({ todo_id: IDS.assignedTodo }) },
+  { tool: 'list_folders', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'list_documents', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'get_document', args: ({ IDS }) => ({ document_id: IDS.document }) },
+  { tool: 'list_uploads', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  {
+    tool: 'list_campfire_lines',
+    args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat }),
+  },
+  {
+    tool: 'post_campfire_line',
+    args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat, content: 'On my way' }),
+  },
+  { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+];
