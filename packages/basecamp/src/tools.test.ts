@@ -61,6 +61,7 @@ describe('projects and their tools', () => {
       'chat',
       'schedule',
       'chat',
+      'kanban_board',
     ]);
     expect(data).toMatchObject({ has_more: false, next_page: null, total: 2, truncated: false });
   });
