@@ -1,9 +1,10 @@
-import type { DOCK, IDS } from '../testing/index.js';
+import type { CARDS, DOCK, IDS } from '../testing/index.js';
 
 export interface ScenarioIds {
   LAPTOP: number;
   DOCK: typeof DOCK;
   IDS: typeof IDS;
+  CARDS: typeof CARDS;
 }
 
 /**
@@ -46,4 +47,53 @@ export const SCENARIO: readonly { tool: string; args: (ids: ScenarioIds) => Reco
     args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat, content: 'On my way' }),
   },
   { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'get_card_table', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'list_cards', args: ({ LAPTOP, CARDS }) => ({ project_id: LAPTOP, column_id: CARDS.inProgress }) },
+  { tool: 'get_card', args: ({ CARDS }) => ({ card_id: CARDS.hingeCard }) },
+  {
+    tool: 'create_card',
+    args: ({ CARDS }) => ({
+      column_id: CARDS.triage,
+      title: 'Battery test',
+      content: 'Run it _twice_',
+      due_on: '2026-03-01',
+    }),
+  },
+  {
+    tool: 'update_card',
+    args: ({ LAPTOP, CARDS }) => ({
+      project_id: LAPTOP,
+      card_id: CARDS.specCard,
+      due_on: null,
+      assignee_ids: [1049715930],
+    }),
+  },
+  {
+    tool: 'move_card',
+    args: ({ CARDS }) => ({ card_id: CARDS.specCard, column_id: CARDS.review, position: 1 }),
+  },
+  {
+    tool: 'create_card_step',
+    args: ({ CARDS }) => ({ card_id: CARDS.hingeCard, title: 'Sign', due_on: '2026-02-05' }),
+  },
+  {
+    tool: 'update_card_step',
+    args: ({ CARDS }) => ({ step_id: CARDS.stepSample, title: 'Order 3 samples' }),
+  },
+  { tool: 'complete_card_step', args: ({ CARDS }) => ({ step_id: CARDS.stepSample, completed: false }) },
+  {
+    tool: 'move_card_step',
+    args: ({ CARDS }) => ({ card_id: CARDS.hingeCard, step_id: CARDS.stepSample, position: 1 }),
+  },
+  { tool: 'create_card_column', args: ({ LAPTOP }) => ({ project_id: LAPTOP, title: 'Blocked' }) },
+  {
+    tool: 'update_card_column',
+    args: ({ CARDS }) => ({ column_id: CARDS.review, description: 'Waiting for **review**' }),
+  },
+  {
+    tool: 'move_card_column',
+    args: ({ LAPTOP, CARDS }) => ({ project_id: LAPTOP, column_id: CARDS.review, position: 2 }),
+  },
+  { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: true }) },
+  { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: false }) },
 ];

@@ -1,4 +1,12 @@
 import type { BasecampToolSpec } from '../toolsets.js';
+import { createCardColumn, moveCardColumn, setCardColumnOnHold, updateCardColumn } from './cards/columns.js';
+import { createCard } from './cards/create-card.js';
+import { getCard } from './cards/get-card.js';
+import { getCardTable } from './cards/get-card-table.js';
+import { listCards } from './cards/list-cards.js';
+import { moveCard } from './cards/move-card.js';
+import { completeCardStep, createCardStep, moveCardStep, updateCardStep } from './cards/steps.js';
+import { updateCard } from './cards/update-card.js';
 import { completeTodo } from './complete-todo.js';
 import { createComment } from './create-comment.js';
 import { createMessage } from './create-message.js';
@@ -46,4 +54,18 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   reopenTodo,
   createComment,
   postCampfireLine,
+  getCardTable,
+  listCards,
+  getCard,
+  createCard,
+  updateCard,
+  moveCard,
+  createCardStep,
+  updateCardStep,
+  completeCardStep,
+  moveCardStep,
+  createCardColumn,
+  updateCardColumn,
+  moveCardColumn,
+  setCardColumnOnHold,
 ];
