@@ -2,7 +2,16 @@ import { ToolRegistry } from '@x/mcp-core';
 import { type ConnectedClient, connectInMemory } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBasecampProvider } from '../index.js';
-import { CARDS, DOCK, type FakeBasecamp, IDS, LAPTOP, startFakeBasecamp } from '../testing/index.js';
+import {
+  CARDS,
+  CHECKINS,
+  DOCK,
+  type FakeBasecamp,
+  IDS,
+  LAPTOP,
+  LOCATOR,
+  startFakeBasecamp,
+} from '../testing/index.js';
 import { createContractChecker } from './contract.js';
 import { loadOpenApi } from './document.js';
 import { namedSpecs } from './reports.js';
@@ -49,7 +58,7 @@ describe('every request the tools send is in the OpenAPI document', () => {
   it('sends only documented requests, and reaches the operations each tool declares', async () => {
     const problems: string[] = [];
     const reachedBy = new Map<string, Set<string>>();
-    const ids = { LAPTOP, DOCK, IDS, CARDS };
+    const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS };
     for (const step of SCENARIO) {
       fake.resetLog();
       const result = await connection.client.callTool({ name: step.tool, arguments: step.args(ids) });

@@ -1,10 +1,12 @@
-import type { CARDS, DOCK, IDS } from '../testing/index.js';
+import type { CARDS, CHECKINS, DOCK, IDS } from '../testing/index.js';
 
 export interface ScenarioIds {
   LAPTOP: number;
   DOCK: typeof DOCK;
   IDS: typeof IDS;
   CARDS: typeof CARDS;
+  CHECKINS: typeof CHECKINS;
+  LOCATOR: number;
 }
 
 /**
@@ -96,4 +98,49 @@ export const SCENARIO: readonly { tool: string; args: (ids: ScenarioIds) => Reco
   },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: true }) },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: false }) },
+  { tool: 'list_checkin_questions', args: ({ LOCATOR }) => ({ project_id: LOCATOR }) },
+  { tool: 'get_checkin_question', args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion }) },
+  { tool: 'list_checkin_answers', args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion }) },
+  {
+    tool: 'list_checkin_answers',
+    args: ({ LOCATOR, CHECKINS }) => ({
+      project_id: LOCATOR,
+      question_id: CHECKINS.dailyQuestion,
+      person_id: 1049715930,
+    }),
+  },
+  { tool: 'list_checkin_answerers', args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion }) },
+  { tool: 'get_checkin_answer', args: ({ CHECKINS }) => ({ answer_id: CHECKINS.sharonAnswer }) },
+  {
+    tool: 'answer_checkin',
+    args: ({ CHECKINS }) => ({
+      question_id: CHECKINS.dailyQuestion,
+      content: 'Shipped the **pairing** flow',
+      group_on: '2026-01-15',
+    }),
+  },
+  {
+    tool: 'update_checkin_answer',
+    args: ({ CHECKINS }) => ({ answer_id: CHECKINS.victorAnswer, content: 'Budget review, done' }),
+  },
+  {
+    tool: 'create_checkin_question',
+    args: ({ LOCATOR }) => ({
+      project_id: LOCATOR,
+      title: 'Any risks?',
+      schedule: { frequency: 'every_week', days: [5] },
+    }),
+  },
+  {
+    tool: 'update_checkin_question',
+    args: ({ CHECKINS }) => ({ question_id: CHECKINS.pausedQuestion, paused: false }),
+  },
+  {
+    tool: 'update_checkin_question',
+    args: ({ CHECKINS }) => ({
+      question_id: CHECKINS.dailyQuestion,
+      paused: true,
+      title: 'What did you do today?',
+    }),
+  },
 ];

@@ -7,6 +7,19 @@ import { listCards } from './cards/list-cards.js';
 import { moveCard } from './cards/move-card.js';
 import { completeCardStep, createCardStep, moveCardStep, updateCardStep } from './cards/steps.js';
 import { updateCard } from './cards/update-card.js';
+import {
+  answerCheckin,
+  getCheckinAnswer,
+  listCheckinAnswerers,
+  listCheckinAnswers,
+  updateCheckinAnswer,
+} from './checkins/answers.js';
+import {
+  createCheckinQuestion,
+  getCheckinQuestion,
+  listCheckinQuestions,
+  updateCheckinQuestion,
+} from './checkins/questions.js';
 import { completeTodo } from './complete-todo.js';
 import { createComment } from './create-comment.js';
 import { createMessage } from './create-message.js';
@@ -68,4 +81,13 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   updateCardColumn,
   moveCardColumn,
   setCardColumnOnHold,
+  listCheckinQuestions,
+  getCheckinQuestion,
+  listCheckinAnswers,
+  listCheckinAnswerers,
+  getCheckinAnswer,
+  answerCheckin,
+  updateCheckinAnswer,
+  createCheckinQuestion,
+  updateCheckinQuestion,
 ];

@@ -167,6 +167,21 @@ function route(c: FamilyContext): Result | undefined {
       if (!c.recording(value, 'Question')) return c.notFound;
       return c.paginate(c.children(value, ['Question::Answer']).map((answer) => c.json(answer)));
     }
+    value = c.id(/^\/questions\/(\d+)\/answers\/by\.json$/);
+    if (value !== undefined) {
+      if (!c.recording(value, 'Question')) return c.notFound;
+      const people = new Set(c.children(value, ['Question::Answer']).map((answer) => answer.creatorId));
+      return { status: 200, body: [...people].map((person) => c.person(person)) };
+    }
+    const byPerson = /^\/questions\/(\d+)\/answers\/by\/(\d+)(?:\.json)?$/.exec(c.path);
+    if (byPerson) {
+      const question = Number(byPerson[1]);
+      if (!c.recording(question, 'Question')) return c.notFound;
+      const answers = c
+        .children(question, ['Question::Answer'])
+        .filter((answer) => answer.creatorId === Number(byPerson[2]));
+      return { status: 200, body: answers.map((answer) => c.json(answer)) };
+    }
     for (const [pattern, type] of [
       [/^\/questions\/(\d+)\.json$/, 'Question'],
       [/^\/question_answers\/(\d+)\.json$/, 'Question::Answer'],
@@ -178,6 +193,13 @@ function route(c: FamilyContext): Result | undefined {
       }
     }
     return undefined;
+  }
+  const pause = c.id(/^\/questions\/(\d+)\/pause\.json$/);
+  if (pause !== undefined && (c.method === 'POST' || c.method === 'DELETE')) {
+    const question = c.recording(pause, 'Question');
+    if (!question) return c.notFound;
+    question.extra = { ...question.extra, paused: c.method === 'POST' };
+    return { status: 200, body: { paused: c.method === 'POST' } };
   }
   if (c.method === 'POST') {
     let value = c.id(/^\/questionnaires\/(\d+)\/questions\.json$/);
