@@ -15,7 +15,7 @@ import {
 import { createContractChecker } from './contract.js';
 import { loadOpenApi } from './document.js';
 import { namedSpecs } from './reports.js';
-import { SCENARIO } from './scenario.js';
+import { type Previous, SCENARIO } from './scenario.js';
 
 // Every tool, called through a real MCP client against the fake Basecamp; every request it sends
 // is checked against the OpenAPI document (operation, query parameters, path IDs, body schema),
@@ -59,9 +59,14 @@ describe('every request the tools send is in the OpenAPI document', () => {
     const problems: string[] = [];
     const reachedBy = new Map<string, Set<string>>();
     const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS };
+    let previous: Previous;
     for (const step of SCENARIO) {
       fake.resetLog();
-      const result = await connection.client.callTool({ name: step.tool, arguments: step.args(ids) });
+      const result = await connection.client.callTool({
+        name: step.tool,
+        arguments: step.args(ids, previous),
+      });
+      previous = result.structuredContent as Previous;
       if (result.isError) {
         problems.push(`${step.tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
         continue;

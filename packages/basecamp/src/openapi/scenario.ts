@@ -1,5 +1,8 @@
 import type { CARDS, CHECKINS, DOCK, IDS } from '../testing/index.js';
 
+/** The structured answer of the step before. */
+export type Previous = { items?: { id: number }[]; id?: number } | undefined;
+
 export interface ScenarioIds {
   LAPTOP: number;
   DOCK: typeof DOCK;
@@ -13,7 +16,11 @@ export interface ScenarioIds {
  * One successful call of every tool against the fake, in an order where each step's data exists
  * (writes that remove things come last). The contract test runs it.
  */
-export const SCENARIO: readonly { tool: string; args: (ids: ScenarioIds) => Record<string, unknown> }[] = [
+export const SCENARIO: readonly {
+  tool: string;
+  /** The arguments, from the fixture IDs and the previous step's answer. */
+  args: (ids: ScenarioIds, previous: Previous) => Record<string, unknown>;
+}[] = [
   { tool: 'list_projects', args: () => ({ status: 'all' }) },
   { tool: 'get_project_tools', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_people', args: () => ({}) },
@@ -48,6 +55,25 @@ export const SCENARIO: readonly { tool: string; args: (ids: ScenarioIds) => Reco
     tool: 'post_campfire_line',
     args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat, content: 'On my way' }),
   },
+  {
+    tool: 'update_todo',
+    args: ({ IDS }) => ({ todo_id: IDS.assignedTodo, due_on: '2026-05-01', assignee_ids: [1049715930] }),
+  },
+  { tool: 'move_todo', args: ({ IDS }) => ({ todo_id: IDS.assignedTodo, position: 2 }) },
+  { tool: 'get_todolist', args: ({ IDS }) => ({ todolist_id: IDS.strategyList }) },
+  {
+    tool: 'create_todolist',
+    args: ({ LAPTOP }) => ({ project_id: LAPTOP, name: 'Launch week', description: 'All _hands_' }),
+  },
+  { tool: 'update_todolist', args: ({ IDS }) => ({ todolist_id: IDS.launchList, description: 'Updated' }) },
+  { tool: 'create_todolist_group', args: ({ IDS }) => ({ todolist_id: IDS.strategyList, name: 'Venue' }) },
+  { tool: 'create_todolist_group', args: ({ IDS }) => ({ todolist_id: IDS.strategyList, name: 'Press' }) },
+  { tool: 'list_todolist_groups', args: ({ IDS }) => ({ todolist_id: IDS.strategyList }) },
+  {
+    tool: 'move_todolist_group',
+    args: (_, previous) => ({ group_id: previous?.items?.[0]?.id, position: 2 }),
+  },
+  { tool: 'trash_todo', args: ({ IDS }) => ({ todo_id: IDS.completedTodo }) },
   { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'get_card_table', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_cards', args: ({ LAPTOP, CARDS }) => ({ project_id: LAPTOP, column_id: CARDS.inProgress }) },

@@ -42,6 +42,16 @@ import { listUploads } from './list-uploads.js';
 import { postCampfireLine } from './post-campfire-line.js';
 import { reopenTodo } from './reopen-todo.js';
 import { search } from './search.js';
+import {
+  createTodolist,
+  createTodolistGroup,
+  getTodolist,
+  listTodolistGroups,
+  moveTodolistGroup,
+  updateTodolist,
+} from './todos/todolists.js';
+import { moveTodo, trashTodo } from './todos/trash-move-todo.js';
+import { updateTodo } from './todos/update-todo.js';
 
 /** Every Basecamp tool, in the order `tools/list` shows them. */
 export const TOOL_SPECS: readonly BasecampToolSpec[] = [
@@ -67,6 +77,15 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   reopenTodo,
   createComment,
   postCampfireLine,
+  updateTodo,
+  moveTodo,
+  trashTodo,
+  getTodolist,
+  createTodolist,
+  updateTodolist,
+  listTodolistGroups,
+  createTodolistGroup,
+  moveTodolistGroup,
   getCardTable,
   listCards,
   getCard,

@@ -295,3 +295,15 @@ export const date = (description: string) => z.iso.date().describe(`${descriptio
 /** People to assign, by ID from list_people. */
 export const assigneeIds = (description = 'People to assign, by ID from list_people') =>
   z.array(id('Person ID, from list_people')).max(50).describe(description);
+
+/** A tool that removes or hides something (trash, archive, revoke); repeating it changes nothing more. */
+export const DESTROYS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
+/** A date an update may set, or clear with null. */
+export const clearableDate = (description: string) =>
+  z.iso.date().nullable().optional().describe(`${description} (YYYY-MM-DD), or null to clear it`);

@@ -38,6 +38,6 @@ export const createGetCardTable = (deps: ToolDeps) =>
   });
 
 export const getCardTable = basecampTool(
-  { toolset: 'cards', operations: ['GetCardTable'], inDefault: true },
+  { toolset: 'cards', operations: ['GetCardTable'] },
   createGetCardTable,
 );

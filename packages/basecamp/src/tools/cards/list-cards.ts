@@ -32,7 +32,4 @@ export const createListCards = (deps: ToolDeps) =>
     },
   });
 
-export const listCards = basecampTool(
-  { toolset: 'cards', operations: ['ListCards'], inDefault: true },
-  createListCards,
-);
+export const listCards = basecampTool({ toolset: 'cards', operations: ['ListCards'] }, createListCards);

@@ -39,6 +39,6 @@ export const createMoveCard = (deps: ToolDeps) =>
   });
 
 export const moveCard = basecampTool(
-  { toolset: 'cards', operations: ['MoveCard', 'GetCard'], inDefault: true },
+  { toolset: 'cards', operations: ['MoveCard', 'GetCard'] },
   createMoveCard,
 );

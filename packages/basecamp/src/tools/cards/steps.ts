@@ -4,6 +4,7 @@ import { basecampTool } from '../../toolsets.js';
 import {
   assigneeIds,
   CREATES,
+  clearableDate,
   date,
   id,
   itemProjectId,
@@ -55,7 +56,7 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
       project_id: itemProjectId(),
       step_id: stepId(),
       title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
-      due_on: date('New due date').nullable().optional(),
+      due_on: clearableDate('New due date'),
       assignee_ids: assigneeIds('Everyone assigned from now on, by ID from list_people').optional(),
     }),
     outputSchema: CardStepSchema,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import {
   assigneeIds,
-  date,
+  clearableDate,
   id,
   itemProjectId,
   richText,
@@ -24,7 +24,7 @@ export const createUpdateCard = (deps: ToolDeps) =>
       card_id: id('Card ID, from list_cards'),
       title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
       content: richText('New description.').optional(),
-      due_on: date('New due date').nullable().optional(),
+      due_on: clearableDate('New due date'),
       assignee_ids: assigneeIds('Everyone assigned from now on, by ID from list_people').optional(),
     }),
     outputSchema: CardSchema,
