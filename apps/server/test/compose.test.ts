@@ -27,7 +27,7 @@ const run = (args: string[]) =>
 describe('composition', () => {
   it('serves every provider by default, each under its id as prefix', async () => {
     const names = await toolNames(['--sandbox']);
-    expect(names).toHaveLength(46);
+    expect(names).toHaveLength(47);
     expect(names).toContain('basecamp_list_todos');
     expect(names).toContain('forge_get_ticket_context');
     expect(names).toContain('context_forge_context_build');

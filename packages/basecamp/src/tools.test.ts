@@ -404,7 +404,7 @@ describe('write tools', () => {
   it('are absent from a read-only registry', async () => {
     const readOnly = new ToolRegistry().use(createBasecampProvider(settings()), { readOnly: true });
     const names = readOnly.getAll().map((tool) => tool.name);
-    expect(names).toHaveLength(16);
+    expect(names).toHaveLength(17);
     for (const write of [
       'create_message',
       'create_todo',
@@ -482,6 +482,6 @@ describe('limits and secrets', () => {
 
   it('does no I/O when the provider is built', () => {
     const provider = createBasecampProvider({ apiUrl: 'not a url', env: { BASECAMP_ACCOUNT_ID: 'x' } });
-    expect(provider.tools).toHaveLength(23);
+    expect(provider.tools).toHaveLength(24);
   });
 });

@@ -1,4 +1,6 @@
 import type { BasecampToolSpec } from '../toolsets.js';
+import { myAssignments, overdueTodos } from './activity/assignments.js';
+import { listEvents, listRecordings, setRecordingStatus } from './activity/recordings.js';
 import { createCardColumn, moveCardColumn, setCardColumnOnHold, updateCardColumn } from './cards/columns.js';
 import { createCard } from './cards/create-card.js';
 import { getCard } from './cards/get-card.js';
@@ -109,4 +111,9 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   updateCheckinAnswer,
   createCheckinQuestion,
   updateCheckinQuestion,
+  myAssignments,
+  overdueTodos,
+  listRecordings,
+  listEvents,
+  setRecordingStatus,
 ];
