@@ -34,6 +34,55 @@ export const SCENARIO: readonly {
     args: ({ LAPTOP }) => ({ project_id: LAPTOP, subject: 'Hello', content: '**Hi**' }),
   },
   { tool: 'create_comment', args: ({ IDS }) => ({ recording_id: IDS.richMessage, content: 'Agreed' }) },
+  {
+    tool: 'update_comment',
+    args: (_, previous) => ({ comment_id: previous?.id, content: 'Agreed, **mostly**' }),
+  },
+  { tool: 'list_message_types', args: () => ({}) },
+  {
+    tool: 'update_message',
+    args: ({ IDS }) => ({ message_id: IDS.richMessage, subject: 'Launch plan v2', category_id: 1069479501 }),
+  },
+  { tool: 'pin_message', args: ({ IDS }) => ({ message_id: IDS.richMessage }) },
+  {
+    tool: 'pin_message',
+    args: ({ LAPTOP, IDS }) => ({ project_id: LAPTOP, message_id: IDS.richMessage, pinned: false }),
+  },
+  {
+    tool: 'create_schedule_entry',
+    args: ({ LAPTOP }) => ({
+      project_id: LAPTOP,
+      summary: 'Launch party',
+      starts_at: '2026-03-15T18:00:00Z',
+      ends_at: '2026-03-15T22:00:00Z',
+      participant_ids: [1049715930],
+      description: 'Bring **snacks**',
+    }),
+  },
+  {
+    tool: 'update_schedule_entry',
+    args: ({ IDS }) => ({
+      entry_id: IDS.scheduleEntry,
+      starts_at: '2026-02-02T09:00:00Z',
+      ends_at: '2026-02-02T10:00:00Z',
+    }),
+  },
+  {
+    tool: 'create_document',
+    args: ({ LAPTOP, IDS }) => ({
+      project_id: LAPTOP,
+      folder_id: IDS.folder,
+      title: 'Notes',
+      content: '# Notes',
+    }),
+  },
+  { tool: 'update_document', args: ({ IDS }) => ({ document_id: IDS.document, content: 'Rewritten' }) },
+  { tool: 'create_folder', args: ({ LAPTOP }) => ({ project_id: LAPTOP, title: 'Press kit' }) },
+  { tool: 'rename_folder', args: ({ IDS }) => ({ folder_id: IDS.folder, title: 'People' }) },
+  {
+    tool: 'update_upload',
+    args: ({ IDS }) => ({ upload_id: IDS.upload, name: 'laptop-front', description: 'Front view' }),
+  },
   { tool: 'list_todolists', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_todos', args: ({ IDS }) => ({ todolist_id: IDS.strategyList, completed: true }) },
   { tool: 'get_todo', args: ({ IDS }) => ({ todo_id: IDS.assignedTodo }) },

@@ -26,6 +26,16 @@ import { completeTodo } from './complete-todo.js';
 import { createComment } from './create-comment.js';
 import { createMessage } from './create-message.js';
 import { createTodo } from './create-todo.js';
+import { listMessageTypes, pinMessage, updateComment, updateMessage } from './edits/messages.js';
+import {
+  createDocument,
+  createFolder,
+  createScheduleEntry,
+  renameFolder,
+  updateDocument,
+  updateScheduleEntry,
+  updateUpload,
+} from './edits/schedule-docs.js';
 import { getDocument } from './get-document.js';
 import { getMessage } from './get-message.js';
 import { getProjectTools } from './get-project-tools.js';
@@ -116,4 +126,15 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   listRecordings,
   listEvents,
   setRecordingStatus,
+  updateMessage,
+  pinMessage,
+  listMessageTypes,
+  updateComment,
+  createScheduleEntry,
+  updateScheduleEntry,
+  createDocument,
+  updateDocument,
+  createFolder,
+  renameFolder,
+  updateUpload,
 ];

@@ -1,11 +1,18 @@
 import { activityFamily } from './activity.js';
 import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
+import { editsFamily } from './edits.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
 
 /** The API families served beyond the core routes of `fake-basecamp.ts`, each in its own file. */
-export const FAMILIES: readonly Family[] = [cardsFamily, checkinsFamily, todosFamily, activityFamily];
+export const FAMILIES: readonly Family[] = [
+  cardsFamily,
+  checkinsFamily,
+  todosFamily,
+  activityFamily,
+  editsFamily,
+];
 
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';
