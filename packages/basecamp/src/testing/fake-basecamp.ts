@@ -478,6 +478,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       json: recordingJson,
       person: (value) => personJson(PEOPLE.find((entry) => entry.id === value) ?? ME),
       me: ME,
+      projectJson,
       invalid,
       notFound,
       id,

@@ -52,6 +52,13 @@ import { listTodolists } from './list-todolists.js';
 import { listTodos } from './list-todos.js';
 import { listUploads } from './list-uploads.js';
 import { postCampfireLine } from './post-campfire-line.js';
+import {
+  createProject,
+  getPerson,
+  trashProject,
+  updateProject,
+  updateProjectAccess,
+} from './projects/manage.js';
 import { reopenTodo } from './reopen-todo.js';
 import { search } from './search.js';
 import {
@@ -137,4 +144,9 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   createFolder,
   renameFolder,
   updateUpload,
+  getPerson,
+  createProject,
+  updateProject,
+  updateProjectAccess,
+  trashProject,
 ];

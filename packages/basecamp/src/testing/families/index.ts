@@ -2,6 +2,7 @@ import { activityFamily } from './activity.js';
 import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
 import { editsFamily } from './edits.js';
+import { projectsFamily } from './projects.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
 
@@ -12,6 +13,7 @@ export const FAMILIES: readonly Family[] = [
   todosFamily,
   activityFamily,
   editsFamily,
+  projectsFamily,
 ];
 
 export { CARDS } from './cards.js';

@@ -36,6 +36,8 @@ export interface FamilyContext {
   /** A recording as Basecamp's JSON (the family's own fields included). */
   json(record: FakeRecording): Record<string, unknown>;
   person(id: number): Record<string, unknown>;
+  /** A project as Basecamp's JSON, with its dock. */
+  projectJson(project: FakeProject): Record<string, unknown>;
   me: FakePerson;
   invalid(message: string): Result;
   notFound: Result;
