@@ -1,7 +1,7 @@
 import { ToolRegistry } from '@x/mcp-core';
 import { createBasecampProvider } from '../index.js';
 import { TOOL_SPECS } from '../tools/index.js';
-import { type BasecampToolSpec, TOOLSET_NAMES } from '../toolsets.js';
+import { type BasecampToolSpec, TOOLSET_NAMES, TOOLSETS } from '../toolsets.js';
 import type { OpenApiDocument } from './document.js';
 import { EXCLUDED, NOT_YET } from './exclusions.js';
 
@@ -107,6 +107,18 @@ export function toolListSizes(): ToolListSize[] {
 export const SIZES_START = '<!-- tool-list-sizes:start -->';
 export const SIZES_END = '<!-- tool-list-sizes:end -->';
 
+/** Every toolset's tools by name, `*` marking the default set. */
+export function toolsetListMarkdown(): string {
+  const named = namedSpecs();
+  const rows = TOOLSET_NAMES.map((toolset) => {
+    const tools = named
+      .filter(({ spec }) => spec.toolset === toolset)
+      .map(({ name, spec }) => `\`${name}\`${spec.inDefault ? '\\*' : ''}`);
+    return `| \`${toolset}\` | ${TOOLSETS[toolset]} | ${tools.length === 0 ? 'none yet' : tools.join(', ')} |`;
+  });
+  return ['| toolset | what | tools (\\* in the default set) |', '|---|---|---|', ...rows].join('\n');
+}
+
 /** The README table between the markers. */
 export function sizesMarkdown(sizes: readonly ToolListSize[]): string {
   const rows = sizes.map(
@@ -115,6 +127,10 @@ export function sizesMarkdown(sizes: readonly ToolListSize[]): string {
   );
   return [
     SIZES_START,
+    toolsetListMarkdown(),
+    '',
+    "What each costs an agent's context:",
+    '',
     '| Toolset | Tools | `tools/list` bytes | Tokens (bytes / 4) |',
     '|---|---:|---:|---:|',
     ...rows,
