@@ -62,6 +62,7 @@ describe('projects and their tools', () => {
       'schedule',
       'chat',
       'kanban_board',
+      'inbox',
     ]);
     expect(data).toMatchObject({ has_more: false, next_page: null, total: 2, truncated: false });
   });

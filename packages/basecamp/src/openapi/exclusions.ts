@@ -5,6 +5,10 @@
 
 /** Left out on purpose. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
+  GetClientReply: 'One reply on its own: list_client_replies returns every reply whole.',
+  GetForwardReply: 'One reply on its own: list_forward_replies returns every reply whole.',
+  GetInbox:
+    'The Email Forwards tool itself holds only its name; list_email_forwards finds it from project_id and lists its emails.',
   GetQuestionnaire:
     'The check-ins tool itself holds only its name and question count; list_checkin_questions finds it from project_id and lists its questions.',
   GetCardStep: 'A step on its own: get_card returns every step of a card with all its fields.',
@@ -59,22 +63,10 @@ export const NOT_YET: readonly string[] = [
   'ListCampfireUploads',
   'CreateCampfireUpload',
   'ListPingablePeople',
-  'ListClientApprovals',
-  'GetClientApproval',
-  'ListClientCorrespondences',
-  'GetClientCorrespondence',
-  'ListClientReplies',
-  'GetClientReply',
   'GetComment',
   'DestroyGaugeNeedle',
   'GetGaugeNeedle',
   'UpdateGaugeNeedle',
-  'GetForward',
-  'ListForwardReplies',
-  'CreateForwardReply',
-  'GetForwardReply',
-  'GetInbox',
-  'ListForwards',
   'ListLineupMarkers',
   'CreateLineupMarker',
   'DeleteLineupMarker',
@@ -96,7 +88,6 @@ export const NOT_YET: readonly string[] = [
   'GetRecording',
   'ListRecordingBoosts',
   'CreateRecordingBoost',
-  'SetClientVisibility',
   'ListEventBoosts',
   'CreateEventBoost',
   'Unsubscribe',

@@ -5,6 +5,7 @@ import { createBasecampProvider } from '../index.js';
 import {
   CARDS,
   CHECKINS,
+  CLIENTS,
   DOCK,
   type FakeBasecamp,
   IDS,
@@ -58,7 +59,7 @@ describe('every request the tools send is in the OpenAPI document', () => {
   it('sends only documented requests, and reaches the operations each tool declares', async () => {
     const problems: string[] = [];
     const reachedBy = new Map<string, Set<string>>();
-    const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS };
+    const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS, CLIENTS };
     let previous: Previous;
     for (const step of SCENARIO) {
       fake.resetLog();

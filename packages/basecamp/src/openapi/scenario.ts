@@ -1,4 +1,4 @@
-import type { CARDS, CHECKINS, DOCK, IDS } from '../testing/index.js';
+import type { CARDS, CHECKINS, CLIENTS, DOCK, IDS } from '../testing/index.js';
 
 /** The structured answer of the step before. */
 export type Previous = { items?: { id: number }[]; id?: number } | undefined;
@@ -9,6 +9,7 @@ export interface ScenarioIds {
   IDS: typeof IDS;
   CARDS: typeof CARDS;
   CHECKINS: typeof CHECKINS;
+  CLIENTS: typeof CLIENTS;
   LOCATOR: number;
 }
 
@@ -208,6 +209,32 @@ export const SCENARIO: readonly {
   },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: true }) },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: false }) },
+  { tool: 'list_client_items', args: ({ LAPTOP }) => ({ project_id: LAPTOP, kind: 'approvals' }) },
+  { tool: 'list_client_items', args: ({ LAPTOP }) => ({ project_id: LAPTOP, kind: 'correspondences' }) },
+  {
+    tool: 'get_client_item',
+    args: ({ LAPTOP, CLIENTS }) => ({ project_id: LAPTOP, kind: 'approvals', item_id: CLIENTS.approval }),
+  },
+  {
+    tool: 'get_client_item',
+    args: ({ LAPTOP, CLIENTS }) => ({
+      project_id: LAPTOP,
+      kind: 'correspondences',
+      item_id: CLIENTS.correspondence,
+    }),
+  },
+  {
+    tool: 'list_client_replies',
+    args: ({ LAPTOP, CLIENTS }) => ({ project_id: LAPTOP, recording_id: CLIENTS.correspondence }),
+  },
+  { tool: 'set_client_visibility', args: ({ IDS }) => ({ recording_id: IDS.document, visible: true }) },
+  { tool: 'list_email_forwards', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'get_email_forward', args: ({ CLIENTS }) => ({ forward_id: CLIENTS.forward }) },
+  { tool: 'list_forward_replies', args: ({ CLIENTS }) => ({ forward_id: CLIENTS.forward }) },
+  {
+    tool: 'reply_to_forward',
+    args: ({ CLIENTS }) => ({ forward_id: CLIENTS.forward, content: 'Asked for **$3.90**' }),
+  },
   { tool: 'list_checkin_questions', args: ({ LOCATOR }) => ({ project_id: LOCATOR }) },
   { tool: 'get_checkin_question', args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion }) },
   { tool: 'list_checkin_answers', args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion }) },

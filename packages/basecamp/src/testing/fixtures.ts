@@ -70,7 +70,12 @@ export type RecordingType =
   | 'Kanban::Card'
   | 'Kanban::Step'
   | 'Question'
-  | 'Question::Answer';
+  | 'Question::Answer'
+  | 'Client::Approval'
+  | 'Client::Correspondence'
+  | 'Client::Reply'
+  | 'Inbox::Forward'
+  | 'Inbox::Forward::Reply';
 
 /** Every piece of content is a recording in a project (bucket) with a parent. */
 export interface FakeRecording {
@@ -165,6 +170,7 @@ export const DOCK = {
     designChat: 1069479400,
     schedule: 1069479396,
     cardTable: 1069479399,
+    inbox: 1069479398,
   },
   locator: {
     messageBoard: 1069479606,
@@ -193,7 +199,7 @@ export const PROJECTS: FakeProject[] = [
       dock(DOCK.laptop.schedule, 'Schedule', 'schedule', 5),
       dock(DOCK.laptop.designChat, 'Design Chat', 'chat', 6),
       dock(1069479397, 'Automatic Check-ins', 'questionnaire', null),
-      dock(1069479398, 'Email Forwards', 'inbox', null),
+      dock(1069479398, 'Email Forwards', 'inbox', 8),
       dock(1069479399, 'Card Table', 'kanban_board', 7),
     ],
   },

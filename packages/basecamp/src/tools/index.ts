@@ -22,6 +22,16 @@ import {
   listCheckinQuestions,
   updateCheckinQuestion,
 } from './checkins/questions.js';
+import {
+  getClientItem,
+  getEmailForward,
+  listClientItems,
+  listClientReplies,
+  listEmailForwards,
+  listForwardReplies,
+  replyToForward,
+  setClientVisibility,
+} from './clients/clients.js';
 import { completeTodo } from './complete-todo.js';
 import { createComment } from './create-comment.js';
 import { createMessage } from './create-message.js';
@@ -149,4 +159,12 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   updateProject,
   updateProjectAccess,
   trashProject,
+  listClientItems,
+  getClientItem,
+  listClientReplies,
+  setClientVisibility,
+  listEmailForwards,
+  getEmailForward,
+  listForwardReplies,
+  replyToForward,
 ];

@@ -1,6 +1,7 @@
 import { activityFamily } from './activity.js';
 import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
+import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
 import { projectsFamily } from './projects.js';
 import { todosFamily } from './todos.js';
@@ -14,8 +15,10 @@ export const FAMILIES: readonly Family[] = [
   activityFamily,
   editsFamily,
   projectsFamily,
+  clientsFamily,
 ];
 
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';
+export { CLIENTS } from './clients.js';
 export type { Family, FamilyContext, Result } from './types.js';
