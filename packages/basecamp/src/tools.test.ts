@@ -61,8 +61,8 @@ describe('projects and their tools', () => {
       'chat',
       'schedule',
       'chat',
-      'kanban_board',
       'inbox',
+      'kanban_board',
     ]);
     expect(data).toMatchObject({ has_more: false, next_page: null, total: 2, truncated: false });
   });
