@@ -160,6 +160,38 @@ export const SCENARIO: readonly {
   { tool: 'list_events', args: ({ IDS }) => ({ recording_id: IDS.longMessage }) },
   { tool: 'trash_todo', args: ({ IDS }) => ({ todo_id: IDS.completedTodo }) },
   { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'list_chats', args: () => ({}) },
+  {
+    tool: 'post_campfire_line',
+    args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat, content: 'Oops' }),
+  },
+  {
+    tool: 'delete_campfire_line',
+    args: ({ LAPTOP, DOCK }, previous) => ({
+      project_id: LAPTOP,
+      chat_id: DOCK.laptop.chat,
+      line_id: previous?.id,
+    }),
+  },
+  { tool: 'get_subscribers', args: ({ IDS }) => ({ recording_id: IDS.document }) },
+  { tool: 'update_subscribers', args: ({ IDS }) => ({ recording_id: IDS.document, me: true }) },
+  {
+    tool: 'update_subscribers',
+    args: ({ IDS }) => ({ recording_id: IDS.document, me: false, add: [1049715930] }),
+  },
+  { tool: 'boost', args: ({ IDS }) => ({ recording_id: IDS.document, content: '🎉' }) },
+  { tool: 'delete_boost', args: (_, previous) => ({ boost_id: previous?.id }) },
+  { tool: 'list_events', args: ({ IDS }) => ({ recording_id: IDS.document }) },
+  {
+    tool: 'boost',
+    args: ({ IDS }, previous) => ({
+      recording_id: IDS.document,
+      event_id: previous?.items?.[0]?.id,
+      content: 'Nice',
+    }),
+  },
+  { tool: 'list_boosts', args: ({ IDS }) => ({ recording_id: IDS.document }) },
+  { tool: 'list_boosts', args: ({ IDS }) => ({ recording_id: IDS.document, event_id: IDS.document + 7 }) },
   { tool: 'get_card_table', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_cards', args: ({ LAPTOP, CARDS }) => ({ project_id: LAPTOP, column_id: CARDS.inProgress }) },
   { tool: 'get_card', args: ({ CARDS }) => ({ card_id: CARDS.hingeCard }) },

@@ -72,6 +72,15 @@ import {
 import { reopenTodo } from './reopen-todo.js';
 import { search } from './search.js';
 import {
+  boost,
+  deleteBoost,
+  deleteCampfireLine,
+  getSubscribers,
+  listBoosts,
+  listChats,
+  updateSubscribers,
+} from './social/social.js';
+import {
   createTodolist,
   createTodolistGroup,
   getTodolist,
@@ -167,4 +176,11 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   getEmailForward,
   listForwardReplies,
   replyToForward,
+  listChats,
+  deleteCampfireLine,
+  getSubscribers,
+  updateSubscribers,
+  listBoosts,
+  boost,
+  deleteBoost,
 ];

@@ -4,6 +4,7 @@ import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
 import { projectsFamily } from './projects.js';
+import { socialFamily } from './social.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
 
@@ -16,6 +17,7 @@ export const FAMILIES: readonly Family[] = [
   editsFamily,
   projectsFamily,
   clientsFamily,
+  socialFamily,
 ];
 
 export { CARDS } from './cards.js';
