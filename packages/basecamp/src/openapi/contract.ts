@@ -49,8 +49,8 @@ export function createContractChecker(document: OpenApiDocument) {
     }
     // Path parameters are IDs (integers), or a date for an occurrence.
     const template = operation.path.split('/');
-    const actual = path
-      .replace(/^\/buckets\/\d+(?=\/)/, '')
+    // Strip the project prefix unless the operation's own template has it (webhooks).
+    const actual = (operation.path.startsWith('/buckets/') ? path : path.replace(/^\/buckets\/\d+(?=\/)/, ''))
       .replace(/\.json$/, '')
       .split('/');
     template.forEach((segment, index) => {

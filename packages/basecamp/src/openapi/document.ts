@@ -88,10 +88,11 @@ export function matchOperation(
 ): Operation | undefined {
   const bare = path.replace(/^\/buckets\/\d+(?=\/)/, '');
   const candidates = document.operations.filter((operation) => operation.method === method);
+  // A few routes are documented with their project prefix (webhooks): those match as sent.
   const matches = (template: string, actual: string) =>
     new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(actual);
   // Exact templates first, so `/todolists/1/todos.json` is ListTodos, not `/todolists/{id}`.
-  for (const target of [bare, bare.replace(/\.json$/, '')]) {
+  for (const target of [path, bare, bare.replace(/\.json$/, '')]) {
     const found = candidates.find((operation) => matches(operation.path, target));
     if (found) return found;
   }

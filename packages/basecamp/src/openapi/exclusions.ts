@@ -5,6 +5,8 @@
 
 /** Left out on purpose. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
+  GetWebhook: 'One webhook on its own: list_webhooks returns every webhook of the project whole.',
+  GetTemplate: 'One template on its own: list_templates returns every template whole.',
   GetBoost: 'One boost on its own: list_boosts returns every boost whole.',
   GetCampfire:
     'One chat on its own: list_chats returns each chat, and the chat tools find it from project_id.',
@@ -50,8 +52,6 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
 export const NOT_YET: readonly string[] = [
   'GetAccount',
   'CreateAttachment',
-  'ListWebhooks',
-  'CreateWebhook',
   'UnsubscribeFromCardColumn',
   'SubscribeToCardColumn',
   'CreateMessageType',
@@ -97,13 +97,6 @@ export const NOT_YET: readonly string[] = [
   'GetScheduleEntryOccurrence',
   'GetSchedule',
   'UpdateScheduleSettings',
-  'ListTemplates',
-  'CreateTemplate',
-  'DeleteTemplate',
-  'GetTemplate',
-  'UpdateTemplate',
-  'CreateProjectFromTemplate',
-  'GetProjectConstruction',
   'GetTimesheetEntry',
   'UpdateTimesheetEntry',
   'GetTodoset',
@@ -112,7 +105,4 @@ export const NOT_YET: readonly string[] = [
   'ListUploadVersions',
   'GetVault',
   'CreateUpload',
-  'DeleteWebhook',
-  'GetWebhook',
-  'UpdateWebhook',
 ];

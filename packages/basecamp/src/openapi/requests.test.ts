@@ -12,6 +12,7 @@ import {
   LAPTOP,
   LOCATOR,
   startFakeBasecamp,
+  TEMPLATE_ID,
 } from '../testing/index.js';
 import { createContractChecker } from './contract.js';
 import { loadOpenApi } from './document.js';
@@ -59,7 +60,7 @@ describe('every request the tools send is in the OpenAPI document', () => {
   it('sends only documented requests, and reaches the operations each tool declares', async () => {
     const problems: string[] = [];
     const reachedBy = new Map<string, Set<string>>();
-    const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS, CLIENTS };
+    const ids = { LAPTOP, LOCATOR, DOCK, IDS, CARDS, CHECKINS, CLIENTS, TEMPLATE_ID };
     let previous: Previous;
     for (const step of SCENARIO) {
       fake.resetLog();

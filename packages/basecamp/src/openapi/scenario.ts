@@ -10,6 +10,7 @@ export interface ScenarioIds {
   CARDS: typeof CARDS;
   CHECKINS: typeof CHECKINS;
   CLIENTS: typeof CLIENTS;
+  TEMPLATE_ID: number;
   LOCATOR: number;
 }
 
@@ -23,6 +24,28 @@ export const SCENARIO: readonly {
   args: (ids: ScenarioIds, previous: Previous) => Record<string, unknown>;
 }[] = [
   { tool: 'list_projects', args: () => ({ status: 'all' }) },
+  { tool: 'list_templates', args: () => ({}) },
+  {
+    tool: 'create_project_from_template',
+    args: ({ TEMPLATE_ID }) => ({ template_id: TEMPLATE_ID, name: 'Launch 2' }),
+  },
+  {
+    tool: 'get_project_construction',
+    args: ({ TEMPLATE_ID }, previous) => ({
+      template_id: TEMPLATE_ID,
+      construction_id: (previous as { construction_id?: number } | undefined)?.construction_id,
+    }),
+  },
+  { tool: 'create_template', args: () => ({ name: 'Hiring' }) },
+  { tool: 'rename_template', args: (_, previous) => ({ template_id: previous?.id, name: 'Hiring 2026' }) },
+  { tool: 'trash_template', args: (_, previous) => ({ template_id: previous?.id }) },
+  {
+    tool: 'create_webhook',
+    args: ({ LAPTOP }) => ({ project_id: LAPTOP, payload_url: 'https://example.com/hook', types: ['Todo'] }),
+  },
+  { tool: 'update_webhook', args: (_, previous) => ({ webhook_id: previous?.id, active: false }) },
+  { tool: 'list_webhooks', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'delete_webhook', args: (_, previous) => ({ webhook_id: previous?.items?.[0]?.id }) },
   { tool: 'get_project_tools', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_people', args: () => ({}) },
   { tool: 'get_person', args: () => ({}) },

@@ -5,7 +5,14 @@ export {
   type RecordedRequest,
   startFakeBasecamp,
 } from './fake-basecamp.js';
-export { CARDS, CHECKINS, CLIENTS, type Family, type FamilyContext } from './families/index.js';
+export {
+  CARDS,
+  CHECKINS,
+  CLIENTS,
+  type Family,
+  type FamilyContext,
+  TEMPLATE_ID,
+} from './families/index.js';
 export {
   ACCOUNT_ID,
   DOCK,

@@ -1,6 +1,18 @@
 import type { BasecampToolSpec } from '../toolsets.js';
 import { myAssignments, overdueTodos } from './activity/assignments.js';
 import { listEvents, listRecordings, setRecordingStatus } from './activity/recordings.js';
+import {
+  createProjectFromTemplate,
+  createTemplate,
+  createWebhook,
+  deleteWebhook,
+  getProjectConstruction,
+  listTemplates,
+  listWebhooks,
+  renameTemplate,
+  trashTemplate,
+  updateWebhook,
+} from './admin/admin.js';
 import { createCardColumn, moveCardColumn, setCardColumnOnHold, updateCardColumn } from './cards/columns.js';
 import { createCard } from './cards/create-card.js';
 import { getCard } from './cards/get-card.js';
@@ -183,4 +195,14 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   listBoosts,
   boost,
   deleteBoost,
+  createProjectFromTemplate,
+  getProjectConstruction,
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  listTemplates,
+  createTemplate,
+  renameTemplate,
+  trashTemplate,
 ];

@@ -1,4 +1,5 @@
 import { activityFamily } from './activity.js';
+import { adminFamily } from './admin.js';
 import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
@@ -18,8 +19,10 @@ export const FAMILIES: readonly Family[] = [
   projectsFamily,
   clientsFamily,
   socialFamily,
+  adminFamily,
 ];
 
+export { TEMPLATE_ID } from './admin.js';
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';
 export { CLIENTS } from './clients.js';
