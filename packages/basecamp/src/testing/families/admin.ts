@@ -152,7 +152,7 @@ function route(c: FamilyContext): Result | undefined {
   value = c.id(/^\/templates\/(\d+)\/project_constructions\.json$/);
   if (value !== undefined && c.method === 'POST') {
     const template = s.templates.get(value);
-    if (!template || template.status !== 'active') return c.notFound;
+    if (template?.status !== 'active') return c.notFound;
     if (typeof c.body.name !== 'string' || c.body.name.trim() === '') return c.invalid("Name can't be blank");
     const now = nowIso();
     const project: FakeProject = {
@@ -194,7 +194,7 @@ function route(c: FamilyContext): Result | undefined {
   value = c.id(/^\/templates\/(\d+)(?:\.json)?$/);
   if (value !== undefined) {
     const template = s.templates.get(value);
-    if (!template || template.status !== 'active') return c.notFound;
+    if (template?.status !== 'active') return c.notFound;
     if (c.method === 'GET') return { status: 200, body: templateJson(template) };
     if (c.method === 'DELETE') {
       template.status = 'trashed';
