@@ -184,6 +184,26 @@ export const SCENARIO: readonly {
   { tool: 'trash_todo', args: ({ IDS }) => ({ todo_id: IDS.completedTodo }) },
   { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
   { tool: 'list_chats', args: () => ({}) },
+  { tool: 'get_schedule_entry', args: ({ IDS }) => ({ entry_id: IDS.scheduleEntry }) },
+  { tool: 'list_schedule_entries', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  {
+    tool: 'get_schedule_entry',
+    args: (_, previous) => ({
+      entry_id: (previous?.items as { id: number; recurrence: unknown }[] | undefined)?.find(
+        (entry) => entry.recurrence,
+      )?.id,
+      date: '2026-02-03',
+    }),
+  },
+  { tool: 'upcoming_schedule', args: () => ({ from: '2026-01-01', to: '2026-12-31' }) },
+  { tool: 'get_upload', args: ({ IDS }) => ({ upload_id: IDS.upload }) },
+  { tool: 'get_upload', args: ({ IDS }) => ({ upload_id: IDS.upload, versions: true }) },
+  { tool: 'create_message_type', args: () => ({ name: 'Retro', icon: '🔁' }) },
+  { tool: 'update_message_type', args: (_, previous) => ({ type_id: previous?.id, name: 'Retrospective' }) },
+  { tool: 'delete_message_type', args: (_, previous) => ({ type_id: previous?.id }) },
+  { tool: 'list_pingable_people', args: () => ({}) },
+  { tool: 'assigned_todos', args: () => ({}) },
+  { tool: 'assigned_todos', args: () => ({ person_id: 1049715930 }) },
   {
     tool: 'post_campfire_line',
     args: ({ LAPTOP, DOCK }) => ({ project_id: LAPTOP, chat_id: DOCK.laptop.chat, content: 'Oops' }),

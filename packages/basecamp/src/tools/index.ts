@@ -73,6 +73,16 @@ import { listScheduleEntries } from './list-schedule-entries.js';
 import { listTodolists } from './list-todolists.js';
 import { listTodos } from './list-todos.js';
 import { listUploads } from './list-uploads.js';
+import {
+  assignedTodos,
+  createMessageType,
+  deleteMessageType,
+  getScheduleEntry,
+  getUpload,
+  listPingablePeople,
+  upcomingSchedule,
+  updateMessageType,
+} from './more/more.js';
 import { postCampfireLine } from './post-campfire-line.js';
 import {
   createProject,
@@ -205,4 +215,12 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   createTemplate,
   renameTemplate,
   trashTemplate,
+  getScheduleEntry,
+  upcomingSchedule,
+  getUpload,
+  createMessageType,
+  updateMessageType,
+  deleteMessageType,
+  listPingablePeople,
+  assignedTodos,
 ];

@@ -5,6 +5,7 @@ import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
 import { projectsFamily } from './projects.js';
+import { reportsFamily } from './reports.js';
 import { socialFamily } from './social.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
@@ -15,6 +16,7 @@ export const FAMILIES: readonly Family[] = [
   checkinsFamily,
   todosFamily,
   activityFamily,
+  reportsFamily,
   editsFamily,
   projectsFamily,
   clientsFamily,
