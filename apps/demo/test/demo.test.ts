@@ -2,10 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('walks through the agent session on all four providers and exits 0', () => {
-  const demo = fileURLToPath(new URL('../dist/demo.js', import.meta.url));
-  const run = spawnSync(process.execPath, [demo], { encoding: 'utf8', timeout: 60_000 });
-  expect(run.stderr).toBe('');
+it('pnpm demo says what it builds, then walks through the agent session on all four providers and exits 0', () => {
+  // What `pnpm demo` runs: the build (cached here) with progress on stderr, then the demo.
+  const script = fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 120_000 });
+  expect(run.stderr).toMatch(/^Building the demo|^First run: building the demo/);
+  expect(run.stderr).toContain('@x/mcp-core:build');
+  expect(run.stderr).toMatch(/Built in \d+ s\. Starting the demo\./);
   expect(run.status).toBe(0);
   const out = run.stdout;
   expect(out).toMatch(/connected to x-mcp-server [\d.]+: 45 tools/);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resultData, spawnStdioClient } from '@x/mcp-core/testing';
+import { errorBody, resultData, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
 import { bin } from './helpers.js';
 
@@ -110,6 +110,71 @@ describe('composition', () => {
     } finally {
       await close();
     }
+  });
+
+  it('names tools as served, with their prefixes, in instructions, descriptions, errors and hints', async () => {
+    const config = await configFile({ providers: { forge: {}, 'context-forge': { prefix: 'cf_' } } });
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox', '--config', config],
+    });
+    try {
+      const instructions = client.getInstructions() ?? '';
+      expect(instructions).toContain('forge_list_tickets gives the ticket ids');
+      expect(instructions).toContain('Start with cf_project_list for IDs');
+      const { tools } = await client.listTools();
+      const described = tools.find((tool) => tool.name === 'forge_get_ticket_context');
+      expect(described?.description).toContain('Take the ticket id from forge_list_tickets.');
+      expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
+      const ticket = errorBody(
+        await client.callTool({ name: 'forge_get_ticket_context', arguments: { ticketId: 'FOR-404' } }),
+      );
+      expect(ticket.message).toContain('Use forge_list_tickets to see ticket IDs.');
+      const project = errorBody(
+        await client.callTool({ name: 'cf_project_get', arguments: { id: 'project_missing' } }),
+      );
+      expect(project.message).toContain('Use the cf_project_list tool');
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers every request piped in before stdin closed, then exits', async () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'context_forge_project_list', arguments: {} },
+      },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'forge_list_tickets', arguments: {} } },
+    ];
+    const { code, stdout } = await runProcess({
+      command: process.execPath,
+      args: [bin, '--sandbox'],
+      input: `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
+    });
+    expect(code).toBe(0);
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(45);
+    expect(answers.find((answer) => answer.id === 3).result.structuredContent.count).toBe(3);
+    expect(answers.find((answer) => answer.id === 4).result.isError).toBeFalsy();
   });
 
   it('refuses bad configurations at startup with exit code 2 and the reason', async () => {

@@ -20,6 +20,7 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     ok: boolean;
     conformance: { ok: boolean; summary: string };
     inspector: { bin: string; tools: number; ok: boolean }[];
+    inspectorHttp: { ok: boolean; tools?: number };
   };
   expect(result.conformance.ok).toBe(true);
   for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
@@ -32,4 +33,6 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     ['packages/bbj-rag/dist/bin.js', true],
     ['apps/server/dist/bin.js', true],
   ]);
+  // The documented `--header "Authorization: Bearer …"` form against a server with a token.
+  expect(result.inspectorHttp).toEqual({ ok: true, tools: 45 });
 }, 300_000);

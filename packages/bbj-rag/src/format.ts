@@ -24,5 +24,6 @@ export function formatSearchResults(response: SearchResponse): string {
     a < b ? -1 : a > b ? 1 : 0,
   );
   const breakdown = counts.length > 0 ? ` (${counts.map(([type, n]) => `${type}: ${n}`).join(', ')})` : '';
-  return `Found ${results.length} results for: ${query}${breakdown}\n\n${blocks.join('\n\n---\n\n')}`;
+  const noun = results.length === 1 ? 'result' : 'results';
+  return `Found ${results.length} ${noun} for: ${query}${breakdown}\n\n${blocks.join('\n\n---\n\n')}`;
 }

@@ -1,4 +1,4 @@
-import { McpToolError, type ToolProvider } from '@x/mcp-core';
+import { McpToolError, type ToolProvider, toolRef } from '@x/mcp-core';
 import { BbjRagRuntime } from './runtime.js';
 import type { BbjRagSettings } from './settings.js';
 import { createBbjKnowledgeStatus } from './tools/bbj-knowledge-status.js';
@@ -17,8 +17,7 @@ export function createBbjRagProvider(settings: BbjRagSettings = {}): ToolProvide
   return {
     id: 'bbj-rag',
     version: VERSION,
-    instructions:
-      'BBj documentation and syntax tools. Search with search_bbj_knowledge before writing BBj code, check code with validate_bbj_syntax, and call bbj_knowledge_status when a search fails or finds nothing.',
+    instructions: `BBj documentation and syntax tools. Search with ${toolRef('search_bbj_knowledge')} before writing BBj code, check code with ${toolRef('validate_bbj_syntax')}, and call ${toolRef('bbj_knowledge_status')} when a search fails or finds nothing.`,
     tools: [
       createSearchBbjKnowledge(runtime),
       createValidateBbjSyntax(runtime),

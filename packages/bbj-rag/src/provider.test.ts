@@ -89,7 +89,7 @@ describe('createBbjRagProvider', () => {
         await connection.client.callTool({ name: 'search_bbj_knowledge', arguments: { query: 'x' } }),
       );
       expect(body.error_code).toBe('TOOL_NOT_ENABLED');
-      expect(body.message).toContain('BBJ_RAG_API_URL must be an http(s) URL');
+      expect(body.message).toMatch(/^BBJ_RAG_API_URL must be an http\(s\) URL/);
     } finally {
       await connection.close();
     }

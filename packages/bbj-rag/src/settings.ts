@@ -41,23 +41,23 @@ export function resolveApiSettings(settings: BbjRagSettings): ApiSettings {
     url = new URL(raw);
   } catch {
     throw new ConfigError(
-      `[bbj-rag] ${origin} is not a valid URL: "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
+      `${origin} is not a valid URL: "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
-      `[bbj-rag] ${origin} must be an http(s) URL, got "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
+      `${origin} must be an http(s) URL, got "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
     );
   }
   if (url.username || url.password) {
-    throw new ConfigError(`[bbj-rag] ${origin} must not contain credentials.`);
+    throw new ConfigError(`${origin} must not contain credentials.`);
   }
   const requestTimeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (
     !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0 && requestTimeoutMs <= MAX_REQUEST_TIMEOUT_MS)
   ) {
     throw new ConfigError(
-      `[bbj-rag] requestTimeoutMs must be a number of milliseconds between 1 and ${MAX_REQUEST_TIMEOUT_MS}, got ${requestTimeoutMs}.`,
+      `requestTimeoutMs must be a number of milliseconds between 1 and ${MAX_REQUEST_TIMEOUT_MS}, got ${requestTimeoutMs}.`,
     );
   }
   return {
@@ -72,7 +72,7 @@ export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSetti
   const compilerPath =
     settings.compilerPath ?? nonEmpty(process.env.BBJ_RAG_COMPILER_PATH) ?? DEFAULT_COMPILER_PATH;
   if (compilerPath.trim() === '' || compilerPath.includes('\u0000')) {
-    throw new ConfigError('[bbj-rag] compilerPath must be a non-empty path or command name.');
+    throw new ConfigError('compilerPath must be a non-empty path or command name.');
   }
   let compilerTimeoutSeconds = settings.compilerTimeoutSeconds;
   let origin = 'compilerTimeoutSeconds';
@@ -91,7 +91,7 @@ export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSetti
     )
   ) {
     throw new ConfigError(
-      `[bbj-rag] ${origin} must be a number of seconds greater than 0 and at most ${MAX_COMPILER_TIMEOUT_SECONDS}, got "${truncate(raw)}".`,
+      `${origin} must be a number of seconds greater than 0 and at most ${MAX_COMPILER_TIMEOUT_SECONDS}, got "${truncate(raw)}".`,
     );
   }
   return { compilerPath, compilerTimeoutSeconds };

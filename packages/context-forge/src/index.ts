@@ -1,4 +1,4 @@
-import { McpToolError, type ToolProvider } from '@x/mcp-core';
+import { McpToolError, type ToolProvider, toolRef } from '@x/mcp-core';
 import { legacyDataDir, resolveDataDir } from './paths.js';
 import type { LockOptions } from './store/lock.js';
 import { ProjectStore } from './store/project-store.js';
@@ -42,8 +42,8 @@ export function createContextForgeProvider(settings: ContextForgeSettings = {}):
     id: 'context-forge',
     version: VERSION,
     instructions:
-      'Context Forge projects, shared with the Context Forge desktop app. Start with project_list for IDs; ' +
-      'context_build gives the context prompt for a project; context_summarize saves session progress.',
+      `Context Forge projects, shared with the Context Forge desktop app. Start with ${toolRef('project_list')} for IDs; ` +
+      `${toolRef('context_build')} gives the context prompt for a project; ${toolRef('context_summarize')} saves session progress.`,
     tools: [
       createProjectList(getStore),
       createProjectGet(getStore),

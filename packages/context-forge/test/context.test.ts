@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { McpToolError } from '@x/mcp-core';
+import { McpToolError, toolRef } from '@x/mcp-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../src/context/build.js';
 import { findPrompt, parsePrompts, promptForInstruction } from '../src/context/prompts.js';
@@ -118,7 +118,9 @@ describe('buildContext', () => {
   it('refuses a project without a path, or without a prompt file, with typed errors naming the fix', async () => {
     const noPath = buildContext({ ...harbor, projectPath: undefined });
     await expect(noPath).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(noPath).rejects.toThrow(/has no configured project path\. Set one with project_update/);
+    await expect(noPath).rejects.toThrow(
+      `has no configured project path. Set one with ${toolRef('project_update')}`,
+    );
     const elsewhere = join(example.dataDir, 'no-such-project');
     const missing = await buildContext({ ...harbor, projectPath: elsewhere }).catch(
       (error: unknown) => error,
@@ -200,7 +202,7 @@ describe('prompt files', () => {
     expect(promptForInstruction(prompts, 'Design')?.name).toBe('Slice Design (Phase 4)');
     expect(promptForInstruction(prompts, 'deploy')).toBeUndefined();
     expect(() => findPrompt(prompts, 'deploy')).toThrow(
-      /Template not found: 'deploy'\. Use the prompt_list tool/,
+      `Template not found: 'deploy'. Use the ${toolRef('prompt_list')} tool`,
     );
   });
 });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { McpToolError } from '@x/mcp-core';
+import { McpToolError, toolRef } from '@x/mcp-core';
 import { describe, expect, it } from 'vitest';
 import { legacyDataDir, resolveDataDir } from '../src/paths.js';
 import { withLock } from '../src/store/lock.js';
@@ -217,7 +217,7 @@ describe('writing projects.json', () => {
     const error = await errorOf(store.update('nope', { name: 'x' }));
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toBe(
-      "Project not found: 'nope'. Use the project_list tool to see available projects and their IDs.",
+      `Project not found: 'nope'. Use the ${toolRef('project_list')} tool to see available projects and their IDs.`,
     );
     expect(error.details.candidates).toEqual(['p1 (name of p1)']);
     expect(await fingerprint(file)).toBe(before);

@@ -1,4 +1,4 @@
-import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider } from '@x/mcp-core';
+import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
 import { ForgeClient } from './client/client.js';
 import type { ForgeSettings } from './settings.js';
 import { createGetFileChanges } from './tools/get-file-changes.js';
@@ -15,10 +15,10 @@ import { createUpdateTicketStatus } from './tools/update-ticket-status.js';
 import { VERSION } from './version.js';
 
 const INSTRUCTIONS =
-  'Forge tickets for a coding agent. list_tickets gives the ticket ids every other tool takes. ' +
-  'Read a ticket with get_ticket_context (or just its files with get_file_changes) and the local git state with get_repository_context. ' +
-  'Review: submit_review_session. Implement: start_implementation (branch "forge/..."), then report_decision, report_risk and report_scope_change as you go, and submit_settlement when done. ' +
-  'update_ticket_status moves a ticket through its lifecycle.';
+  `Forge tickets for a coding agent. ${toolRef('list_tickets')} gives the ticket ids every other tool takes. ` +
+  `Read a ticket with ${toolRef('get_ticket_context')} (or just its files with ${toolRef('get_file_changes')}) and the local git state with ${toolRef('get_repository_context')}. ` +
+  `Review: ${toolRef('submit_review_session')}. Implement: ${toolRef('start_implementation')} (branch "forge/..."), then ${toolRef('report_decision')}, ${toolRef('report_risk')} and ${toolRef('report_scope_change')} as you go, and ${toolRef('submit_settlement')} when done. ` +
+  `${toolRef('update_ticket_status')} moves a ticket through its lifecycle.`;
 
 /**
  * The Forge tools. Nothing is read or fetched here: settings, the environment and the login

@@ -89,11 +89,55 @@ function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string,
     throw new ToolValidationError(toolName, [{ field, message: 'must be a zod object schema' }]);
   }
   try {
-    return z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' });
+    return portable(
+      z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' }),
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolValidationError(toolName, [
       { field, message: `cannot be expressed as JSON Schema: ${reason}` },
     ]);
   }
+}
+
+/** Keywords that describe a value rather than constrain it: they stay beside `anyOf`. */
+const ANNOTATION_KEYWORDS = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
+
+/**
+ * Rewrites two spellings that clients mapping schemas onto a single-`type` dialect reject or
+ * misread (docs/decisions/0004-nullable-output-fields.md), without changing what is valid:
+ * `type: ["string", "null"]` (zod's spelling of a nullable primitive) becomes
+ * `anyOf: [{ type: "string", ... }, { type: "null" }]`, and `additionalProperties: {}` (a loose
+ * object) becomes `additionalProperties: true`.
+ */
+export function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = portable(value);
+  const extra = out.additionalProperties;
+  if (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0) {
+    out.additionalProperties = true;
+  }
+  if (!Array.isArray(out.type) || out.type.length < 2) return out;
+  const annotations: Record<string, unknown> = {};
+  const constraints: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'type') continue;
+    if (ANNOTATION_KEYWORDS.has(key)) annotations[key] = value;
+    else constraints[key] = value;
+  }
+  return {
+    ...annotations,
+    anyOf: (out.type as unknown[]).map((type) => (type === 'null' ? { type } : { type, ...constraints })),
+  };
 }

@@ -141,7 +141,7 @@ export class ToolTimeoutError extends McpToolError {
 export class DuplicateToolError extends Error {
   readonly toolName: string;
   constructor(toolName: string) {
-    super(`[mcp-core] A tool named "${toolName}" is already registered.`);
+    super(`A tool named "${toolName}" is already registered.`);
     this.name = 'DuplicateToolError';
     this.toolName = toolName;
   }
@@ -153,7 +153,7 @@ export class ToolValidationError extends Error {
   readonly issues: readonly { field: string; message: string }[];
   constructor(toolName: string | undefined, issues: readonly { field: string; message: string }[]) {
     const label = toolName ? `Invalid tool definition "${toolName}"` : 'Invalid tool definition';
-    super(`[mcp-core] ${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
+    super(`${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
     this.name = 'ToolValidationError';
     this.field = issues[0]?.field ?? '';
     this.issues = issues;

@@ -4,6 +4,7 @@ import { InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
+import { renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
 
 export interface ExecuteOptions {
   /** The tool's time budget. */
@@ -11,6 +12,8 @@ export interface ExecuteOptions {
   validateOutput: boolean;
   /** The tool's own logger. */
   logger: Logger;
+  /** Renders `toolRef`s in the result with served names. Default: the bare names. */
+  served?: ToolNamer;
 }
 
 export interface CallContext {
@@ -45,9 +48,10 @@ export async function executeTool(
       context.reportProgress ?? noProgress,
     );
     const output = await call.run(tool, input, options.timeoutMs);
-    return shapeOutput(tool, output, options);
+    return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
   } catch (error) {
-    return errorResult(tool.name, error, log);
+    // Messages and hints name tools wherever they were built, client code included.
+    return renderToolRefsDeep(errorResult(tool.name, error, log), options.served);
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
+import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
 import type { RegistryReadiness } from './registry.js';
 import { createMcpServer } from './server.js';
@@ -50,17 +51,12 @@ export interface HttpHandle {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const READINESS_TTL_MS = 5_000;
 
-/** Whether a listen address only accepts connections from this machine. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || /^127(?:\.\d{1,3}){3}$/.test(bare);
-}
-
 /**
  * Stateless Streamable HTTP. Each request is served by a fresh server instance, so any
- * replica can answer any request. `/healthz` (liveness) and `/readyz` (every provider's
- * readiness check; 503 when one fails) need no token. Guards for the MCP endpoint, in order:
- * path, Host, Origin, bearer token, body size; then the SDK handles the MCP exchange.
+ * replica can answer any request. Every path first passes the Host and Origin checks (DNS
+ * rebinding). `/healthz` (liveness) and `/readyz` (every provider's readiness check; 503 when
+ * one fails) need no token. Guards for the MCP endpoint after that, in order: path, bearer
+ * token, body size; then the SDK handles the MCP exchange.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -70,11 +66,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const loopback = isLoopbackHost(host);
   if (!loopback && !options.token && !options.allowUnauthenticated) {
     throw new ConfigError(
-      `[mcp-core] Refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Set a token (MCP_HTTP_TOKEN / --token), bind 127.0.0.1, or pass allowUnauthenticated explicitly.`,
+      `Refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Pass the \`token\` option, listen on 127.0.0.1, or set \`allowUnauthenticated: true\` (only on a trusted network behind your own authentication).`,
     );
   }
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-    throw new ConfigError(`[mcp-core] maxBodyBytes must be a positive integer, got ${maxBodyBytes}.`);
+    throw new ConfigError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}.`);
   }
   const registry = toRegistry(options.registry);
   const toolCount = registry.toMcpTools().length;
@@ -114,6 +110,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Every path, the probes included: a DNS-rebinding page must not read /readyz either.
+    const hostCheck = allowedHosts ? validateHostHeader(req.headers.host, allowedHosts) : undefined;
+    const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
+    const rejected = hostCheck?.ok === false ? hostCheck : originCheck.ok === false ? originCheck : undefined;
+    if (rejected) {
+      sendJson(res, 403, jsonRpcError(-32000, `Forbidden: ${rejected.message}`));
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
       sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
@@ -126,13 +130,6 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
     if (url.pathname !== path) {
       sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
-      return;
-    }
-    const hostCheck = allowedHosts ? validateHostHeader(req.headers.host, allowedHosts) : undefined;
-    const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
-    const rejected = hostCheck?.ok === false ? hostCheck : originCheck.ok === false ? originCheck : undefined;
-    if (rejected) {
-      sendJson(res, 403, jsonRpcError(-32000, `Forbidden: ${rejected.message}`));
       return;
     }
     if (expectedToken && !tokenMatches(req.headers.authorization, expectedToken)) {

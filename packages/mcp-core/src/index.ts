@@ -32,11 +32,11 @@ export type { CallContext } from './execute.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   type HttpHandle,
-  isLoopbackHost,
   type ServeHttpOptions,
   serveHttp,
 } from './http.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
+export { isLoopbackHost } from './loopback.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
 export { writePrivateFile } from './private-file.js';
 export { checkReachable } from './readiness.js';
@@ -80,4 +80,11 @@ export {
   type ToolDefinition,
   type ToolProvider,
 } from './tool.js';
+export {
+  renderToolRefs,
+  renderToolRefsDeep,
+  type ToolNamer,
+  toolRef,
+  toolRefsIn,
+} from './tool-ref.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';

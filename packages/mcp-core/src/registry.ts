@@ -10,6 +10,7 @@ import { type CallContext, type ExecuteOptions, executeTool } from './execute.js
 import { createLogger, type Logger } from './logger.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, ProviderReadiness, ToolProvider } from './tool.js';
+import { renderToolRefs, renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
 
 export interface ToolRegistryOptions {
   /** Time budget of one call in milliseconds (a tool's own `timeoutMs` wins). Default 60 000. */
@@ -37,6 +38,8 @@ export interface UseOptions {
 interface Entry {
   tool: AnyToolDefinition;
   descriptor: ToolDescriptor;
+  /** Renders the provider's `toolRef`s with served names (adds the prefix it was used with). */
+  served: ToolNamer;
   /** Built on the first call. */
   options?: ExecuteOptions;
 }
@@ -60,9 +63,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new ConfigError(
-        `[mcp-core] timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`,
-      );
+      throw new ConfigError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`);
     }
     this.#timeoutMs = timeoutMs;
     this.#validateOutput = options.validateOutput ?? process.env.NODE_ENV !== 'production';
@@ -71,9 +72,13 @@ export class ToolRegistry {
 
   /** Validates the tool's published descriptor and adds it. */
   register(tool: AnyToolDefinition): this {
+    return this.#add(tool, (name) => name);
+  }
+
+  #add(tool: AnyToolDefinition, served: ToolNamer): this {
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
-    const descriptor = describeTool(tool);
-    this.#entries.set(tool.name, { tool, descriptor });
+    const descriptor = renderToolRefsDeep(describeTool(tool), served);
+    this.#entries.set(tool.name, { tool, descriptor, served });
     return this;
   }
 
@@ -83,7 +88,7 @@ export class ToolRegistry {
     const prefix = options.prefix ?? '';
     if (prefix !== '' && !/^[a-zA-Z0-9_-]+$/.test(prefix)) {
       throw new ConfigError(
-        `[mcp-core] [${provider.id}] prefix "${prefix}" may only contain letters, digits, "_" and "-".`,
+        `Provider ${provider.id}: prefix "${prefix}" may only contain letters, digits, "_" and "-".`,
       );
     }
     const renamed = tools.map((tool) => (prefix ? { ...tool, name: `${prefix}${tool.name}` } : tool));
@@ -98,8 +103,12 @@ export class ToolRegistry {
       }
       if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     }
-    for (const tool of renamed) this.register(tool);
-    if (provider.instructions) this.#instructions.push(provider.instructions);
+    // A reference to a tool the filters dropped says so instead of naming a tool that is absent.
+    const kept = new Set(tools.map((tool) => tool.name));
+    const served: ToolNamer = (name) =>
+      kept.has(name) ? `${prefix}${name}` : `${prefix}${name} (not enabled on this server)`;
+    for (const tool of renamed) this.#add(tool, served);
+    if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
     return this;
   }
@@ -147,6 +156,7 @@ export class ToolRegistry {
       timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
       validateOutput: this.#validateOutput,
       logger: this.#logger.child(name),
+      served: entry.served,
     };
     return executeTool(entry.tool, args, context, entry.options);
   }
@@ -179,14 +189,14 @@ function selectTools(provider: ToolProvider, options: UseOptions): AnyToolDefini
     filterToolNames(
       provider.tools.map((tool) => tool.name),
       options,
-      `[mcp-core] [${provider.id}] `,
+      `Provider ${provider.id}: `,
     ),
   );
   const selected = provider.tools.filter(
     (tool) => kept.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint),
   );
   if (selected.length === 0) {
-    throw new ConfigError(`[mcp-core] [${provider.id}] the filters leave no tool of this provider.`);
+    throw new ConfigError(`Provider ${provider.id}: the filters leave none of its tools.`);
   }
   return selected;
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import { createLogger } from './logger.js';
-import { filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
+import { isLoopbackHost } from './loopback.js';
+import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import type { ToolProvider } from './tool.js';
 
@@ -146,19 +147,28 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     return composeInto(registry, isProviderList(source) ? source : [{ provider: source }], flags);
   };
 
+  const token = process.env.MCP_HTTP_TOKEN || undefined;
+  const host = flags.host ?? '127.0.0.1';
+  if (flags.http && !token && !flags.allowUnauthenticated && !isLoopbackHost(host)) {
+    process.stderr.write(
+      `${options.name}: refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Set MCP_HTTP_TOKEN, use --host 127.0.0.1, or pass --allow-unauthenticated (only on a trusted network behind your own authentication).\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+
   let stop: (() => Promise<void>) | undefined;
   let stopped: Promise<void>;
   try {
     if (flags.http) {
       // Loaded only in HTTP mode: stdio servers never pay for node:http.
       const { serveHttp } = await import('./http.js');
-      const token = process.env.MCP_HTTP_TOKEN || undefined;
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
         registry: await loadRegistry(),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
-        host: flags.host ?? '127.0.0.1',
+        host,
         ...(token ? { token } : {}),
         allowUnauthenticated: flags.allowUnauthenticated,
         ...(flags.allowedHosts ? { allowedHosts: flags.allowedHosts } : {}),
@@ -177,9 +187,15 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           return registry;
         },
         logger,
+        drainTimeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
       stop = handle.close;
       stopped = handle.closed;
+      logger.info(
+        process.stdin.isTTY
+          ? `serving MCP over stdio and waiting for a client on stdin. This is not hung: an MCP client (Claude Desktop, Claude Code, Cursor, VS Code) starts this command itself. Press Ctrl+C to stop; see ${options.name} --help.`
+          : 'serving MCP over stdio; waiting for a client on stdin',
+      );
       // Load the provider right after connecting, so a bad configuration shows at once.
       registry ??= loadRegistry();
       await registry;
@@ -270,6 +286,15 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
       ?.split(',')
       .map((item) => item.trim())
       .filter(Boolean);
+  const httpOnly = (['port', 'host', 'allowed-hosts', 'allow-unauthenticated'] as const).filter(
+    (name) => values[name] !== undefined,
+  );
+  if (!values.http && !values.help && !values.version && httpOnly.length > 0) {
+    const given = httpOnly.map((name) => `--${name}`).join(', ');
+    throw new Error(
+      `${given} only ${httpOnly.length === 1 ? 'applies' : 'apply'} with --http. Add --http to serve HTTP, or leave ${httpOnly.length === 1 ? 'it' : 'them'} out to serve stdio.`,
+    );
+  }
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new Error(`--timeout-ms must be a positive integer, got "${values['timeout-ms']}".`);

@@ -1,17 +1,29 @@
 import { Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { createLogger, type Logger } from './logger.js';
+import { DEFAULT_TIMEOUT_MS } from './registry.js';
 import { type CreateMcpServerOptions, createMcpServer } from './server.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, StdioWire } from './stdio-wire.js';
 
 export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registry' | 'transport'> {
   /** The tools, or a function that loads them on the first message (keeps start-up fast). */
   registry: CreateMcpServerOptions['registry'] | (() => Promise<CreateMcpServerOptions['registry']>);
   logger?: Logger;
+  /**
+   * When stdin ends, requests already read are still answered, for at most this long; then
+   * the connection closes. Default: the default call time budget (60 000 ms).
+   */
+  drainTimeoutMs?: number;
+  /** A longer stdin line is answered with a JSON-RPC error and skipped. Default 10 MiB. */
+  maxMessageBytes?: number;
 }
 
 export interface StdioHandle {
-  /** Resolves when the client has gone (stdin closed) or `close` was called. */
+  /**
+   * Resolves when the connection has closed: stdin ended and every request read before was
+   * answered (or `drainTimeoutMs` passed), stdout failed, or `close` was called.
+   */
   closed: Promise<void>;
   close(): Promise<void>;
 }
@@ -30,10 +42,12 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
       typeof options.registry === 'function' ? options.registry() : Promise.resolve(options.registry);
     return registryPromise;
   };
-  const transport = new StdioServerTransport(process.stdin, protocolOut);
-  let resolveClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
+  const transport = new StdioWire({
+    input: process.stdin,
+    output: protocolOut,
+    logger,
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
   });
   const handle = sdkServeStdio(
     async (): Promise<McpServer> =>
@@ -49,13 +63,11 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
       onerror: (error) => logger.error('stdio transport error', { error }),
     },
   );
-  process.stdin.once('end', () => resolveClosed());
-  process.stdin.once('close', () => resolveClosed());
   return {
-    closed,
+    closed: transport.closed,
     close: async () => {
       await handle.close();
-      resolveClosed();
+      await transport.close();
     },
   };
 }

@@ -62,7 +62,7 @@ describe('serveHttp', () => {
   it('answers /healthz with 200', async () => {
     const response = await fetch(new URL('/healthz', open.url));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', name: 'open', version: '1.0.0', tools: 8 });
+    expect(await response.json()).toEqual({ status: 'ok', name: 'open', version: '1.0.0', tools: 9 });
   });
 
   it('answers /readyz from every provider check, without a token, cached for a few seconds', async () => {

@@ -4,6 +4,7 @@ import {
   ConfigError,
   DuplicateToolError,
   defineTool,
+  describeTool,
   globalToolRegistry,
   NotFoundError,
   ToolRegistry,
@@ -161,7 +162,7 @@ describe('ToolRegistry', () => {
     it('treats filters that leave nothing as an error', () => {
       expect(() =>
         new ToolRegistry().use(createFixtureProvider(), { include: ['remove_item'], readOnly: true }),
-      ).toThrow(/leave no tool/);
+      ).toThrow(/leave none of its tools/);
     });
 
     it('registers nothing when one of the tools clashes', () => {
@@ -188,3 +189,25 @@ function captureError(run: () => unknown): unknown {
   }
   throw new Error('expected an error');
 }
+
+describe('published schemas', () => {
+  it('spell nullable fields as anyOf and loose objects as additionalProperties: true', () => {
+    const tool = defineTool({
+      name: 'nullable_output',
+      description: 'Returns fields that may be null.',
+      inputSchema: z.strictObject({}),
+      outputSchema: z.object({
+        note: z.string().max(10).nullable().describe('A note, or null when there is none'),
+        extra: z.looseObject({}),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: () => ({ note: null, extra: {} }),
+    });
+    const properties = describeTool(tool).outputSchema?.properties ?? {};
+    expect(properties.note).toEqual({
+      description: 'A note, or null when there is none',
+      anyOf: [{ type: 'string', maxLength: 10 }, { type: 'null' }],
+    });
+    expect(properties.extra).toMatchObject({ type: 'object', additionalProperties: true });
+  });
+});

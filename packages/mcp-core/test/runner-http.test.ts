@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, resultData, startHttpBin } from '../src/testing/index.js';
 import { fixtureBin, runFixtureBin } from './fixtures/spawn-bin.js';
@@ -39,11 +40,52 @@ describe('a bin started with --http', () => {
     }
   });
 
-  it('refuses to listen beyond loopback without a token (exit code 2)', () => {
+  it('refuses to listen beyond loopback without a token, naming only real flags and variables', () => {
     const env = { ...process.env };
     delete env.MCP_HTTP_TOKEN;
     const result = runFixtureBin(['--http', '--host', '0.0.0.0', '--port', '0'], env);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a bearer token');
+    expect(result.stderr).toContain('refusing to listen on 0.0.0.0 without a bearer token');
+    expect(result.stderr).toContain('MCP_HTTP_TOKEN');
+    expect(result.stderr).toContain('--allow-unauthenticated');
+    expect(result.stderr).not.toContain('[mcp-core]');
+    expect(result.stderr).not.toContain('allowUnauthenticated');
+    const help = runFixtureBin(['--help']).stdout;
+    for (const flag of result.stderr.match(/--[a-z][a-z-]*/g) ?? []) expect(help).toContain(`${flag} `);
+    for (const variable of result.stderr.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g) ?? []) {
+      expect(help).toContain(variable);
+    }
+  });
+
+  it('refuses HTTP-only flags without --http instead of ignoring them (exit code 2)', () => {
+    const result = runFixtureBin(['--port', '8080']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--port only applies with --http');
+    expect(result.stdout).toBe('');
+  });
+
+  it('guards /healthz and /readyz with the same Host and Origin checks as the MCP endpoint', async () => {
+    const { child, url } = await startHttpBin({
+      ...fixtureBin,
+      args: [...fixtureBin.args, '--http', '--port', '0'],
+    });
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = request(new URL(path, url), { headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      for (const path of ['/healthz', '/readyz']) {
+        expect(await get(path, {})).toBe(200);
+        expect(await get(path, { host: 'evil.example' })).toBe(403);
+        expect(await get(path, { origin: 'https://evil.example' })).toBe(403);
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

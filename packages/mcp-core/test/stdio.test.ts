@@ -1,7 +1,13 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorBody, resultData, type SpawnedClient, spawnStdioClient } from '../src/testing/index.js';
+import {
+  errorBody,
+  resultData,
+  runProcess,
+  type SpawnedClient,
+  spawnStdioClient,
+} from '../src/testing/index.js';
 import { fixtureBin, runFixtureBin, startFixtureBin } from './fixtures/spawn-bin.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -97,6 +103,81 @@ describe('a spawned bin over stdio', () => {
     expect(raw.stdout()).toBe('');
   });
 
+  it('answers every request written before stdin closed, then exits (printf ... | bin)', async () => {
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 200 } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } },
+    ];
+    const { code, stdout } = await runProcess({
+      ...fixtureBin,
+      input: lines.map((line) => JSON.stringify(line)).join('\n'),
+    });
+    expect(code).toBe(0);
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    expect(byId.get(2).result.tools.length).toBeGreaterThan(0);
+    expect(byId.get(3).result.structuredContent).toEqual({ waited: 200 });
+    expect(byId.get(4).result.structuredContent).toEqual({ sum: 3 });
+  });
+
+  it('answers a line over 10 MiB with an error naming its id, and keeps serving', async () => {
+    const raw = startRaw();
+    await raw.initialize();
+    raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const huge = 'x'.repeat(10 * 1024 * 1024 + 10);
+    raw.child.stdin.write(
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${huge}"}}}\n`,
+    );
+    raw.send({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 2, b: 2 } },
+    });
+    await raw.waitFor(8);
+    const answers = raw
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const tooLarge = answers.find((answer) => answer.id === 7);
+    expect(tooLarge.error.code).toBe(-32600);
+    expect(tooLarge.error.message).toContain('at most 10 MiB');
+    expect(answers.find((answer) => answer.id === 8).result.structuredContent).toEqual({ sum: 4 });
+    expect(raw.stderr()).toContain('discarded a message larger than 10 MiB');
+  });
+
+  it('answers a line that is not JSON with a parse error and keeps serving', async () => {
+    const raw = startRaw();
+    await raw.initialize();
+    raw.child.stdin.write('this is not json\n');
+    raw.send({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+    await raw.waitFor(9);
+    expect(raw.stdout()).toContain('"code":-32700');
+  });
+
+  it('says on stderr that it is waiting for a client', async () => {
+    const raw = startRaw();
+    await expect.poll(() => raw.stderr(), { timeout: 10_000 }).toContain('waiting for a client on stdin');
+    expect(raw.stdout()).toBe('');
+  });
+
   it.each(['SIGINT', 'SIGTERM'] as const)('exits cleanly on %s', async (signal) => {
     const raw = startRaw();
     await raw.initialize();
@@ -156,6 +237,32 @@ describe('a spawned bin over stdio', () => {
       'a_add',
       'z_echo',
     ]);
+  });
+
+  it('names tools as served in descriptions, errors thrown from anywhere, hints and success text', async () => {
+    spawned = await spawnStdioClient({ ...fixtureBin, args: [...fixtureBin.args, '--compose'] });
+    const { tools } = await spawned.client.listTools();
+    const find = (name: string) => tools.find((tool) => tool.name === name);
+    expect(find('a_find_item')?.description).toBe(
+      'Finds an item by id; delete it afterwards with a_remove_item. Names tools with toolRef.',
+    );
+    expect(JSON.stringify(find('a_find_item')?.inputSchema)).toContain('as a_echo would print it');
+    // The read-only copy does not serve remove_item, and says so instead of naming an absent tool.
+    expect(find('b_find_item')?.description).toContain('b_remove_item (not enabled on this server)');
+
+    const missing = errorBody(
+      await spawned.client.callTool({ name: 'a_find_item', arguments: { id: 'missing' } }),
+    );
+    expect(missing.message).toBe('Item not found: missing. Use a_echo to check the server.');
+    expect(missing.hint).toBe('Call a_add before looking again.');
+
+    const found = await spawned.client.callTool({ name: 'b_find_item', arguments: { id: 'x1' } });
+    expect(found.structuredContent).toEqual({
+      found: 'x1',
+      next_step: 'Delete it with b_remove_item (not enabled on this server).',
+    });
+    expect(JSON.stringify(found.content)).toContain('Next: b_remove_item (not enabled on this server).');
+    expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
   });
 
   it('refuses a composition whose names collide, or a rule that matches no composed tool (exit code 2)', () => {

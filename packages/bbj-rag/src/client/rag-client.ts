@@ -5,6 +5,7 @@ import {
   PermissionDeniedError,
   parseRetryAfter,
   RateLimitedError,
+  toolRef,
   UpstreamError,
   UpstreamUnavailableError,
 } from '@x/mcp-core';
@@ -134,7 +135,7 @@ export class BbjRagClient {
     }
     if (timeout.aborted) {
       return new UpstreamUnavailableError(
-        `The BBj RAG API at ${this.apiUrl} did not answer ${path} within ${this.settings.requestTimeoutMs} ms. It may be overloaded or still starting; call bbj_knowledge_status, then retry.`,
+        `The BBj RAG API at ${this.apiUrl} did not answer ${path} within ${this.settings.requestTimeoutMs} ms. It may be overloaded or still starting; call ${toolRef('bbj_knowledge_status')}, then retry.`,
         { details: { timeout_ms: this.settings.requestTimeoutMs } },
       );
     }
@@ -188,7 +189,7 @@ export class BbjRagClient {
     if (status === 503) {
       const detail = detailText(json, text);
       return new UpstreamError(
-        `${where} could not serve ${path} (HTTP 503): ${detail}. A backend the service needs (database or embedding model) is down; call bbj_knowledge_status to see which, and retry once it is healthy.`,
+        `${where} could not serve ${path} (HTTP 503): ${detail}. A backend the service needs (database or embedding model) is down; call ${toolRef('bbj_knowledge_status')} to see which, and retry once it is healthy.`,
         { retryable: true, details: { status, detail } },
       );
     }

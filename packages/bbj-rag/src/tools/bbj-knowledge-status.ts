@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HealthAnswer } from '../client/rag-client.js';
 import type { StatsResponse } from '../client/schemas.js';
@@ -13,12 +13,14 @@ export const createBbjKnowledgeStatus = (runtime: BbjRagRuntime) =>
     title: 'BBj documentation index status',
     description:
       'Reports whether the BBj documentation service can answer searches: its health (database and embedding model checks) and what the index holds (chunks per source type and per generation). ' +
-      'Call it when search_bbj_knowledge fails or finds nothing, to tell a service that is down, degraded or has an empty index from a query that simply matched nothing.',
+      `Call it when ${toolRef('search_bbj_knowledge')} fails or finds nothing, to tell a service that is down, degraded or has an empty index from a query that simply matched nothing.`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       api_url: z.string(),
       status: z.enum(['healthy', 'degraded', 'unhealthy', 'unknown']),
-      searchable: z.boolean().describe('Whether search_bbj_knowledge can be expected to return results now'),
+      searchable: z
+        .boolean()
+        .describe(`Whether ${toolRef('search_bbj_knowledge')} can be expected to return results now`),
       summary: z.string(),
       checks: z
         .record(z.string(), z.string())

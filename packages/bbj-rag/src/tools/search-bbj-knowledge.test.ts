@@ -120,6 +120,12 @@ describe('search_bbj_knowledge', () => {
     }
   });
 
+  it('says "1 result", not "1 results"', async () => {
+    fake.update({ shape: 'legacy' });
+    const text = resultText(await search({ query: 'addButton window', limit: 1 }));
+    expect(text.split('\n')[0]).toBe('Found 1 result for: addButton window');
+  });
+
   it('sends no filter for generation "all"', async () => {
     const before = fake.requests.length;
     await search({ query: 'window', generation: 'all' });

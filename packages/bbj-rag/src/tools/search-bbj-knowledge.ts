@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { formatSearchResults, preferredUrl } from '../format.js';
 import { textWithData } from '../result.js';
@@ -35,7 +35,7 @@ export const createSearchBbjKnowledge = (runtime: BbjRagRuntime) =>
       'Searches the BBj documentation index (BASIS reference manual, tutorials, PDF manuals, knowledge base and BBj source examples) and returns the best matching passages as Markdown with a source link for each. ' +
       'Use it before writing, reviewing or explaining BBj code: API classes and methods (BBjWindow, BBjSysGui, ...), verbs and functions, and patterns. ' +
       'Set generation when the code targets one BBj product generation (character terminal, Visual PRO/5, BBj GUI, or the browser DWC); results marked [DEPRECATED] describe legacy features to avoid in new code. ' +
-      'When it fails with an UPSTREAM_* error, call bbj_knowledge_status to see why.',
+      `When it fails with an UPSTREAM_* error, call ${toolRef('bbj_knowledge_status')} to see why.`,
     inputSchema: z.strictObject({
       query: z
         .string()

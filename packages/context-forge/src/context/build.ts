@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConflictError } from '@x/mcp-core';
+import { ConflictError, toolRef } from '@x/mcp-core';
 import { STATEMENTS_FILE_RELATIVE_PATH } from '../paths.js';
 import type { Project, WorkType } from '../store/project.js';
 import { projectRoot, promptFileOf } from './project-files.js';
@@ -46,7 +46,7 @@ export async function buildContext(project: Project, options: BuildContextOption
   // The other required fields have fallbacks; the app refuses a context without a template.
   if (!data.template) {
     throw new ConflictError(
-      `Project '${project.name}' has no template. Set one with project_update before generating context.`,
+      `Project '${project.name}' has no template. Set one with ${toolRef('project_update')} before generating context.`,
       { details: { projectId: project.id } },
     );
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConflictError } from '@x/mcp-core';
+import { ConflictError, toolRef } from '@x/mcp-core';
 import { PROMPT_FILE_RELATIVE_PATH } from '../paths.js';
 import type { Project } from '../store/project.js';
 
@@ -7,7 +7,7 @@ import type { Project } from '../store/project.js';
 export function projectRoot(project: Pick<Project, 'id' | 'name' | 'projectPath'>, action: string): string {
   if (!project.projectPath) {
     throw new ConflictError(
-      `Project '${project.name}' has no configured project path. Set one with project_update ` +
+      `Project '${project.name}' has no configured project path. Set one with ${toolRef('project_update')} ` +
         `(projectPath: the absolute path of the project root) before ${action}.`,
       { details: { projectId: project.id } },
     );

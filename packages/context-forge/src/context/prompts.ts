@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { NotFoundError } from '@x/mcp-core';
+import { NotFoundError, toolRef } from '@x/mcp-core';
 import { isRegExpSpace, nextIndexOf } from './scan.js';
 
 /** One prompt of a project's prompt file (`##### Name` section). */
@@ -111,7 +111,7 @@ export async function loadPrompts(path: string): Promise<PromptTemplate[]> {
       throw new NotFoundError(
         `No prompt file at ${path}. Context Forge reads prompts from ` +
           '<projectPath>/project-documents/ai-project-guide/project-guides/prompt.ai-project.system.md; ' +
-          'check the project path (project_get) or add the ai-project-guide to the project.',
+          `check the project path (${toolRef('project_get')}) or add the ai-project-guide to the project.`,
         { details: { path } },
       );
     }
@@ -126,7 +126,7 @@ export function findPrompt(prompts: readonly PromptTemplate[], nameOrKey: string
   const match = prompts.find((prompt) => prompt.name.toLowerCase() === lower || prompt.key === nameOrKey);
   if (match) return match;
   throw new NotFoundError(
-    `Template not found: '${nameOrKey}'. Use the prompt_list tool to see the templates of this project.`,
+    `Template not found: '${nameOrKey}'. Use the ${toolRef('prompt_list')} tool to see the templates of this project.`,
     { details: { candidates: prompts.slice(0, 20).map((prompt) => prompt.name) } },
   );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConflictError, NotFoundError, UpstreamError } from '@x/mcp-core';
+import { ConflictError, NotFoundError, toolRef, UpstreamError } from '@x/mcp-core';
 import { PROJECTS_FILE } from '../paths.js';
 import { type LockOptions, withLock } from './lock.js';
 import {
@@ -264,7 +264,7 @@ function findProject(projects: Project[], id: string): Project {
   const project = projects.find((candidate) => candidate.id === id);
   if (project) return project;
   throw new NotFoundError(
-    `Project not found: '${id}'. Use the project_list tool to see available projects and their IDs.`,
+    `Project not found: '${id}'. Use the ${toolRef('project_list')} tool to see available projects and their IDs.`,
     { details: { candidates: projects.slice(0, 10).map((p) => `${p.id} (${p.name})`) } },
   );
 }

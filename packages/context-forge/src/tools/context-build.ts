@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { buildContext } from '../context/build.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -25,8 +25,8 @@ export const createContextBuild = (store: () => ProjectStore) =>
       'Generates the context prompt Context Forge builds for a project: project header, tools, monorepo note, ' +
       'recent events, the prompt selected by the instruction (from the project prompt file, parameters ' +
       'filled) and additional notes. Use it at the start of a session. Overrides (slice, instruction, ...) ' +
-      'apply to this context only and are never saved; use project_update to change the project. ' +
-      'Take projectId from project_list.',
+      `apply to this context only and are never saved; use ${toolRef('project_update')} to change the project. ` +
+      `Take projectId from ${toolRef('project_list')}.`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),
@@ -38,8 +38,8 @@ export const createTemplatePreview = (store: () => ProjectStore) =>
     title: 'Preview a context prompt',
     description:
       'Shows the context prompt a project would get with other settings, e.g. a different instruction or ' +
-      'slice, without changing anything. Same output as context_build; use it to compare variants before ' +
-      'saving one with project_update. Take projectId from project_list.',
+      `slice, without changing anything. Same output as ${toolRef('context_build')}; use it to compare variants before ` +
+      `saving one with ${toolRef('project_update')}. Take projectId from ${toolRef('project_list')}.`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
 import { withOutsideChanges } from './outside-change.js';
@@ -10,8 +10,8 @@ export const createContextSummarize = (store: () => ProjectStore) =>
     title: 'Save a session summary',
     description:
       "Saves a summary of the session as the project's recent events (and, if given, its additional notes), " +
-      'so the next context_build starts from it; other custom fields are kept. Call it at milestones or ' +
-      'before ending a session. Returns the updated project. Take projectId from project_list.',
+      `so the next ${toolRef('context_build')} starts from it; other custom fields are kept. Call it at milestones or ` +
+      `before ending a session. Returns the updated project. Take projectId from ${toolRef('project_list')}.`,
     inputSchema: z.strictObject({
       projectId: projectIdSchema,
       summary: summaryText

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { summarize } from '../store/project.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -27,7 +27,9 @@ export const createProjectList = (store: () => ProjectStore) =>
         {
           projects,
           count: projects.length,
-          ...(projects.length === 0 ? { hint: 'No projects yet. Create one with project_create.' } : {}),
+          ...(projects.length === 0
+            ? { hint: `No projects yet. Create one with ${toolRef('project_create')}.` }
+            : {}),
         },
         stored.map((project) => store().takeOutsideChange(project)),
       );

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
 import { withOutsideChanges } from './outside-change.js';
@@ -13,7 +13,7 @@ export const createProjectUpdate = (store: () => ProjectStore) =>
     description:
       'Changes the given fields of one project and returns the project as stored afterwards; fields you leave ' +
       'out keep their values. customData is merged key by key: setting additionalNotes keeps recentEvents. ' +
-      'The desktop app sees the change at once. Take the id from project_list.',
+      `The desktop app sees the change at once. Take the id from ${toolRef('project_list')}.`,
     inputSchema: z.strictObject({ id: projectIdSchema, ...z.object(projectFields).partial().shape }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

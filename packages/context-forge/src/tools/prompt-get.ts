@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { projectRoot, promptFileOf } from '../context/project-files.js';
 import { findPrompt, loadPrompts } from '../context/prompts.js';
@@ -12,7 +12,7 @@ export const createPromptGet = (store: () => ProjectStore) =>
     title: 'Get a prompt template',
     description:
       "Returns one prompt template from a project's prompt file: its name, key, parameters and the raw " +
-      'template text (placeholders unfilled). Take projectId from project_list and templateName from prompt_list.',
+      `template text (placeholders unfilled). Take projectId from ${toolRef('project_list')} and templateName from ${toolRef('prompt_list')}.`,
     inputSchema: z.strictObject({
       projectId: projectIdSchema,
       templateName: z

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { projectRoot, promptFileOf } from '../context/project-files.js';
 import { loadPrompts } from '../context/prompts.js';
@@ -13,7 +13,7 @@ export const createPromptList = (store: () => ProjectStore) =>
     description:
       "Lists the prompt templates in a project's prompt file (prompt.ai-project.system.md under the project " +
       'path): name, key and number of parameters. The instruction of a project selects one of them for ' +
-      'context_build; prompt_get shows one in full. Take projectId from project_list.',
+      `${toolRef('context_build')}; ${toolRef('prompt_get')} shows one in full. Take projectId from ${toolRef('project_list')}.`,
     inputSchema: z.strictObject({ projectId: projectIdSchema }),
     outputSchema: z.object({
       templates: z.array(z.object({ name: z.string(), key: z.string(), parameterCount: z.number().int() })),

@@ -1,4 +1,5 @@
 import { isAbsolute } from 'node:path';
+import { toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 
 /** Text fields are bounded so one call cannot bloat the shared file. */
@@ -9,7 +10,7 @@ export const projectIdSchema = z
   .trim()
   .min(1)
   .max(200)
-  .describe('Project ID, e.g. "project_1739916020000_k3j9x2m1q". Take it from project_list.');
+  .describe(`Project ID, e.g. "project_1739916020000_k3j9x2m1q". Take it from ${toolRef('project_list')}.`);
 
 const text = (description: string, max = 500) => z.string().max(max).describe(description);
 const requiredText = (description: string, max = 500) =>

@@ -6,6 +6,7 @@ import {
   PermissionDeniedError,
   parseRetryAfter,
   RateLimitedError,
+  toolRef,
   UpstreamError,
 } from '@x/mcp-core';
 
@@ -49,7 +50,7 @@ export function errorForStatus(
       const hint =
         body === undefined ? ' (Forge answered without JSON: check that FORGE_API_URL ends in /api.)' : '';
       return new NotFoundError(
-        `Ticket not found: ${context.ticketId}. Use list_tickets to see ticket IDs.${hint}`,
+        `Ticket not found: ${context.ticketId}. Use ${toolRef('list_tickets')} to see ticket IDs.${hint}`,
       );
     }
     return new NotFoundError(

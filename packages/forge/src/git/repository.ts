@@ -8,6 +8,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   ToolNotEnabledError,
+  toolRef,
   UpstreamError,
 } from '@x/mcp-core';
 
@@ -100,7 +101,7 @@ export async function readRepository(
   );
   if (inside?.trim() !== 'true') {
     throw new NotFoundError(
-      `Not a git repository: ${shown}. Call get_repository_context with a path inside a git work tree.`,
+      `Not a git repository: ${shown}. Call ${toolRef('get_repository_context')} with a path inside a git work tree.`,
     );
   }
   const overrides = await repositoryFilterOverrides(directory, signal);
@@ -325,7 +326,9 @@ function runGit(
         if (signal?.aborted) reject(signal.reason);
         else if (failure.code === 'ENOENT') {
           reject(
-            new ToolNotEnabledError('git is not installed or not on PATH; get_repository_context needs it.'),
+            new ToolNotEnabledError(
+              `git is not installed or not on PATH; ${toolRef('get_repository_context')} needs it.`,
+            ),
           );
         } else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
           reject(

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,8 +14,7 @@ export const createReportDecision = (client: ForgeClient) =>
   defineTool({
     name: 'report_decision',
     title: 'Report an implementation decision',
-    description:
-      'Records a decision made while implementing a Forge ticket (e.g. choosing one approach over another), so the reviewer understands why. Only works while the ticket is executing (after start_implementation). Take the ticket id from list_tickets.',
+    description: `Records a decision made while implementing a Forge ticket (e.g. choosing one approach over another), so the reviewer understands why. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The decision'),

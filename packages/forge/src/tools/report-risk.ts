@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,8 +14,7 @@ export const createReportRisk = (client: ForgeClient) =>
   defineTool({
     name: 'report_risk',
     title: 'Report a risk found while implementing',
-    description:
-      'Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern), with an optional severity. Only works while the ticket is executing (after start_implementation). Take the ticket id from list_tickets.',
+    description: `Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern), with an optional severity. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The risk'),

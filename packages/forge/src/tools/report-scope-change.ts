@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,8 +14,7 @@ export const createReportScopeChange = (client: ForgeClient) =>
   defineTool({
     name: 'report_scope_change',
     title: 'Report a change of scope',
-    description:
-      "Records that the implementation deviates from the Forge ticket's spec (something added, dropped or done differently) and why. Only works while the ticket is executing (after start_implementation). Take the ticket id from list_tickets.",
+    description: `Records that the implementation deviates from the Forge ticket's spec (something added, dropped or done differently) and why. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('What changed compared with the spec'),

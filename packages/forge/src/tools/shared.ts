@@ -1,3 +1,4 @@
+import { toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 
 export const ticketIdSchema = z
@@ -6,7 +7,7 @@ export const ticketIdSchema = z
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a ticket id or slug such as "aec_1f2e…" or "FOR-12"')
-  .describe('Ticket id (e.g. "aec_…") or slug (e.g. "FOR-12"), as listed by list_tickets');
+  .describe(`Ticket id (e.g. "aec_…") or slug (e.g. "FOR-12"), as listed by ${toolRef('list_tickets')}`);
 
 export const qaItemSchema = z.strictObject({
   question: z.string().trim().min(1).max(2_000).describe('The question that was asked'),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import { qaItemSchema, ticketIdSchema, ticketPath } from './shared.js';
@@ -7,8 +7,7 @@ export const createStartImplementation = (client: ForgeClient) =>
   defineTool({
     name: 'start_implementation',
     title: 'Start implementing a Forge ticket',
-    description:
-      'Records the branch the work happens on (it must start with "forge/") and optional preparation Q&A, and moves the Forge ticket to \'executing\'. Call it after creating the branch and before writing code; then report with report_decision, report_risk, report_scope_change and finish with submit_settlement. Take the ticket id from list_tickets.',
+    description: `Records the branch the work happens on (it must start with "forge/") and optional preparation Q&A, and moves the Forge ticket to 'executing'. Call it after creating the branch and before writing code; then report with ${toolRef('report_decision')}, ${toolRef('report_risk')}, ${toolRef('report_scope_change')} and finish with ${toolRef('submit_settlement')}. Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       branchName: z

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import { qaItemSchema, ticketIdSchema, ticketPath } from './shared.js';
@@ -7,8 +7,7 @@ export const createSubmitReviewSession = (client: ForgeClient) =>
   defineTool({
     name: 'submit_review_session',
     title: 'Submit review answers for a Forge ticket',
-    description:
-      "Sends the questions and the developer's answers from a review of a Forge ticket back to Forge, replacing any earlier review; the ticket moves to 'refined' so the product manager can see them. Call it once every question is answered. Take the ticket id from list_tickets; read the ticket with get_ticket_context first.",
+    description: `Sends the questions and the developer's answers from a review of a Forge ticket back to Forge, replacing any earlier review; the ticket moves to 'refined' so the product manager can see them. Call it once every question is answered. Take the ticket id from ${toolRef('list_tickets')}; read the ticket with ${toolRef('get_ticket_context')} first.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       qaItems: z.array(qaItemSchema).min(1).max(50).describe('The question and answer pairs, 1 to 50'),

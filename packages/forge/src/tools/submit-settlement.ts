@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import { ticketIdSchema, ticketPath } from './shared.js';
@@ -13,8 +13,7 @@ export const createSubmitSettlement = (client: ForgeClient) =>
   defineTool({
     name: 'submit_settlement',
     title: 'Finish a Forge ticket',
-    description:
-      "Submits the final summary of an implementation, the files changed and any divergences from the spec; Forge builds a change record and moves the ticket from 'executing' to 'delivered' for review. Call it once the work is committed and tests pass. Take the ticket id from list_tickets.",
+    description: `Submits the final summary of an implementation, the files changed and any divergences from the spec; Forge builds a change record and moves the ticket from 'executing' to 'delivered' for review. Call it once the work is committed and tests pass. Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: z
@@ -48,7 +47,9 @@ export const createSubmitSettlement = (client: ForgeClient) =>
         )
         .max(50)
         .optional()
-        .describe('Deviations from the spec, at most 50 (report_scope_change records them as they happen)'),
+        .describe(
+          `Deviations from the spec, at most 50 (${toolRef('report_scope_change')} records them as they happen)`,
+        ),
       prUrl: z.url().max(MAX_PR_URL).optional().describe('The pull request URL, added to the summary'),
     }),
     outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import { SETTABLE_STATUSES } from '../tickets/status.js';
@@ -10,7 +10,7 @@ export const createUpdateTicketStatus = (client: ForgeClient) =>
   defineTool({
     name: 'update_ticket_status',
     title: 'Change the status of a Forge ticket',
-    description: `Moves a Forge ticket to another status (${ALLOWED}). Forge enforces the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use start_implementation, to finish use submit_settlement. Take the ticket id from list_tickets.`,
+    description: `Moves a Forge ticket to another status (${ALLOWED}). Forge enforces the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use ${toolRef('start_implementation')}, to finish use ${toolRef('submit_settlement')}. Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       status: z

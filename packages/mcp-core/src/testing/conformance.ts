@@ -3,6 +3,7 @@ import { describeTool } from '../descriptor.js';
 import { ERROR_CODES } from '../errors.js';
 import { ToolRegistry } from '../registry.js';
 import type { ToolProvider } from '../tool.js';
+import { toolRefsIn } from '../tool-ref.js';
 import { type ConnectedClient, connectInMemory } from './clients.js';
 import { fuzzCases } from './fuzz.js';
 import { errorBody } from './results.js';
@@ -63,6 +64,16 @@ export function describeToolProvider(
       }
     });
 
+    it('refers with toolRef only to its own tools', () => {
+      const names = new Set(provider.tools.map((tool) => tool.name));
+      const texts = [
+        provider.instructions ?? '',
+        ...provider.tools.map((tool) => JSON.stringify(describeTool(tool))),
+      ];
+      const unknown = texts.flatMap((text) => toolRefsIn(text)).filter((name) => !names.has(name));
+      expect(unknown, 'toolRef names a tool this provider does not have').toEqual([]);
+    });
+
     it('has strict input schemas whose fields are all described', () => {
       for (const descriptor of registry.toMcpTools()) {
         expect(descriptor.inputSchema.additionalProperties, descriptor.name).toBe(false);
@@ -74,6 +85,22 @@ export function describeToolProvider(
           ).toBe(true);
         }
       }
+    });
+
+    it('publishes portable schemas: no type arrays, no empty additionalProperties', async () => {
+      const found: string[] = [];
+      const visit = (node: unknown, path: string): void => {
+        if (typeof node !== 'object' || node === null) return;
+        const schema = node as Record<string, unknown>;
+        if (Array.isArray(schema.type)) found.push(`${path}: type ${JSON.stringify(schema.type)}`);
+        const extra = schema.additionalProperties;
+        if (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0) {
+          found.push(`${path}.additionalProperties: {}`);
+        }
+        for (const [key, value] of Object.entries(schema)) visit(value, `${path}.${key}`);
+      };
+      for (const tool of (await connection.client.listTools()).tools) visit(tool, tool.name);
+      expect(found).toEqual([]);
     });
 
     it('lists exactly its descriptors over MCP', async () => {

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The bin inside this workspace: it exists before the first build, so `pnpm install` can link
+// it without a warning, and it runs the build output; this app is not published.
+await import('../dist/bin.js');
