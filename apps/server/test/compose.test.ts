@@ -78,6 +78,8 @@ describe('composition', () => {
     expect(await toolNames(['--sandbox', '--config', config])).toEqual([
       'basecamp_list_campfire_lines',
       'basecamp_post_campfire_line',
+      'basecamp_list_chats',
+      'basecamp_delete_campfire_line',
     ]);
     const unknown = run([
       '--sandbox',
@@ -172,7 +174,7 @@ describe('composition', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line));
     expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
-    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(45);
+    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(47);
     expect(answers.find((answer) => answer.id === 3).result.structuredContent.count).toBe(3);
     expect(answers.find((answer) => answer.id === 4).result.isError).toBeFalsy();
   });
