@@ -5,6 +5,17 @@
 
 /** Left out on purpose. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
+  GetComment: 'One comment on its own: list_comments returns every comment whole.',
+  GetMessageBoard:
+    'The board itself holds only its name and message count; list_messages finds it from project_id and lists its messages.',
+  GetTodoset:
+    'The to-do set itself holds only its name and counts; list_todolists finds it from project_id and lists its lists.',
+  GetSchedule:
+    'The schedule itself holds only its name and entry count; list_schedule_entries finds it from project_id and lists its entries.',
+  GetVault:
+    'A folder on its own: list_folders returns every folder whole, and the top-level Docs & Files is found from project_id.',
+  GetRecording:
+    'Any item by ID without its type: every type has its own get tool with its fields (get_message, get_todo, get_card, ...).',
   GetMessageType: 'One message type on its own: list_message_types returns every type whole.',
   GetWebhook: 'One webhook on its own: list_webhooks returns every webhook of the project whole.',
   GetTemplate: 'One template on its own: list_templates returns every template whole.',
@@ -57,7 +68,6 @@ export const NOT_YET: readonly string[] = [
   'SubscribeToCardColumn',
   'ListCampfireUploads',
   'CreateCampfireUpload',
-  'GetComment',
   'DestroyGaugeNeedle',
   'GetGaugeNeedle',
   'UpdateGaugeNeedle',
@@ -65,33 +75,23 @@ export const NOT_YET: readonly string[] = [
   'CreateLineupMarker',
   'DeleteLineupMarker',
   'UpdateLineupMarker',
-  'GetMessageBoard',
   'UpdateMyProfile',
   'GetQuestionReminders',
-  'GetMyNotifications',
-  'MarkAsRead',
-  'DisableOutOfOffice',
-  'GetOutOfOffice',
-  'EnableOutOfOffice',
   'ToggleGauge',
   'ListGaugeNeedles',
   'CreateGaugeNeedle',
   'GetProjectTimeline',
   'GetProjectTimesheet',
   'UpdateQuestionNotificationSettings',
-  'GetRecording',
   'GetRecordingTimesheet',
   'CreateTimesheetEntry',
   'ListGauges',
   'GetProgressReport',
   'GetTimesheetReport',
   'GetPersonProgress',
-  'GetSchedule',
   'UpdateScheduleSettings',
   'GetTimesheetEntry',
   'UpdateTimesheetEntry',
-  'GetTodoset',
   'GetHillChart',
-  'GetVault',
   'CreateUpload',
 ];

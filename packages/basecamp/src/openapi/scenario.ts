@@ -202,6 +202,21 @@ export const SCENARIO: readonly {
   { tool: 'update_message_type', args: (_, previous) => ({ type_id: previous?.id, name: 'Retrospective' }) },
   { tool: 'delete_message_type', args: (_, previous) => ({ type_id: previous?.id }) },
   { tool: 'list_pingable_people', args: () => ({}) },
+  { tool: 'my_notifications', args: () => ({}) },
+  {
+    tool: 'mark_notifications_read',
+    args: (_, previous) => ({
+      readable_ids: [
+        (previous as { unread?: { readable_id: string }[] } | undefined)?.unread?.[0]?.readable_id ?? 'x',
+      ],
+    }),
+  },
+  {
+    tool: 'out_of_office',
+    args: () => ({ person_id: 1049715913, start_date: '2026-07-01', end_date: '2026-07-14' }),
+  },
+  { tool: 'out_of_office', args: () => ({ person_id: 1049715913 }) },
+  { tool: 'out_of_office', args: () => ({ person_id: 1049715913, clear: true }) },
   { tool: 'assigned_todos', args: () => ({}) },
   { tool: 'assigned_todos', args: () => ({ person_id: 1049715930 }) },
   {

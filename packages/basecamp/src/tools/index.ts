@@ -83,6 +83,7 @@ import {
   upcomingSchedule,
   updateMessageType,
 } from './more/more.js';
+import { markNotificationsRead, myNotifications, outOfOffice } from './more/people.js';
 import { postCampfireLine } from './post-campfire-line.js';
 import {
   createProject,
@@ -223,4 +224,7 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   deleteMessageType,
   listPingablePeople,
   assignedTodos,
+  myNotifications,
+  markNotificationsRead,
+  outOfOffice,
 ];

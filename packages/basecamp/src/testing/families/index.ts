@@ -4,6 +4,7 @@ import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
+import { peopleFamily } from './people.js';
 import { projectsFamily } from './projects.js';
 import { reportsFamily } from './reports.js';
 import { socialFamily } from './social.js';
@@ -22,6 +23,7 @@ export const FAMILIES: readonly Family[] = [
   clientsFamily,
   socialFamily,
   adminFamily,
+  peopleFamily,
 ];
 
 export { TEMPLATE_ID } from './admin.js';
