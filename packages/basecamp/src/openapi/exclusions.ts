@@ -5,6 +5,7 @@
 
 /** Left out on purpose. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
+  GetGaugeNeedle: 'One reading on its own: list_gauge_needles returns every needle whole.',
   GetComment: 'One comment on its own: list_comments returns every comment whole.',
   GetMessageBoard:
     'The board itself holds only its name and message count; list_messages finds it from project_id and lists its messages.',
@@ -68,24 +69,17 @@ export const NOT_YET: readonly string[] = [
   'SubscribeToCardColumn',
   'ListCampfireUploads',
   'CreateCampfireUpload',
-  'DestroyGaugeNeedle',
-  'GetGaugeNeedle',
-  'UpdateGaugeNeedle',
   'ListLineupMarkers',
   'CreateLineupMarker',
   'DeleteLineupMarker',
   'UpdateLineupMarker',
   'UpdateMyProfile',
   'GetQuestionReminders',
-  'ToggleGauge',
-  'ListGaugeNeedles',
-  'CreateGaugeNeedle',
   'GetProjectTimeline',
   'GetProjectTimesheet',
   'UpdateQuestionNotificationSettings',
   'GetRecordingTimesheet',
   'CreateTimesheetEntry',
-  'ListGauges',
   'GetProgressReport',
   'GetTimesheetReport',
   'GetPersonProgress',

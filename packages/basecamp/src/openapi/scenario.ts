@@ -202,6 +202,23 @@ export const SCENARIO: readonly {
   { tool: 'update_message_type', args: (_, previous) => ({ type_id: previous?.id, name: 'Retrospective' }) },
   { tool: 'delete_message_type', args: (_, previous) => ({ type_id: previous?.id }) },
   { tool: 'list_pingable_people', args: () => ({}) },
+  { tool: 'set_gauge', args: ({ LAPTOP }) => ({ project_id: LAPTOP, enabled: true }) },
+  {
+    tool: 'add_gauge_needle',
+    args: ({ LAPTOP }) => ({
+      project_id: LAPTOP,
+      position: 40,
+      color: 'yellow',
+      description: 'Hinges **late**',
+    }),
+  },
+  {
+    tool: 'update_gauge_needle',
+    args: (_, previous) => ({ needle_id: previous?.id, description: 'Hinges arrived' }),
+  },
+  { tool: 'list_gauges', args: ({ LAPTOP }) => ({ project_ids: [LAPTOP] }) },
+  { tool: 'list_gauge_needles', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  { tool: 'delete_gauge_needle', args: (_, previous) => ({ needle_id: previous?.items?.[0]?.id }) },
   { tool: 'my_notifications', args: () => ({}) },
   {
     tool: 'mark_notifications_read',

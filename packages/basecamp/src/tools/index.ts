@@ -74,6 +74,14 @@ import { listTodolists } from './list-todolists.js';
 import { listTodos } from './list-todos.js';
 import { listUploads } from './list-uploads.js';
 import {
+  addGaugeNeedle,
+  deleteGaugeNeedle,
+  listGaugeNeedles,
+  listGauges,
+  setGauge,
+  updateGaugeNeedle,
+} from './more/gauges.js';
+import {
   assignedTodos,
   createMessageType,
   deleteMessageType,
@@ -227,4 +235,10 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   myNotifications,
   markNotificationsRead,
   outOfOffice,
+  listGauges,
+  setGauge,
+  listGaugeNeedles,
+  addGaugeNeedle,
+  updateGaugeNeedle,
+  deleteGaugeNeedle,
 ];

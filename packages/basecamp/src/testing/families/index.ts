@@ -4,6 +4,7 @@ import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
+import { gaugesFamily } from './gauges.js';
 import { peopleFamily } from './people.js';
 import { projectsFamily } from './projects.js';
 import { reportsFamily } from './reports.js';
@@ -24,6 +25,7 @@ export const FAMILIES: readonly Family[] = [
   socialFamily,
   adminFamily,
   peopleFamily,
+  gaugesFamily,
 ];
 
 export { TEMPLATE_ID } from './admin.js';
