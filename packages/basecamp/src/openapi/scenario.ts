@@ -202,6 +202,15 @@ export const SCENARIO: readonly {
   { tool: 'update_message_type', args: (_, previous) => ({ type_id: previous?.id, name: 'Retrospective' }) },
   { tool: 'delete_message_type', args: (_, previous) => ({ type_id: previous?.id }) },
   { tool: 'list_pingable_people', args: () => ({}) },
+  {
+    tool: 'log_time',
+    args: ({ IDS }) => ({ recording_id: IDS.assignedTodo, date: '2026-02-02', hours: '1.5' }),
+  },
+  { tool: 'update_time_entry', args: (_, previous) => ({ entry_id: previous?.id, hours: '2:15' }) },
+  { tool: 'get_time_entry', args: (_, previous) => ({ entry_id: previous?.id }) },
+  { tool: 'list_timesheet', args: () => ({ from: '2026-01-01', to: '2026-12-31' }) },
+  { tool: 'list_timesheet', args: ({ LAPTOP }) => ({ project_id: LAPTOP, person_id: 1049715913 }) },
+  { tool: 'list_timesheet', args: ({ IDS }) => ({ recording_id: IDS.assignedTodo }) },
   { tool: 'set_gauge', args: ({ LAPTOP }) => ({ project_id: LAPTOP, enabled: true }) },
   {
     tool: 'add_gauge_needle',

@@ -92,6 +92,7 @@ import {
   updateMessageType,
 } from './more/more.js';
 import { markNotificationsRead, myNotifications, outOfOffice } from './more/people.js';
+import { getTimeEntry, listTimesheet, logTime, updateTimeEntry } from './more/timesheets.js';
 import { postCampfireLine } from './post-campfire-line.js';
 import {
   createProject,
@@ -241,4 +242,8 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   addGaugeNeedle,
   updateGaugeNeedle,
   deleteGaugeNeedle,
+  listTimesheet,
+  getTimeEntry,
+  logTime,
+  updateTimeEntry,
 ];

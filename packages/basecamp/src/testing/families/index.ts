@@ -9,6 +9,7 @@ import { peopleFamily } from './people.js';
 import { projectsFamily } from './projects.js';
 import { reportsFamily } from './reports.js';
 import { socialFamily } from './social.js';
+import { timesheetsFamily } from './timesheets.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
 
@@ -26,6 +27,7 @@ export const FAMILIES: readonly Family[] = [
   adminFamily,
   peopleFamily,
   gaugesFamily,
+  timesheetsFamily,
 ];
 
 export { TEMPLATE_ID } from './admin.js';
