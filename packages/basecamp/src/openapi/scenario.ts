@@ -202,6 +202,9 @@ export const SCENARIO: readonly {
   { tool: 'update_message_type', args: (_, previous) => ({ type_id: previous?.id, name: 'Retrospective' }) },
   { tool: 'delete_message_type', args: (_, previous) => ({ type_id: previous?.id }) },
   { tool: 'list_pingable_people', args: () => ({}) },
+  { tool: 'latest_activity', args: () => ({}) },
+  { tool: 'latest_activity', args: ({ LAPTOP }) => ({ project_id: LAPTOP, limit: 5 }) },
+  { tool: 'latest_activity', args: () => ({ person_id: 1049715930 }) },
   {
     tool: 'log_time',
     args: ({ IDS }) => ({ recording_id: IDS.assignedTodo, date: '2026-02-02', hours: '1.5' }),

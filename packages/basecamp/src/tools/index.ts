@@ -92,6 +92,7 @@ import {
   updateMessageType,
 } from './more/more.js';
 import { markNotificationsRead, myNotifications, outOfOffice } from './more/people.js';
+import { latestActivity } from './more/progress.js';
 import { getTimeEntry, listTimesheet, logTime, updateTimeEntry } from './more/timesheets.js';
 import { postCampfireLine } from './post-campfire-line.js';
 import {
@@ -246,4 +247,5 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   getTimeEntry,
   logTime,
   updateTimeEntry,
+  latestActivity,
 ];

@@ -6,6 +6,7 @@ import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
 import { gaugesFamily } from './gauges.js';
 import { peopleFamily } from './people.js';
+import { progressFamily } from './progress.js';
 import { projectsFamily } from './projects.js';
 import { reportsFamily } from './reports.js';
 import { socialFamily } from './social.js';
@@ -28,6 +29,7 @@ export const FAMILIES: readonly Family[] = [
   peopleFamily,
   gaugesFamily,
   timesheetsFamily,
+  progressFamily,
 ];
 
 export { TEMPLATE_ID } from './admin.js';
