@@ -65,8 +65,6 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
 export const NOT_YET: readonly string[] = [
   'GetAccount',
   'CreateAttachment',
-  'UnsubscribeFromCardColumn',
-  'SubscribeToCardColumn',
   'ListCampfireUploads',
   'CreateCampfireUpload',
   'ListLineupMarkers',

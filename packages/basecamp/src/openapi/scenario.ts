@@ -328,6 +328,11 @@ export const SCENARIO: readonly {
   },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: true }) },
   { tool: 'set_card_column_on_hold', args: ({ CARDS }) => ({ column_id: CARDS.inProgress, on_hold: false }) },
+  { tool: 'watch_card_column', args: ({ CARDS }) => ({ column_id: CARDS.review }) },
+  {
+    tool: 'watch_card_column',
+    args: ({ LAPTOP, CARDS }) => ({ project_id: LAPTOP, column_id: CARDS.review, watching: false }),
+  },
   { tool: 'list_client_items', args: ({ LAPTOP }) => ({ project_id: LAPTOP, kind: 'approvals' }) },
   { tool: 'list_client_items', args: ({ LAPTOP }) => ({ project_id: LAPTOP, kind: 'correspondences' }) },
   {

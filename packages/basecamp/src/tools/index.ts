@@ -13,7 +13,13 @@ import {
   trashTemplate,
   updateWebhook,
 } from './admin/admin.js';
-import { createCardColumn, moveCardColumn, setCardColumnOnHold, updateCardColumn } from './cards/columns.js';
+import {
+  createCardColumn,
+  moveCardColumn,
+  setCardColumnOnHold,
+  updateCardColumn,
+  watchCardColumn,
+} from './cards/columns.js';
 import { createCard } from './cards/create-card.js';
 import { getCard } from './cards/get-card.js';
 import { getCardTable } from './cards/get-card-table.js';
@@ -171,6 +177,7 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   updateCardColumn,
   moveCardColumn,
   setCardColumnOnHold,
+  watchCardColumn,
   listCheckinQuestions,
   getCheckinQuestion,
   listCheckinAnswers,

@@ -101,6 +101,13 @@ const byPosition = (a: FakeRecording, b: FakeRecording) => (a.position ?? 0) - (
 
 function route(c: FamilyContext): Result | undefined {
   if (!c.path.startsWith('/card_tables/')) return undefined;
+  const watched = c.id(/^\/card_tables\/lists\/(\d+)\/subscription\.json$/);
+  if (watched !== undefined && (c.method === 'POST' || c.method === 'DELETE')) {
+    const column = c.recording(watched, ...COLUMN_TYPES);
+    if (!column) return c.notFound;
+    column.extra = { ...column.extra, watched: c.method === 'POST' };
+    return { status: 204 };
+  }
   const table = (id: number | undefined) => {
     const owner = c.dockOwner(id, 'kanban_board');
     return owner?.entry.enabled ? owner : undefined;
@@ -380,7 +387,7 @@ export const cardsFamily: Family = {
       json.cards_url = `${context.base}/buckets/${record.projectId}/card_tables/lists/${record.id}/cards.json`;
       if (record.type === 'Kanban::Column')
         json.on_hold = record.extra?.on_hold === true ? { enabled: true } : null;
-      json.subscribers = [];
+      json.subscribers = record.extra?.watched === true ? [context.person(1049715913)] : [];
     } else if (record.type === 'Kanban::Card') {
       json.content = record.html;
       json.description = record.html;

@@ -163,5 +163,12 @@ describe('card tables', () => {
       await call('set_card_column_on_hold', { column_id: column.id, on_hold: false }),
     );
     expect(released.on_hold).toBe(false);
+    expect(resultData(await call('watch_card_column', { column_id: column.id }))).toEqual({
+      column_id: column.id,
+      watching: true,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', status: 204 });
+    await call('watch_card_column', { column_id: column.id, watching: false });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', status: 204 });
   });
 });

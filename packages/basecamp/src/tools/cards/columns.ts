@@ -154,3 +154,35 @@ export const setCardColumnOnHold = basecampTool(
   { toolset: 'cards', operations: ['EnableCardColumnOnHold', 'DisableCardColumnOnHold'] },
   createSetCardColumnOnHold,
 );
+
+export const createWatchCardColumn = (deps: ToolDeps) =>
+  defineTool({
+    name: 'watch_card_column',
+    title: 'Watch a card-table column',
+    description:
+      'Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      column_id: columnId(),
+      watching: z.boolean().default(true).describe('true: watch (default); false: stop watching'),
+    }),
+    outputSchema: z.object({ column_id: z.number(), watching: z.boolean() }),
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      await send(
+        deps,
+        input.watching ? 'POST' : 'DELETE',
+        `/card_tables/lists/${input.column_id}/subscription.json`,
+        {
+          signal,
+          scope: columnScope(input.project_id, input.column_id),
+        },
+      );
+      return { column_id: input.column_id, watching: input.watching };
+    },
+  });
+
+export const watchCardColumn = basecampTool(
+  { toolset: 'cards', operations: ['SubscribeToCardColumn', 'UnsubscribeFromCardColumn'] },
+  createWatchCardColumn,
+);
