@@ -30,6 +30,17 @@ it('serves Forge and Context Forge tools mounted on a plain SDK server', async (
     expect(
       resultData<{ count: number }>(await client.callTool({ name: 'cf_project_list', arguments: {} })).count,
     ).toBe(3);
+    // Prompts and resources are mounted along with the tools.
+    const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    expect(prompts).toEqual(
+      expect.arrayContaining(['forge_execute', 'forge_list', 'cf_context', 'cf_template']),
+    );
+    const context = await client.getPrompt({ name: 'cf_context', arguments: { project: 'harbor-api' } });
+    expect(context.messages[0]?.content).toMatchObject({
+      text: expect.stringContaining('project: harbor-api'),
+    });
+    const read = await client.readResource({ uri: 'forge://tickets/FOR-1' });
+    expect(read.contents[0]).toMatchObject({ text: expect.stringContaining('Dana Developer') });
   } finally {
     await close();
     await forge.close();

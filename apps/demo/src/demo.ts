@@ -155,6 +155,52 @@ async function agentSession(client: Client): Promise<void> {
   step('5. Mistakes come back as typed errors the model can act on');
   await call(client, 'forge_get_ticket_context', { ticketId: 'FOR-9999' });
   await call(client, 'context_forge_project_update', { id: project.id });
+
+  step('6. Prompts and resources: what a client offers as slash commands and attachments');
+  await promptsAndResources(client, ticketId);
+}
+
+/** Lists the prompts, gets the Forge execute prompt for the ticket, and reads the ticket as a resource. */
+async function promptsAndResources(client: Client, ticketId: string): Promise<void> {
+  const { prompts } = await client.listPrompts();
+  console.log(
+    `→ prompts/list\n  ✓ ${prompts.length} prompts: ${prompts.map((prompt) => prompt.name).join(', ')}`,
+  );
+  const completion = await client.complete({
+    ref: { type: 'ref/prompt', name: 'forge_execute' },
+    argument: { name: 'ticketId', value: 'FOR' },
+  });
+  console.log(
+    `→ completion/complete forge_execute ticketId "FOR"\n  ✓ ${completion.completion.values.join(', ')}`,
+  );
+  const prompt = await client.getPrompt({ name: 'forge_execute', arguments: { ticketId } });
+  const text = prompt.messages
+    .map((message) => (message.content.type === 'text' ? message.content.text : ''))
+    .join('\n');
+  const lines = text.split('\n');
+  console.log(`→ prompts/get forge_execute ${dim(JSON.stringify({ ticketId }))}\n  ✓ ${prompt.description}`);
+  console.log(
+    lines
+      .slice(0, 6)
+      .map((line) => `    ${line}`)
+      .join('\n'),
+  );
+  console.log(dim(`    … ${lines.length - 6} more lines, the ticket inside <ticket_context>`));
+  const { resourceTemplates } = await client.listResourceTemplates();
+  console.log(
+    `→ resources/templates/list\n  ✓ ${resourceTemplates.map((template) => template.uriTemplate).join(', ')}`,
+  );
+  const uri = `forge://tickets/${ticketId}`;
+  const read = await client.readResource({ uri });
+  const content = read.contents[0] as { mimeType?: string; text?: string } | undefined;
+  const body = (content?.text ?? '').split('\n');
+  console.log(`→ resources/read ${uri}\n  ✓ ${content?.mimeType}`);
+  console.log(
+    body
+      .slice(0, 6)
+      .map((line) => `    ${line}`)
+      .join('\n'),
+  );
 }
 
 async function httpSession(env: Record<string, string | undefined>): Promise<void> {

@@ -18,6 +18,7 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
     '3. BBj documentation',
     '4. Basecamp',
     '5. Mistakes',
+    '6. Prompts and resources',
   ]) {
     expect(out).toContain(heading);
   }
@@ -32,6 +33,13 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
     'GET /readyz  → 200 basecamp: ready, forge: ready, context-forge: ready, bbj-rag: ready',
   );
   expect(out).toContain('POST /mcp without the token → 401');
+  expect(out).toContain('✓ 7 prompts: forge_list, forge_execute, forge_develop, forge_review, forge_exec');
+  expect(out).toMatch(/completion\/complete forge_execute ticketId "FOR"\n {2}✓ FOR-1, FOR-2/);
+  expect(out).toContain('✓ Execute a Forge ticket: Add password reset by email');
+  expect(out).toContain('forge://tickets/{ticketId}, context-forge://projects/{id}');
+  expect(out).toMatch(
+    /resources\/read forge:\/\/tickets\/FOR-1\n {2}✓ text\/markdown\n {4}# Add password reset by email/,
+  );
   expect(out.trimEnd().endsWith('Demo complete.')).toBe(true);
   // Every exchange succeeded except the two deliberate mistakes.
   expect(out.match(/✗ tool error/g)).toHaveLength(2);

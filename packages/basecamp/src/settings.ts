@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
+import { type CredentialSource, loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import type { BasecampCredentials } from './auth/credentials.js';
 
 export const DEFAULT_API_URL = 'https://3.basecampapi.com';
 export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
@@ -28,7 +30,12 @@ export interface BasecampSettings {
   tokenFile?: string;
   /** Contact in the User-Agent (URL or email), as Basecamp asks. Default: `$BASECAMP_CONTACT`, then the package page. */
   contact?: string;
-  /** Time limit of one HTTP request in ms. Default 30000. */
+  /**
+   * Where every request's token and account come from. Default: `accessToken`/`accountId` (or
+   * their variables), else the login file. A server that serves several people passes each one's own.
+   */
+  credentials?: CredentialSource<BasecampCredentials>;
+  /** Time limit of one HTTP request, from sending to the last byte of the answer, in ms. Default 30000. */
   timeoutMs?: number;
   /** Client-side limit per account: requests per window. Default `$BASECAMP_RATE_LIMIT_REQUESTS`, then 50. */
   rateLimitRequests?: number;
@@ -36,9 +43,9 @@ export interface BasecampSettings {
   rateLimitWindowMs?: number;
   /** Longest `Retry-After` (or backoff) waited inside one call; longer ones fail as `RATE_LIMITED`. Default 30000. */
   maxRetryWaitMs?: number;
-  /** Retries after a 429, or a 500/502/503/504 on a GET. Default 3. */
+  /** Retries after a 429, or a 500/502/503/504 on an idempotent request (GET, PUT, DELETE). Default 3. */
   maxRetries?: number;
-  /** First backoff after a 5xx on a GET, doubled each time, with jitter. Default 500. */
+  /** First backoff after a 5xx, doubled each time, with jitter. Default 500. */
   retryBaseMs?: number;
   /** Responses kept for `If-None-Match` (an LRU). Default 500. */
   cacheEntries?: number;
@@ -84,37 +91,62 @@ export interface ResolvedSettings {
 /** Reads settings and their environment fallbacks. Called on first use, never at import. */
 export function resolveSettings(settings: BasecampSettings, version: string): ResolvedSettings {
   const env = settings.env ?? process.env;
-  const accountId = settings.accountId ?? (env.BASECAMP_ACCOUNT_ID || undefined);
+  const accountId = loadSetting({ value: settings.accountId, env, variable: 'BASECAMP_ACCOUNT_ID' });
   if (accountId !== undefined && !/^\d{1,20}$/.test(accountId.trim())) {
     throw new ConfigError(
       `BASECAMP_ACCOUNT_ID must be the account number (digits, as in https://3.basecamp.com/<id>/), got "${accountId.slice(0, 40)}".`,
     );
   }
-  const contact = (settings.contact ?? (env.BASECAMP_CONTACT || DEFAULT_CONTACT)).replace(/[\r\n()]/g, ' ');
+  const contact = loadSetting({
+    value: settings.contact,
+    env,
+    variable: 'BASECAMP_CONTACT',
+    fallback: DEFAULT_CONTACT,
+  }).replace(/[\r\n()]/g, ' ');
+  const count = (value: number | undefined, variable: string, setting: string, fallback: number) =>
+    loadNumberSetting({ value, env, variable, setting, fallback });
   return {
-    apiUrl: httpUrl(settings.apiUrl ?? (env.BASECAMP_API_URL || DEFAULT_API_URL), 'BASECAMP_API_URL'),
-    launchpadUrl: httpUrl(
-      settings.launchpadUrl ?? (env.BASECAMP_LAUNCHPAD_URL || DEFAULT_LAUNCHPAD_URL),
-      'BASECAMP_LAUNCHPAD_URL',
-    ),
-    accessToken: settings.accessToken ?? (env.BASECAMP_ACCESS_TOKEN || undefined),
+    apiUrl: loadUrlSetting({
+      value: settings.apiUrl,
+      env,
+      variable: 'BASECAMP_API_URL',
+      setting: 'apiUrl',
+      fallback: DEFAULT_API_URL,
+      example: `the API base without the account, e.g. ${DEFAULT_API_URL}`,
+    }),
+    launchpadUrl: loadUrlSetting({
+      value: settings.launchpadUrl,
+      env,
+      variable: 'BASECAMP_LAUNCHPAD_URL',
+      setting: 'launchpadUrl',
+      fallback: DEFAULT_LAUNCHPAD_URL,
+      example: DEFAULT_LAUNCHPAD_URL,
+    }),
+    accessToken: loadSetting({ value: settings.accessToken, env, variable: 'BASECAMP_ACCESS_TOKEN' }),
     accountId: accountId?.trim(),
-    clientId: settings.clientId ?? (env.BASECAMP_CLIENT_ID || undefined),
-    clientSecret: settings.clientSecret ?? (env.BASECAMP_CLIENT_SECRET || undefined),
+    clientId: loadSetting({ value: settings.clientId, env, variable: 'BASECAMP_CLIENT_ID' }),
+    clientSecret: loadSetting({ value: settings.clientSecret, env, variable: 'BASECAMP_CLIENT_SECRET' }),
     tokenFile: settings.tokenFile ?? defaultTokenFile(env),
     userAgent: `@x/mcp-basecamp/${version} (${contact.trim()})`,
-    timeoutMs: positive(settings.timeoutMs, undefined, 30_000, 'timeoutMs'),
-    rateLimitRequests: positive(
+    timeoutMs: loadNumberSetting({
+      value: settings.timeoutMs,
+      env: {},
+      variable: 'timeoutMs',
+      fallback: 30_000,
+      max: 120_000,
+      unit: 'milliseconds',
+    }),
+    rateLimitRequests: count(
       settings.rateLimitRequests,
-      env.BASECAMP_RATE_LIMIT_REQUESTS,
-      50,
       'BASECAMP_RATE_LIMIT_REQUESTS',
+      'rateLimitRequests',
+      50,
     ),
-    rateLimitWindowMs: positive(
+    rateLimitWindowMs: count(
       settings.rateLimitWindowMs,
-      env.BASECAMP_RATE_LIMIT_WINDOW_MS,
-      10_000,
       'BASECAMP_RATE_LIMIT_WINDOW_MS',
+      'rateLimitWindowMs',
+      10_000,
     ),
     maxRetryWaitMs: settings.maxRetryWaitMs ?? 30_000,
     maxRetries: settings.maxRetries ?? 3,
@@ -125,29 +157,6 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
     fetch: settings.fetch ?? globalThis.fetch,
   };
-}
-
-function httpUrl(raw: string, variable: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    return url.toString().replace(/\/+$/, '');
-  } catch {
-    throw new ConfigError(`${variable} is not a valid http(s) URL: "${raw.slice(0, 200)}".`);
-  }
-}
-
-function positive(
-  value: number | undefined,
-  raw: string | undefined,
-  fallback: number,
-  name: string,
-): number {
-  const chosen = value ?? (raw ? Number(raw) : fallback);
-  if (!Number.isInteger(chosen) || chosen < 1) {
-    throw new ConfigError(`${name} must be a positive integer, got "${String(value ?? raw).slice(0, 40)}".`);
-  }
-  return chosen;
 }
 
 /**

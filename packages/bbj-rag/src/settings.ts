@@ -1,12 +1,15 @@
 import { ConfigError } from '@x/mcp-core';
+import { loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
 
 export const DEFAULT_API_URL = 'http://localhost:10800';
 export const DEFAULT_COMPILER_PATH = 'bbjcpl';
 export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 10;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** @deprecated The old name of `DEFAULT_TIMEOUT_MS`. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 /** The compiler must finish well inside the registry's default 60 s call budget. */
 export const MAX_COMPILER_TIMEOUT_SECONDS = 50;
-export const MAX_REQUEST_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 120_000;
 
 export interface BbjRagSettings {
   /** Base URL of the BBj RAG REST service. Default: `$BBJ_RAG_API_URL`, then `http://localhost:10800`. */
@@ -15,15 +18,19 @@ export interface BbjRagSettings {
   compilerPath?: string;
   /** Seconds before a compiler run is killed (0 < n ≤ 50). Default: `$BBJ_RAG_COMPILER_TIMEOUT`, then 10. */
   compilerTimeoutSeconds?: number;
-  /** Milliseconds one REST request may take (0 < n ≤ 120000). Default: 30000. */
+  /** Milliseconds one REST request may take, body included (1 ≤ n ≤ 120000). Default: 30000. */
+  timeoutMs?: number;
+  /** @deprecated The old name of `timeoutMs`, still read when `timeoutMs` is not given. */
   requestTimeoutMs?: number;
   /** A `fetch` implementation, e.g. to add a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /** Environment to read the defaults from. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface ApiSettings {
   apiUrl: string;
-  requestTimeoutMs: number;
+  timeoutMs: number;
   fetch: typeof fetch;
 }
 
@@ -34,73 +41,52 @@ export interface CompilerSettings {
 
 /** Reads settings and the environment when a tool first needs them, never at import. */
 export function resolveApiSettings(settings: BbjRagSettings): ApiSettings {
-  const raw = settings.apiUrl ?? nonEmpty(process.env.BBJ_RAG_API_URL) ?? DEFAULT_API_URL;
-  const origin = settings.apiUrl === undefined && process.env.BBJ_RAG_API_URL ? 'BBJ_RAG_API_URL' : 'apiUrl';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(
-      `${origin} is not a valid URL: "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(
-      `${origin} must be an http(s) URL, got "${truncate(raw)}". Set it to the BBj RAG REST service, e.g. ${DEFAULT_API_URL}.`,
-    );
-  }
-  if (url.username || url.password) {
-    throw new ConfigError(`${origin} must not contain credentials.`);
-  }
-  const requestTimeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  if (
-    !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0 && requestTimeoutMs <= MAX_REQUEST_TIMEOUT_MS)
-  ) {
-    throw new ConfigError(
-      `requestTimeoutMs must be a number of milliseconds between 1 and ${MAX_REQUEST_TIMEOUT_MS}, got ${requestTimeoutMs}.`,
-    );
-  }
+  const env = settings.env ?? process.env;
   return {
-    // Keep any path prefix (a reverse proxy may serve the API under one), without a trailing slash.
-    apiUrl: url.href.replace(/\/+$/, ''),
-    requestTimeoutMs,
+    // Keeps any path prefix (a reverse proxy may serve the API under one), without a trailing slash.
+    apiUrl: loadUrlSetting({
+      value: settings.apiUrl,
+      env,
+      variable: 'BBJ_RAG_API_URL',
+      setting: 'apiUrl',
+      fallback: DEFAULT_API_URL,
+      example: `the BBj RAG REST service, e.g. ${DEFAULT_API_URL}`,
+    }),
+    timeoutMs: loadNumberSetting({
+      value: settings.timeoutMs ?? settings.requestTimeoutMs,
+      env: {},
+      variable:
+        settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
+          ? 'requestTimeoutMs'
+          : 'timeoutMs',
+      fallback: DEFAULT_TIMEOUT_MS,
+      max: MAX_TIMEOUT_MS,
+      unit: 'milliseconds',
+    }),
     fetch: settings.fetch ?? globalThis.fetch,
   };
 }
 
 export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSettings {
-  const compilerPath =
-    settings.compilerPath ?? nonEmpty(process.env.BBJ_RAG_COMPILER_PATH) ?? DEFAULT_COMPILER_PATH;
+  const env = settings.env ?? process.env;
+  const compilerPath = loadSetting({
+    value: settings.compilerPath,
+    env,
+    variable: 'BBJ_RAG_COMPILER_PATH',
+    fallback: DEFAULT_COMPILER_PATH,
+  });
   if (compilerPath.trim() === '' || compilerPath.includes('\u0000')) {
     throw new ConfigError('compilerPath must be a non-empty path or command name.');
   }
-  let compilerTimeoutSeconds = settings.compilerTimeoutSeconds;
-  let origin = 'compilerTimeoutSeconds';
-  let raw = String(compilerTimeoutSeconds);
-  if (compilerTimeoutSeconds === undefined) {
-    const fromEnv = nonEmpty(process.env.BBJ_RAG_COMPILER_TIMEOUT);
-    origin = 'BBJ_RAG_COMPILER_TIMEOUT';
-    raw = fromEnv ?? '';
-    compilerTimeoutSeconds = fromEnv === undefined ? DEFAULT_COMPILER_TIMEOUT_SECONDS : Number(fromEnv);
-  }
-  if (
-    !(
-      Number.isFinite(compilerTimeoutSeconds) &&
-      compilerTimeoutSeconds > 0 &&
-      compilerTimeoutSeconds <= MAX_COMPILER_TIMEOUT_SECONDS
-    )
-  ) {
-    throw new ConfigError(
-      `${origin} must be a number of seconds greater than 0 and at most ${MAX_COMPILER_TIMEOUT_SECONDS}, got "${truncate(raw)}".`,
-    );
-  }
+  const compilerTimeoutSeconds = loadNumberSetting({
+    value: settings.compilerTimeoutSeconds,
+    env,
+    variable: 'BBJ_RAG_COMPILER_TIMEOUT',
+    setting: 'compilerTimeoutSeconds',
+    fallback: DEFAULT_COMPILER_TIMEOUT_SECONDS,
+    integer: false,
+    max: MAX_COMPILER_TIMEOUT_SECONDS,
+    unit: 'seconds',
+  });
   return { compilerPath, compilerTimeoutSeconds };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function truncate(value: string): string {
-  return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }

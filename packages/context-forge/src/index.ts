@@ -1,5 +1,7 @@
 import { McpToolError, type ToolProvider, toolRef } from '@x/mcp-core';
 import { legacyDataDir, resolveDataDir } from './paths.js';
+import { createContextForgePrompts } from './prompts/context.js';
+import { createProjectResources } from './resources/projects.js';
 import type { LockOptions } from './store/lock.js';
 import { ProjectStore } from './store/project-store.js';
 import { createContextBuild, createTemplatePreview } from './tools/context-build.js';
@@ -24,7 +26,9 @@ export interface ContextForgeSettings {
 }
 
 /**
- * The Context Forge tools over the desktop app's own `projects.json`. Nothing is read until a tool
+ * The Context Forge tools over the desktop app's own `projects.json`, the `context` and
+ * `template` prompts, and the project resources (`context-forge://projects/{id}`,
+ * `context-forge://projects/{id}/context`). Nothing is read until a tool
  * runs, so constructing the provider never touches the disk.
  */
 export function createContextForgeProvider(settings: ContextForgeSettings = {}): ToolProvider {
@@ -55,6 +59,8 @@ export function createContextForgeProvider(settings: ContextForgeSettings = {}):
       createPromptGet(getStore),
       createContextSummarize(getStore),
     ],
+    prompts: createContextForgePrompts(getStore),
+    resources: createProjectResources(getStore),
     // Ready when projects.json can be read (a missing one is an empty store, which is fine).
     checkReadiness: async () => {
       try {

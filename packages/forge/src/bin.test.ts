@@ -78,6 +78,19 @@ describe('forge-mcp login and logout (built bin)', () => {
     });
   });
 
+  it('whoami shows the account, expiry and file, and exits 1 once signed out', async () => {
+    const signedIn = await runBinToEnd(['whoami']);
+    expect(signedIn.code).toBe(0);
+    expect(signedIn.stdout).toBe('');
+    expect(signedIn.stderr).toContain(
+      `Signed in to Forge as dev@example.com, Dana Developer, team ${fake.teamId}.`,
+    );
+    expect(signedIn.stderr).toContain(`Login stored in ${configPath}`);
+    const signedOut = await runBinToEnd(['whoami'], { FORGE_CONFIG_PATH: join(home, 'nobody.json') });
+    expect(signedOut.code).toBe(1);
+    expect(signedOut.stderr).toContain('Not signed in to Forge');
+  });
+
   it('serves the tools over stdio with that login and saves a refreshed token', async () => {
     const { client, close, stderr } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
     try {

@@ -9,8 +9,10 @@ import {
   errorBody,
   resultText,
 } from '@x/mcp-core/testing';
+import type { CredentialSource } from '@x/mcp-core/upstream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from './auth/config-file.js';
+import type { ForgeCredentials } from './auth/credentials.js';
 import { login } from './auth/login.js';
 import { createForgeProvider, type ForgeSettings } from './index.js';
 import { type FakeForge, startFakeForge } from './testing/index.js';
@@ -155,12 +157,38 @@ describe('credentials', () => {
     const connection = await connectInMemory(new ToolRegistry().use(provider));
     connections.push(connection);
     expect((await connection.client.callTool({ name: 'list_tickets', arguments: {} })).isError).toBeFalsy();
-    expect(fake.requests).toHaveLength(1);
+    // The tickets, then the team's members once for the assignee names.
+    expect(fake.requests.map((request) => request.path)).toEqual([
+      '/tickets',
+      `/teams/${fake.teamId}/members`,
+    ]);
   });
 
   it('refuses an invalid FORGE_API_URL with a configuration error', async () => {
     const call = await connect({ apiUrl: 'ftp://nowhere' });
     expect(errorBody(await call('list_tickets', {})).error_code).toBe('TOOL_NOT_ENABLED');
+  });
+});
+
+describe('a credential source given in settings', () => {
+  it('is used for every request and the login file is never read', async () => {
+    writeLogin('{ not json: reading this would fail');
+    const renewed: string[] = [];
+    let token = 'stale-user-token';
+    const credentials: CredentialSource<ForgeCredentials> = {
+      current: async () => ({ accessToken: token, teamId: fake.teamId }),
+      renew: async (rejected) => {
+        renewed.push(rejected.accessToken);
+        token = fake.accessToken;
+        return { accessToken: token, teamId: fake.teamId };
+      },
+    };
+    const call = await connect({ credentials, configPath: join(directory, 'config.json') });
+    expect((await call('get_ticket_context', getTicket)).isError).toBeFalsy();
+    expect(renewed).toEqual(['stale-user-token']);
+    expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${fake.accessToken}`);
+    expect(refreshCalls()).toHaveLength(0);
+    expect(readFileSync(configPath, 'utf8')).toBe('{ not json: reading this would fail');
   });
 });
 
@@ -236,6 +264,44 @@ describe('failures mapped by status code', () => {
     const body = errorBody(await call('get_ticket_context', getTicket));
     expect(body).toMatchObject({ error_code: 'UPSTREAM_ERROR', retryable: true, status: 500 });
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('never retries a write after a 5xx, so a risk is not recorded twice', async () => {
+    const call = await connect(token());
+    fake.failNext({ status: 502, method: 'POST', path: '/tickets/FOR-1/execution-events' });
+    const body = errorBody(
+      await call('report_risk', { ticketId: 'FOR-1', summary: 'Quota', severity: 'high' }),
+    );
+    expect(body).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true, status: 502 });
+    expect(
+      fake.requests.filter((request) => request.path === '/tickets/FOR-1/execution-events'),
+    ).toHaveLength(1);
+  });
+
+  it('retries a write once after a 429, which the server did not process', async () => {
+    const call = await connect(token());
+    fake.failNext({ status: 429, method: 'POST', retryAfter: '0' });
+    const result = await call('start_implementation', { ticketId: 'FOR-1', branchName: 'forge/FOR-1-reset' });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(
+      fake.requests.filter((request) => request.path === '/tickets/FOR-1/start-implementation'),
+    ).toHaveLength(2);
+  });
+
+  it('does not quote a token the upstream echoes in an error', async () => {
+    writeLogin(storedLogin());
+    const call = await connect();
+    fake.failNext({
+      status: 422,
+      body: {
+        statusCode: 422,
+        message: `bad header: Bearer ${fake.accessToken}; refresh ${fake.refreshToken}`,
+      },
+    });
+    const body = errorBody(await call('list_tickets', {}));
+    expect(body.error_code).toBe('INVALID_INPUT');
+    expect(body.message).toContain('Forge said: "bad header: Bearer [redacted]');
+    expect(JSON.stringify(body)).not.toContain(fake.accessToken);
   });
 
   it('maps 403 to PERMISSION_DENIED, for a foreign team too', async () => {

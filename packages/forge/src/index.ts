@@ -1,5 +1,8 @@
 import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
 import { ForgeClient } from './client/client.js';
+import { createListPrompt } from './prompts/list.js';
+import { createTicketPrompts } from './prompts/workflow.js';
+import { createTicketResource } from './resources/ticket.js';
 import type { ForgeSettings } from './settings.js';
 import { createGetFileChanges } from './tools/get-file-changes.js';
 import { createGetRepositoryContext } from './tools/get-repository-context.js';
@@ -21,7 +24,8 @@ const INSTRUCTIONS =
   `${toolRef('update_ticket_status')} moves a ticket through its lifecycle.`;
 
 /**
- * The Forge tools. Nothing is read or fetched here: settings, the environment and the login
+ * The Forge tools, the workflow prompts (list, execute, develop, review, exec) and the ticket
+ * resource (`forge://tickets/{ticketId}`). Nothing is read or fetched here: settings, the environment and the login
  * file are read when a tool first runs.
  */
 export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider {
@@ -43,6 +47,8 @@ export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider 
       createReportScopeChange(client),
       createSubmitSettlement(client),
     ],
+    prompts: [createListPrompt(client), ...createTicketPrompts(client)],
+    resources: [createTicketResource(client)],
     // Ready with a login (file or environment) and an API that answers; no ticket is read.
     checkReadiness: async ({ signal }) => {
       let credentials: ReadinessCheck;
@@ -61,6 +67,7 @@ export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider 
 }
 
 export { type ForgeConfig, readConfig, removeConfig, writeConfig } from './auth/config-file.js';
+export type { ForgeCredentials } from './auth/credentials.js';
 export { type LoginOptions, type LoginResult, login, logout } from './auth/login.js';
 export { ForgeClient, type RequestOptions } from './client/client.js';
 export { DEFAULT_API_URL, defaultConfigPath, type ForgeSettings } from './settings.js';

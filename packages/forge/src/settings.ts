@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@x/mcp-core';
+import { type CredentialSource, loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import type { ForgeCredentials } from './auth/credentials.js';
 
 /** The Forge API the `forge` CLI talks to; it includes the `/api` prefix. */
 export const DEFAULT_API_URL = 'https://www.forge-ai.dev/api';
@@ -17,9 +18,14 @@ export interface ForgeSettings {
   teamId?: string;
   /** The login file. Default: `$FORGE_CONFIG_PATH`, then `~/.forge/config.json` (shared with the `forge` CLI). */
   configPath?: string;
-  /** Time limit of one HTTP request in ms. Default 30000. */
+  /**
+   * Where every request's token and team come from. Default: `accessToken`/`teamId` (or their
+   * variables), else the login file. A server that serves several people passes each one's own.
+   */
+  credentials?: CredentialSource<ForgeCredentials>;
+  /** Time limit of one HTTP request, from sending to the last byte of the answer, in ms. Default 30000. */
   timeoutMs?: number;
-  /** Wait before the single retry after a 5xx, in ms. Default 1000. */
+  /** First wait before the single retry after a 429, or a 5xx on a read, in ms. Default 1000. */
   retryDelayMs?: number;
   /** Directory `get_repository_context` works in and may not leave. Default: the process's working directory. */
   cwd?: string;
@@ -43,23 +49,26 @@ export interface ResolvedSettings {
 /** Reads settings and their environment fallbacks. Called on first use, never at import. */
 export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
   const env = settings.env ?? process.env;
-  const rawUrl = settings.apiUrl ?? (env.FORGE_API_URL || DEFAULT_API_URL);
-  let apiUrl: string;
-  try {
-    const url = new URL(rawUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    apiUrl = url.toString().replace(/\/+$/, '');
-  } catch {
-    throw new ConfigError(
-      `FORGE_API_URL is not a valid http(s) URL: "${rawUrl.slice(0, 200)}". Set it to the Forge API base, e.g. ${DEFAULT_API_URL}.`,
-    );
-  }
   return {
-    apiUrl,
-    accessToken: settings.accessToken ?? (env.FORGE_ACCESS_TOKEN || undefined),
-    teamId: settings.teamId ?? (env.FORGE_TEAM_ID || undefined),
+    apiUrl: loadUrlSetting({
+      value: settings.apiUrl,
+      env,
+      variable: 'FORGE_API_URL',
+      setting: 'apiUrl',
+      fallback: DEFAULT_API_URL,
+      example: `the Forge API base, e.g. ${DEFAULT_API_URL}`,
+    }),
+    accessToken: loadSetting({ value: settings.accessToken, env, variable: 'FORGE_ACCESS_TOKEN' }),
+    teamId: loadSetting({ value: settings.teamId, env, variable: 'FORGE_TEAM_ID' }),
     configPath: settings.configPath ?? defaultConfigPath(env),
-    timeoutMs: settings.timeoutMs ?? 30_000,
+    timeoutMs: loadNumberSetting({
+      value: settings.timeoutMs,
+      env: {},
+      variable: 'timeoutMs',
+      fallback: 30_000,
+      max: 120_000,
+      unit: 'milliseconds',
+    }),
     retryDelayMs: settings.retryDelayMs ?? 1_000,
     cwd: settings.cwd ?? process.cwd(),
     fetch: settings.fetch ?? globalThis.fetch,

@@ -86,12 +86,14 @@ describe('ticket reads against the fake Forge', () => {
       slug: 'FOR-1',
       status: 'approved',
       assignedTo: forge.userId,
+      assigneeName: 'Dana Developer',
       inScope: ['Request a reset link', 'Set a new password from the link'],
       designRefs: ['https://www.figma.com/file/abc/reset'],
     });
     expect(ticket.fileChanges).toHaveLength(3);
     expect(ticket.acceptanceCriteria).toHaveLength(3);
-    const request = forge.requests.at(-1);
+    expect(markdown).toContain('- **Assignee:** Dana Developer\n');
+    const request = forge.requests.find((sent) => sent.path === '/tickets/FOR-1');
     expect(request).toMatchObject({ method: 'GET', path: '/tickets/FOR-1' });
     expect(request?.headers.authorization).toBe(`Bearer ${forge.accessToken}`);
     expect(request?.headers['x-team-id']).toBe(forge.teamId);
@@ -169,12 +171,17 @@ describe('ticket reads against the fake Forge', () => {
     const lines = resultText(all).split('\n');
     expect(lines[0]).toBe('4 tickets (filter: all):');
     expect(lines).toContain(
-      `- ${BACKEND_ID} (FOR-1) · approved [high] · Add password reset by email — assigned to ${fake.userId}`,
+      `- ${BACKEND_ID} (FOR-1) · approved [high] · Add password reset by email — assigned to Dana Developer`,
     );
     expect(lines).toContain(
-      '- T-001 · ready [medium] · Fix authentication timeout — assigned to uid_fake_developer',
+      '- T-001 · ready [medium] · Fix authentication timeout — assigned to Dana Developer',
     );
-    expect(forge.requests.at(-1)).toMatchObject({
+    expect(all.structuredContent).toMatchObject({
+      tickets: expect.arrayContaining([
+        expect.objectContaining({ assignedTo: forge.userId, assigneeName: 'Dana Developer' }),
+      ]),
+    });
+    expect(forge.requests.filter((sent) => sent.path === '/tickets').at(-1)).toMatchObject({
       method: 'GET',
       path: '/tickets',
       query: { teamId: forge.teamId, all: 'true' },
@@ -187,6 +194,18 @@ describe('ticket reads against the fake Forge', () => {
     expect(mine.structuredContent).toMatchObject({ filter: 'mine', total: 2, truncated: true });
     expect((mine.structuredContent as { tickets: unknown[] }).tickets).toHaveLength(1);
     expect(forge.requests.at(-1)?.query).toEqual({ teamId: forge.teamId, assignedToMe: 'true' });
+    // The members are read once per provider, not on every call.
+    expect(forge.requests.filter((sent) => sent.path.endsWith('/members'))).toHaveLength(1);
+  });
+
+  it('shows user ids when the team members cannot be read, and reads them again next time', async () => {
+    forge.failNext({ status: 403, path: `/teams/${forge.teamId}/members` });
+    const first = await connection.client.callTool({ name: 'list_tickets', arguments: {} });
+    expect(first.isError).toBeFalsy();
+    expect(resultText(first)).toContain(`Fix authentication timeout — assigned to ${forge.userId}`);
+    const second = await connection.client.callTool({ name: 'list_tickets', arguments: {} });
+    expect(resultText(second)).toContain('Fix authentication timeout — assigned to Dana Developer');
+    expect(forge.requests.filter((sent) => sent.path.endsWith('/members'))).toHaveLength(2);
   });
 });
 

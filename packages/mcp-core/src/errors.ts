@@ -140,8 +140,9 @@ export class ToolTimeoutError extends McpToolError {
 /** A second tool with the same name was registered. Thrown at registration, not a tool result. */
 export class DuplicateToolError extends Error {
   readonly toolName: string;
-  constructor(toolName: string) {
-    super(`A tool named "${toolName}" is already registered.`);
+  /** `kind` says what collided: prompts and resources have names of their own. */
+  constructor(toolName: string, kind: 'tool' | 'prompt' | 'resource' = 'tool') {
+    super(`A ${kind} named "${toolName}" is already registered.`);
     this.name = 'DuplicateToolError';
     this.toolName = toolName;
   }

@@ -1,4 +1,10 @@
 export {
+  type Completer,
+  type CompletionContext,
+  matchCompletions,
+} from './completion.js';
+export { ContentCatalog } from './content.js';
+export {
   describeTool,
   TOOL_NAME_PATTERN,
   ToolDefinitionSchema,
@@ -39,6 +45,17 @@ export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } 
 export { isLoopbackHost } from './loopback.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
 export { writePrivateFile } from './private-file.js';
+export {
+  type AnyPromptDefinition,
+  type ContentContext,
+  definePrompt,
+  describePrompt,
+  type PromptArgumentDescriptor,
+  type PromptDefinition,
+  type PromptDescriptor,
+  type PromptMessage,
+  type PromptResult,
+} from './prompt.js';
 export { checkReachable } from './readiness.js';
 export {
   DEFAULT_TIMEOUT_MS,
@@ -48,6 +65,19 @@ export {
   type ToolRegistryOptions,
   type UseOptions,
 } from './registry.js';
+export { McpRequestError } from './request-error.js';
+export {
+  type AnyResourceDefinition,
+  type AnyResourceTemplateDefinition,
+  defineResource,
+  defineResourceTemplate,
+  describeResource,
+  type FixedResourceDefinition,
+  type ListedResource,
+  type ResourceContent,
+  type ResourceDescriptor,
+  type ResourceTemplateDefinition,
+} from './resource.js';
 export {
   isToolCallResult,
   type TextContent,
@@ -87,4 +117,4 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
-export { networkErrorCode, parseRetryAfter, sleep } from './upstream.js';
+export { networkErrorCode, parseRetryAfter, sleep } from './upstream/helpers.js';

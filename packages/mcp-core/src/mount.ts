@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
 import type { CallContext } from './execute.js';
 import { ToolRegistry } from './registry.js';
@@ -21,6 +22,10 @@ export interface McpServerLike {
     },
     callback: never,
   ): unknown;
+  /** Needed only when the source has prompts. */
+  registerPrompt?(name: string, config: never, callback: never): unknown;
+  /** Needed only when the source has resources. */
+  registerResource?(name: string, uriOrTemplate: never, config: never, callback: never): unknown;
 }
 
 export type ToolSource = ToolRegistry | ToolProvider | readonly AnyToolDefinition[];
@@ -31,9 +36,9 @@ export interface MountOptions {
 }
 
 /**
- * Puts our tools on an existing MCP server, SDK v2 or v1. Arguments are validated by our
- * own call path (so bad input gets our `INVALID_INPUT` result on either SDK), and
- * `tools/list` shows exactly our descriptors.
+ * Puts our tools, prompts and resources on an existing MCP server, SDK v2 or v1. Arguments
+ * are validated by our own call path (so bad input gets our `INVALID_INPUT` result on either
+ * SDK), and `tools/list` shows exactly our descriptors.
  */
 export function mountTools(server: McpServerLike, source: ToolSource, options: MountOptions = {}): void {
   const registry = toRegistry(source);
@@ -52,6 +57,12 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       (args, extra) => registry.call(descriptor.name, args, callContext(extra, options.transport)),
     );
   }
+  mountContent(
+    server,
+    registry.content,
+    (extra) => callContext(extra, options.transport),
+    options.transport ?? 'unknown',
+  );
 }
 
 export function toRegistry(source: ToolSource): ToolRegistry {
@@ -130,7 +141,7 @@ const UNAUTHENTICATED: Record<RequestInfo['transport'], RequestInfo> = {
   unknown: Object.freeze({ transport: 'unknown' }),
 };
 
-function callContext(rawExtra: unknown, transport: RequestInfo['transport'] | undefined): CallContext {
+export function callContext(rawExtra: unknown, transport: RequestInfo['transport'] | undefined): CallContext {
   const extra = (rawExtra ?? {}) as SdkExtra;
   const signal = extra.mcpReq?.signal ?? extra.signal;
   const progressToken = (extra.mcpReq?._meta ?? extra._meta)?.progressToken;

@@ -1,3 +1,4 @@
+import { ContentCatalog, DIRECT } from './content.js';
 import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descriptor.js';
 import {
   ConfigError,
@@ -8,6 +9,8 @@ import {
 } from './errors.js';
 import { type CallContext, type ExecuteOptions, executeTool } from './execute.js';
 import { createLogger, type Logger } from './logger.js';
+import type { AnyPromptDefinition } from './prompt.js';
+import type { AnyResourceDefinition } from './resource.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, ProviderReadiness, ToolProvider } from './tool.js';
 import { renderToolRefs, renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
@@ -25,13 +28,22 @@ export interface ToolRegistryOptions {
 }
 
 export interface UseOptions {
-  /** Prepended to every tool name as given (`forge_` makes `get_ticket` into `forge_get_ticket`). */
+  /**
+   * Prepended to every tool, prompt and resource name as given (`forge_` makes `get_ticket`
+   * into `forge_get_ticket`). Resource URIs stay as they are.
+   */
   prefix?: string;
-  /** Keep only these tools: names or `*` patterns, matched against the provider's own names. */
+  /**
+   * Keep only these tools, prompts and resources: names or `*` patterns, matched against the
+   * provider's own names.
+   */
   include?: readonly string[];
-  /** Drop these tools: names or `*` patterns. */
+  /** Drop these tools, prompts and resources: names or `*` patterns. */
   exclude?: readonly string[];
-  /** Keep only tools whose `readOnlyHint` is true. */
+  /**
+   * Keep only tools whose `readOnlyHint` is true. Resources only read and stay; a prompt stays
+   * when every tool it names in `tools` stays.
+   */
   readOnly?: boolean;
 }
 
@@ -59,6 +71,7 @@ export class ToolRegistry {
   readonly #timeoutMs: number;
   readonly #validateOutput: boolean;
   readonly #logger: Logger;
+  readonly #content: ContentCatalog;
 
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -68,6 +81,24 @@ export class ToolRegistry {
     this.#timeoutMs = timeoutMs;
     this.#validateOutput = options.validateOutput ?? process.env.NODE_ENV !== 'production';
     this.#logger = options.logger ?? createLogger('mcp');
+    this.#content = new ContentCatalog(timeoutMs, this.#logger);
+  }
+
+  /** The prompts and resources served next to the tools. */
+  get content(): ContentCatalog {
+    return this.#content;
+  }
+
+  /** Validates a prompt and adds it under its own name. */
+  registerPrompt(prompt: AnyPromptDefinition): this {
+    this.#content.add({ owner: DIRECT, prefix: '', prompts: [prompt], resources: [] });
+    return this;
+  }
+
+  /** Validates a resource or resource template and adds it. */
+  registerResource(resource: AnyResourceDefinition): this {
+    this.#content.add({ owner: DIRECT, prefix: '', prompts: [], resources: [resource] });
+    return this;
   }
 
   /** Validates the tool's published descriptor and adds it. */
@@ -84,7 +115,7 @@ export class ToolRegistry {
 
   /** Adds a provider's tools, optionally prefixed and filtered. A rule that matches no tool is an error. */
   use(provider: ToolProvider, options: UseOptions = {}): this {
-    const tools = selectTools(provider, options);
+    const { tools, prompts, resources } = selectContent(provider, options);
     const prefix = options.prefix ?? '';
     if (prefix !== '' && !/^[a-zA-Z0-9_-]+$/.test(prefix)) {
       throw new ConfigError(
@@ -107,6 +138,7 @@ export class ToolRegistry {
     const kept = new Set(tools.map((tool) => tool.name));
     const served: ToolNamer = (name) =>
       kept.has(name) ? `${prefix}${name}` : `${prefix}${name} (not enabled on this server)`;
+    this.#content.add({ owner: provider.id, prefix, served, prompts, resources });
     for (const tool of renamed) this.#add(tool, served);
     if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
@@ -184,21 +216,40 @@ async function checkProvider(provider: ToolProvider, timeoutMs: number): Promise
 /** Convenience for scripts; nothing in this repository relies on it. */
 export const globalToolRegistry = new ToolRegistry();
 
-function selectTools(provider: ToolProvider, options: UseOptions): AnyToolDefinition[] {
+/** The provider's tools, prompts and resources that pass the filters; rules match all three. */
+function selectContent(provider: ToolProvider, options: UseOptions) {
+  const prompts = provider.prompts ?? [];
+  const resources = provider.resources ?? [];
   const kept = new Set(
     filterToolNames(
-      provider.tools.map((tool) => tool.name),
+      [...provider.tools, ...prompts, ...resources].map((item) => item.name),
       options,
       `Provider ${provider.id}: `,
     ),
   );
-  const selected = provider.tools.filter(
+  const tools = provider.tools.filter(
     (tool) => kept.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint),
   );
-  if (selected.length === 0) {
+  if (tools.length === 0) {
     throw new ConfigError(`Provider ${provider.id}: the filters leave none of its tools.`);
   }
-  return selected;
+  const served = new Set(tools.map((tool) => tool.name));
+  const known = new Set(provider.tools.map((tool) => tool.name));
+  for (const prompt of prompts) {
+    const unknown = (prompt.tools ?? []).filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `Provider ${provider.id}: prompt ${prompt.name} names tools this provider does not have: ${unknown.join(', ')}.`,
+      );
+    }
+  }
+  return {
+    tools,
+    prompts: prompts.filter(
+      (prompt) => kept.has(prompt.name) && (prompt.tools ?? []).every((name) => served.has(name)),
+    ),
+    resources: resources.filter((resource) => kept.has(resource.name)),
+  };
 }
 
 /**
@@ -215,7 +266,7 @@ export function filterToolNames(
   );
   if (unmatched.length > 0) {
     throw new ConfigError(
-      `${scope}filter rule(s) ${unmatched.map((rule) => `"${rule}"`).join(', ')} match no tool. Its tools are: ${names.join(', ')}.`,
+      `${scope}filter rule(s) ${unmatched.map((rule) => `"${rule}"`).join(', ')} match no tool, prompt or resource. The names are: ${names.join(', ')}.`,
     );
   }
   return names.filter(

@@ -257,7 +257,11 @@ function composeInto(
   for (const { provider, use = {} } of entries) {
     staged.use(provider, { ...use, readOnly: (use.readOnly ?? false) || flags.readOnly });
   }
-  const names = staged.getAll().map((tool) => tool.name);
+  const names = [
+    ...staged.getAll().map((tool) => tool.name),
+    ...staged.content.listPrompts().map((prompt) => prompt.name),
+    ...staged.content.listResourceDescriptors().map((resource) => resource.name),
+  ];
   const chosen = new Set(
     filterToolNames(names, {
       ...(flags.include ? { include: flags.include } : {}),
@@ -266,8 +270,10 @@ function composeInto(
   );
   for (const { provider, use = {} } of entries) {
     const prefix = use.prefix ?? '';
-    const own = provider.tools.map((tool) => tool.name).filter((name) => chosen.has(`${prefix}${name}`));
-    if (own.length === 0) continue;
+    const own = [...provider.tools, ...(provider.prompts ?? []), ...(provider.resources ?? [])]
+      .map((item) => item.name)
+      .filter((name) => chosen.has(`${prefix}${name}`));
+    if (!provider.tools.some((tool) => own.includes(tool.name))) continue;
     registry.use(provider, { prefix, include: own, readOnly: (use.readOnly ?? false) || flags.readOnly });
   }
   return registry;
@@ -361,8 +367,8 @@ ${ownFlags.join('')}  --http                   serve stateless Streamable HTTP i
   --allowed-hosts <a,b>    extra Host header names to accept over HTTP
   --allow-unauthenticated  listen beyond loopback without MCP_HTTP_TOKEN (trusted networks only)
   --read-only              serve only tools that never change anything
-  --include <a,b>          serve only these tools (names or * patterns)
-  --exclude <a,b>          do not serve these tools (names or * patterns)
+  --include <a,b>          serve only these tools, prompts, resources (names or * patterns)
+  --exclude <a,b>          do not serve these tools, prompts, resources (names or * patterns)
   --timeout-ms <n>         time budget of one tool call (default 60000)
   --sandbox                serve against a local fake of the upstream (no account needed)${options.createSandbox ? '' : ' [not available]'}
   -h, --help               show this help

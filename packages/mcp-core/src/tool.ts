@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
+import type { AnyPromptDefinition } from './prompt.js';
+import type { AnyResourceDefinition } from './resource.js';
 import type { ToolCallResult } from './result.js';
 
 /** All four hints are explicit: a client must never have to guess whether a tool writes. */
@@ -82,6 +84,10 @@ export interface ToolProvider {
   id: string;
   version: string;
   tools: readonly AnyToolDefinition[];
+  /** Prompts (`prompts/list`), e.g. workflow guides; clients show them as slash commands. */
+  prompts?: readonly AnyPromptDefinition[];
+  /** Resources and resource templates (`resources/list`), which clients attach as context. */
+  resources?: readonly AnyResourceDefinition[];
   /** Server instructions for the model, merged when providers are composed. */
   instructions?: string;
   /**

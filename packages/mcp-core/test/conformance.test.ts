@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeTool, McpToolError, NotFoundError, ToolValidationError } from '../src/index.js';
 import { describeToolProvider, fuzzCases } from '../src/testing/index.js';
+import { createContentProvider } from './fixtures/content.js';
 import { add, createFixtureProvider, echo, fail } from './fixtures/tools.js';
 
 describeToolProvider(createFixtureProvider());
+describeToolProvider(createContentProvider(), { name: 'notes (tools, prompts and resources)' });
 
 describe('fuzzCases', () => {
   it('covers extra keys, missing keys, wrong types, odd strings and boundary numbers', () => {

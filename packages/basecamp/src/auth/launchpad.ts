@@ -1,3 +1,4 @@
+import { createUpstreamClient, type UpstreamClient } from '@x/mcp-core/upstream';
 import { z } from 'zod';
 
 /** Launchpad (37signals' OAuth 2 server) endpoints, for login, refresh and logout. */
@@ -10,14 +11,16 @@ export interface LaunchpadOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Answers of Launchpad that mean something for the login. Everything else (not reachable, timed
+ * out, a 5xx) is a tool error from the shared upstream client, naming Launchpad.
+ */
 export type LaunchpadFailure =
   /** The refresh token or code is dead (400, e.g. `invalid_grant`): never try it again. */
   | 'invalid_grant'
   /** The app's client id or secret was refused (401). */
   | 'invalid_client'
-  /** Launchpad could not be reached or timed out. */
-  | 'unavailable'
-  /** Anything else: a 5xx, an unexpected body. */
+  /** An answer without what it should hold. */
   | 'upstream';
 
 export class LaunchpadError extends Error {
@@ -93,19 +96,16 @@ export async function getAuthorization(
   options: LaunchpadOptions,
   accessToken: string,
 ): Promise<Authorization> {
-  const response = await send(options, '/authorization.json', {
-    method: 'GET',
-    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+  const answer = await launchpad(options).request('GET', '/authorization.json', {
+    headers: { authorization: `Bearer ${accessToken}` },
+    secrets: [accessToken],
+    accept: [401],
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const body = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    throw new LaunchpadError(
-      response.status === 401 ? 'invalid_grant' : 'upstream',
-      `Launchpad answered ${response.status} to GET /authorization.json.`,
-      response.status,
-    );
+  if (answer.status === 401) {
+    throw new LaunchpadError('invalid_grant', 'Launchpad answered 401 to GET /authorization.json.', 401);
   }
-  const parsed = AuthorizationSchema.safeParse(body);
+  const parsed = AuthorizationSchema.safeParse(answer.data);
   if (!parsed.success)
     throw new LaunchpadError('upstream', 'Launchpad sent an unexpected authorization.json.');
   return parsed.data;
@@ -113,66 +113,56 @@ export async function getAuthorization(
 
 /** `DELETE /authorization.json`: revokes the access token. Returns whether Launchpad confirmed it. */
 export async function revokeToken(options: LaunchpadOptions, accessToken: string): Promise<boolean> {
-  const response = await send(options, '/authorization.json', {
-    method: 'DELETE',
+  const answer = await launchpad(options).request('DELETE', '/authorization.json', {
     headers: { authorization: `Bearer ${accessToken}` },
+    secrets: [accessToken],
+    accept: 'any',
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  await response.body?.cancel().catch(() => {});
   // 401: the token was already dead, which is what revoking wants.
-  return response.ok || response.status === 401;
+  return answer.status < 300 || answer.status === 401;
 }
 
 async function tokenRequest(options: LaunchpadOptions, form: Record<string, string>): Promise<TokenResponse> {
-  const response = await send(options, '/authorization/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams(form).toString(),
+  const answer = await launchpad(options).request('POST', '/authorization/token', {
+    form,
+    accept: [400, 401],
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const body = await response.json().catch(() => undefined);
-  if (response.status === 400) {
+  if (answer.status === 400) {
     throw new LaunchpadError(
       'invalid_grant',
       'Launchpad refused the grant (400): the code or refresh token is no longer valid.',
       400,
     );
   }
-  if (response.status === 401) {
+  if (answer.status === 401) {
     throw new LaunchpadError(
       'invalid_client',
       'Launchpad refused the OAuth app (401): check BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET.',
       401,
     );
   }
-  if (!response.ok) {
-    throw new LaunchpadError(
-      'upstream',
-      `Launchpad answered ${response.status} to the token request.`,
-      response.status,
-    );
-  }
-  const parsed = TokenResponseSchema.safeParse(body);
+  const parsed = TokenResponseSchema.safeParse(answer.data);
   if (!parsed.success) throw new LaunchpadError('upstream', 'Launchpad answered without an access token.');
   return parsed.data;
 }
 
-async function send(options: LaunchpadOptions, path: string, init: RequestInit): Promise<Response> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  try {
-    return await options.fetch(`${options.launchpadUrl}${path}`, {
-      ...init,
-      headers: { ...(init.headers as Record<string, string>), 'user-agent': options.userAgent },
-      signal,
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason ?? error;
-    throw new LaunchpadError(
-      'unavailable',
-      timeout.aborted
-        ? `Launchpad at ${options.launchpadUrl} did not answer within ${options.timeoutMs} ms.`
-        : `Cannot reach Launchpad at ${options.launchpadUrl}. Check your connection, or BASECAMP_LAUNCHPAD_URL.`,
-    );
-  }
+/**
+ * Launchpad through the shared upstream client: the time limit over the whole exchange, no
+ * redirected posts, the client secret and tokens kept out of quoted error text, one retry of a
+ * read after a lost connection or a 5xx.
+ */
+function launchpad(options: LaunchpadOptions): UpstreamClient {
+  return createUpstreamClient({
+    name: 'Launchpad',
+    baseUrl: options.launchpadUrl,
+    urlSetting: 'BASECAMP_LAUNCHPAD_URL',
+    headers: { 'user-agent': options.userAgent },
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    retry: { maxRetries: 1 },
+  });
 }
 
 /** The display name Launchpad gives for a person. */

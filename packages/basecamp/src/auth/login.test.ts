@@ -125,12 +125,42 @@ describe('login with Launchpad', () => {
     expect(wrongState).toBe(400);
   });
 
-  it('explains a refused client secret', async () => {
-    const error = await login(options({ clientSecret: 'wrong', accountId: fake.accountId })).catch(
-      (caught: unknown) => caught,
-    );
+  it('explains a refused client secret, in the terminal and in the browser', async () => {
+    let page: Promise<{ status: number; text: string }> | undefined;
+    const error = await login(
+      options({
+        clientSecret: 'wrong',
+        accountId: fake.accountId,
+        onAuthorizeUrl: (url) => {
+          page = fetch(url).then(async (response) => ({
+            status: response.status,
+            text: await response.text(),
+          }));
+        },
+      }),
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LoginError);
     expect((error as Error).message).toContain('BASECAMP_CLIENT_SECRET');
+    const browser = await page;
+    expect(browser?.status).toBe(502);
+    expect(browser?.text).toContain('Sign-in did not complete');
+    expect(browser?.text).toContain('BASECAMP_CLIENT_SECRET');
+    expect(browser?.text).not.toContain('signed in to Basecamp');
+  });
+
+  it('tells the browser it is signed in only once the login is saved', async () => {
+    let page: Promise<string> | undefined;
+    const opts = options({
+      accountId: fake.accountId,
+      onAuthorizeUrl: (url) => {
+        page = fetch(url).then((response) => response.text());
+      },
+    });
+    await login(opts);
+    expect(existsSync(opts.tokenFile)).toBe(true);
+    expect(await page).toContain(
+      'basecamp-mcp is signed in to Basecamp as Victor Cooper, account &#34;Honcho Design&#34;.',
+    );
   });
 
   it('needs the OAuth app and a local redirect URI', async () => {
@@ -188,6 +218,24 @@ describe('basecamp-mcp login / logout arguments', () => {
     const bad = io();
     expect(await runAuthCommand('login', ['--account', 'abc'], bad)).toBe(2);
     expect(bad.output.join('')).toContain('--account takes the account number');
+  });
+
+  it('whoami names the person, account, expiry and file, and exits 1 when signed out', async () => {
+    const opts = options({ accountId: fake.accountId });
+    const env = { BASECAMP_TOKEN_FILE: opts.tokenFile };
+    const before = io();
+    expect(await runAuthCommand('whoami', [], { ...before, env })).toBe(1);
+    expect(before.output.join('')).toContain(`Not signed in to Basecamp (no login at ${opts.tokenFile})`);
+    const { login: saved } = await login(opts);
+    const after = io();
+    expect(await runAuthCommand('whoami', [], { ...after, env })).toBe(0);
+    const shown = after.output.join('');
+    expect(shown).toContain(
+      `Signed in to Basecamp as Victor Cooper, victor@honchodesign.com, account "Honcho Design" (${fake.accountId}).`,
+    );
+    expect(shown).toContain(`Access token expires ${saved.expiresAt}`);
+    expect(shown).toContain(`Login stored in ${opts.tokenFile}.`);
+    expect(shown).not.toContain(saved.accessToken);
   });
 
   it('exits 1 with the reason when the OAuth app is not configured', async () => {

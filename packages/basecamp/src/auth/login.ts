@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { McpToolError } from '@x/mcp-core';
 import { DEFAULT_REDIRECT_URI, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
 import {
@@ -94,7 +96,6 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
 
   const state = randomBytes(16).toString('hex');
   const callback = await listenForCallback(redirect, state, options.waitMs ?? 5 * 60_000, options.signal);
-  let code: string;
   try {
     const authorizeUrl = new URL(`${settings.launchpadUrl}/authorization/new`);
     authorizeUrl.searchParams.set('response_type', 'code');
@@ -105,51 +106,70 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
       `\nTo let basecamp-mcp use your Basecamp, open this address in a browser and allow access:\n\n  ${authorizeUrl}\n\nWaiting for Basecamp to send you back to ${callback.redirectUri} (Ctrl+C cancels)...\n`,
     );
     options.onAuthorizeUrl?.(authorizeUrl.toString());
-    code = await callback.code;
+    const code = await callback.code;
+    // The browser waits on its answer until the code is exchanged, so it shows the real outcome.
+    let result: LoginResult;
+    try {
+      const tokens = await exchangeCode(launchpad, {
+        clientId,
+        clientSecret,
+        redirectUri: callback.redirectUri,
+        code,
+      });
+      const authorization = await getAuthorization(launchpad, tokens.access_token);
+      const account = await chooseAccount(authorization, options.accountId, options.prompt, write, () =>
+        callback.answer(
+          200,
+          'basecamp-mcp is signed in to Basecamp. Choose the account in the terminal; you can close this tab.',
+        ),
+      );
+      const login: StoredLogin = {
+        accessToken: tokens.access_token,
+        ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+        expiresAt: new Date(Date.now() + (tokens.expires_in ?? 1_209_600) * 1000).toISOString(),
+        accountId: String(account.id),
+        accountName: account.name,
+        identity: {
+          ...(authorization.identity?.id === undefined ? {} : { id: authorization.identity.id }),
+          ...(identityName(authorization) ? { name: identityName(authorization) } : {}),
+          ...(authorization.identity?.email_address ? { email: authorization.identity.email_address } : {}),
+        },
+        clientId,
+        clientSecret,
+      };
+      await writeLogin(settings.tokenFile, login);
+      write(
+        `Logged in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}" (${account.id}). Saved to ${settings.tokenFile}\n`,
+      );
+      result = { login, tokenFile: settings.tokenFile };
+      await callback.answer(
+        200,
+        `basecamp-mcp is signed in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}". You can close this tab and return to the terminal.`,
+      );
+    } catch (error) {
+      const failure = loginFailure(error);
+      await callback.answer(502, `Sign-in did not complete: ${failure.message} Details are in the terminal.`);
+      throw failure;
+    }
+    return result;
   } finally {
     callback.close();
   }
+}
 
-  try {
-    const tokens = await exchangeCode(launchpad, {
-      clientId,
-      clientSecret,
-      redirectUri: callback.redirectUri,
-      code,
-    });
-    const authorization = await getAuthorization(launchpad, tokens.access_token);
-    const account = await chooseAccount(authorization, options.accountId, options.prompt, write);
-    const login: StoredLogin = {
-      accessToken: tokens.access_token,
-      ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
-      expiresAt: new Date(Date.now() + (tokens.expires_in ?? 1_209_600) * 1000).toISOString(),
-      accountId: String(account.id),
-      accountName: account.name,
-      identity: {
-        ...(authorization.identity?.id === undefined ? {} : { id: authorization.identity.id }),
-        ...(identityName(authorization) ? { name: identityName(authorization) } : {}),
-        ...(authorization.identity?.email_address ? { email: authorization.identity.email_address } : {}),
-      },
-      clientId,
-      clientSecret,
-    };
-    await writeLogin(settings.tokenFile, login);
-    write(
-      `Logged in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}" (${account.id}). Saved to ${settings.tokenFile}\n`,
+/** What a failed exchange means for the person logging in. */
+function loginFailure(error: unknown): Error {
+  if (error instanceof LaunchpadError) {
+    return new LoginError(
+      error.failure === 'invalid_client'
+        ? `Launchpad refused the app's client id or secret. Check BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET.`
+        : error.failure === 'invalid_grant'
+          ? 'Launchpad refused the authorization code (it expired or the redirect URI differs from the registered one). Run `basecamp-mcp login` again.'
+          : `${error.message} Try again in a moment.`,
     );
-    return { login, tokenFile: settings.tokenFile };
-  } catch (error) {
-    if (error instanceof LaunchpadError) {
-      throw new LoginError(
-        error.failure === 'invalid_client'
-          ? `Launchpad refused the app's client id or secret. Check BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET.`
-          : error.failure === 'invalid_grant'
-            ? 'Launchpad refused the authorization code (it expired or the redirect URI differs from the registered one). Run `basecamp-mcp login` again.'
-            : `${error.message} Try again in a moment.`,
-      );
-    }
-    throw error;
   }
+  if (McpToolError.isInstance(error)) return new LoginError(error.message);
+  return error instanceof Error ? error : new LoginError(String(error));
 }
 
 export interface LogoutResult {
@@ -221,7 +241,10 @@ function parseRedirectUri(raw: string): Redirect {
   };
 }
 
-/** A server that waits for Launchpad's redirect with `?code=...&state=...`, then stops. */
+/**
+ * A server that waits for Launchpad's redirect with `?code=...&state=...`. The browser's request
+ * is held open until `answer` tells it how the login ended; `close` stops the server.
+ */
 async function listenForCallback(redirect: Redirect, state: string, waitMs: number, signal?: AbortSignal) {
   let settle: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
   const code = new Promise<string>((resolve, reject) => {
@@ -229,6 +252,16 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
   });
   // Nobody may be waiting yet when it fails (e.g. the server cannot start).
   code.catch(() => {});
+  let pending: ServerResponse | undefined;
+  const page = (response: ServerResponse, status: number, message: string) =>
+    new Promise<void>((resolve) => {
+      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
+      response.end(
+        `<!doctype html><meta charset="utf-8"><title>basecamp-mcp</title><p>${escapeHtml(message)}</p>`,
+        () => resolve(),
+      );
+      response.once('close', () => resolve());
+    });
   // Loaded here, not at import: the MCP server imports this module and never needs node:http over stdio.
   const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
@@ -238,21 +271,22 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
       response.end('Not found');
       return;
     }
-    const page = (status: number, message: string) => {
-      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
-      response.end(`<!doctype html><meta charset="utf-8"><title>basecamp-mcp</title><p>${message}</p>`);
-    };
     if (url.searchParams.get('state') !== state) {
-      page(
+      void page(
+        response,
         400,
         'This sign-in link does not belong to the running login. Start again with basecamp-mcp login.',
       );
       return;
     }
+    if (pending) {
+      void page(response, 409, 'This sign-in is already being completed. Return to the terminal.');
+      return;
+    }
     const error = url.searchParams.get('error');
     const received = url.searchParams.get('code');
     if (error || !received) {
-      page(400, 'Basecamp did not grant access. You can close this tab.');
+      void page(response, 400, 'Basecamp did not grant access. You can close this tab.');
       settle?.reject(
         new LoginError(
           error === 'access_denied'
@@ -262,7 +296,7 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
       );
       return;
     }
-    page(200, 'basecamp-mcp is signed in to Basecamp. You can close this tab and return to the terminal.');
+    pending = response;
     settle?.resolve(received);
   });
   await new Promise<void>((resolve, reject) => {
@@ -288,6 +322,12 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
   return {
     redirectUri: `http://${redirect.protocolHost.includes(':') ? `[${redirect.protocolHost}]` : redirect.protocolHost}:${port}${redirect.path}`,
     code,
+    /** Tells the waiting browser how the login ended; only the first answer counts. */
+    answer: async (status: number, message: string) => {
+      const response = pending;
+      if (!response || response.headersSent) return;
+      await page(response, status, message);
+    },
     close: () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -297,6 +337,10 @@ async function listenForCallback(redirect: Redirect, state: string, waitMs: numb
   };
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
 type Account = Authorization['accounts'][number];
 
 async function chooseAccount(
@@ -304,6 +348,7 @@ async function chooseAccount(
   wanted: string | undefined,
   prompt: LoginOptions['prompt'],
   write: (text: string) => void,
+  beforePrompt: () => Promise<void>,
 ): Promise<Account> {
   const accounts = authorization.accounts.filter((account) => account.product === 'bc3');
   const list = accounts.map((account) => `${account.id} (${account.name})`).join(', ');
@@ -324,6 +369,8 @@ async function chooseAccount(
       `This login reaches several Basecamp accounts: ${list}. Run \`basecamp-mcp login --account <id>\` with one of them.`,
     );
   }
+  // The browser should not wait on a question asked in the terminal.
+  await beforePrompt();
   write(
     `\nThis login reaches several Basecamp accounts:\n${accounts.map((account, index) => `  ${index + 1}. ${account.name} (${account.id})`).join('\n')}\n`,
   );

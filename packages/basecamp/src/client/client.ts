@@ -1,17 +1,16 @@
+import { createHash } from 'node:crypto';
+import { createLogger, LimitExceededError, type Logger, UpstreamError } from '@x/mcp-core';
 import {
-  createLogger,
-  LimitExceededError,
-  type Logger,
-  networkErrorCode,
-  parseRetryAfter,
-  sleep,
-  UpstreamError,
-  UpstreamUnavailableError,
-} from '@x/mcp-core';
-import { type Credentials, Session } from '../auth/session.js';
+  type CredentialSource,
+  createUpstreamClient,
+  lazyCredentials,
+  type UpstreamClient,
+  type UpstreamResponse,
+} from '@x/mcp-core/upstream';
+import { type BasecampCredentials, defaultBasecampCredentials } from '../auth/credentials.js';
 import { type BasecampSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
 import { VERSION } from '../version.js';
-import { errorForStatus } from './errors.js';
+import { basecampStatusErrors } from './errors.js';
 import { EtagCache } from './etag-cache.js';
 import { SlidingWindowLimiter } from './limiter.js';
 
@@ -53,28 +52,32 @@ export interface ClientStats {
   retries: number;
 }
 
-const RETRYABLE_GET_STATUSES = new Set([500, 502, 503, 504]);
 /** Upper bound on upstream pages one list call follows, whatever `page` asks for. */
 const MAX_PAGES_PER_CALL = 25;
 
 /**
- * The Basecamp API client: bearer token and User-Agent on every request, a time limit per
- * request, a per-account limiter that queues bursts, ETag revalidation, a refresh on 401 shared
- * by concurrent calls, retries after 429 (any method, the request was not processed) and after
- * 500/502/503/504 (GET only), and every failure mapped once onto the shared error vocabulary.
+ * The Basecamp API client: the shared upstream client (bearer token from one credential source,
+ * renewed once on a 401; the time limit over the whole exchange; bounded bodies; no redirected
+ * writes; retries after a 429 on any method and after a 5xx on reads; one status map) with
+ * Basecamp's layers on top: its User-Agent, a per-account limiter that queues bursts, ETag
+ * revalidation and `Link` pagination.
  */
 export class BasecampClient {
   readonly #settings: BasecampSettings;
   readonly #logger: Logger;
   #resolved: ResolvedSettings | undefined;
-  #session: Session | undefined;
+  #upstream: UpstreamClient<BasecampCredentials> | undefined;
   #cache: EtagCache | undefined;
   readonly #limiters = new Map<string, SlidingWindowLimiter>();
-  readonly stats: ClientStats = { requests: 0, notModified: 0, rateLimited: 0, retries: 0 };
+  #notModified = 0;
+  /** Where every request's token and account come from. */
+  readonly credentials: CredentialSource<BasecampCredentials>;
 
   constructor(settings: BasecampSettings = {}, logger: Logger = createLogger('basecamp')) {
     this.#settings = settings;
     this.#logger = logger;
+    this.credentials =
+      settings.credentials ?? lazyCredentials(() => defaultBasecampCredentials(this.settings, this.#logger));
   }
 
   /** Settings with their environment fallbacks, read on first use. */
@@ -83,14 +86,15 @@ export class BasecampClient {
     return this.#resolved;
   }
 
-  get session(): Session {
-    this.#session ??= new Session(() => this.settings, this.#logger);
-    return this.#session;
+  /** Counters of what reached Basecamp, for benchmarks and diagnostics. */
+  get stats(): ClientStats {
+    const upstream = this.#upstream?.stats ?? { requests: 0, rateLimited: 0, retries: 0 };
+    return { ...upstream, notModified: this.#notModified };
   }
 
   /** The account requests go to. */
-  async accountId(): Promise<string> {
-    return (await this.session.current()).accountId;
+  async accountId(signal?: AbortSignal): Promise<string> {
+    return (await this.credentials.current(signal)).accountId;
   }
 
   get<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -144,95 +148,92 @@ export class BasecampClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const settings = this.settings;
-    let credentials = await this.session.current();
-    const url = this.#url(credentials.accountId, path, options.query);
-    const cacheKey = method === 'GET' ? url.toString() : undefined;
-    const limiter = this.#limiter(credentials.accountId);
-    let renewed = false;
-    let attempt = 0;
-    for (;;) {
-      const release = await limiter.acquire(options.signal);
-      const cached = cacheKey === undefined ? undefined : this.#etagCache.get(cacheKey);
-      let response: Response;
-      try {
-        response = await this.#send(method, url, credentials, options, cached?.etag);
-      } finally {
-        release();
+    const upstream = this.#client();
+    // A path below the account, or an absolute `Link` URL (the shared client keeps it on the API's origin).
+    const target = (credentials: BasecampCredentials) =>
+      /^https?:\/\//i.test(path) ? path : `/${credentials.accountId}${path}`;
+    let cacheKey: string | undefined;
+    let cached: ReturnType<EtagCache['get']>;
+    if (method === 'GET') {
+      // The key is who asks and the URL asked for: a source that serves several people (a hosted
+      // server) must never answer one person's request from another's cached page.
+      const { accountId, accessToken } = await this.credentials.current(options.signal);
+      const url = new URL(/^https?:\/\//i.test(path) ? path : `${upstream.baseUrl}/${accountId}${path}`);
+      for (const [key, value] of Object.entries(options.query ?? {})) {
+        if (value !== undefined) url.searchParams.set(key, String(value));
       }
-      this.stats.requests++;
-      if (response.status === 304 && cached && cacheKey !== undefined) {
-        this.stats.notModified++;
-        return {
-          data: JSON.parse(cached.body) as T,
-          status: 200,
-          next: this.#nextLink(cached.link),
-          total: parseTotal(cached.totalCount),
-          cached: true,
-        };
-      }
-      if (response.status === 401) {
-        await response.body?.cancel().catch(() => {});
-        // A token that was just renewed and is still refused will not get better by renewing again.
-        if (renewed) throw this.session.rejected(credentials);
-        renewed = true;
-        credentials = await this.session.renew(credentials);
-        continue;
-      }
-      if (response.status === 429) {
-        this.stats.rateLimited++;
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        const wait = retryAfter ?? this.#backoff(attempt);
-        if (attempt < settings.maxRetries && wait <= settings.maxRetryWaitMs) {
-          await response.body?.cancel().catch(() => {});
-          // Everyone queued for this account waits too, with jitter so they do not return at once.
-          limiter.pause(wait + Math.floor(Math.random() * Math.min(1000, wait * 0.2 + 50)));
-          attempt++;
-          this.stats.retries++;
-          continue;
-        }
-      }
-      if (method === 'GET' && RETRYABLE_GET_STATUSES.has(response.status) && attempt < settings.maxRetries) {
-        await response.body?.cancel().catch(() => {});
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        const wait =
-          retryAfter !== undefined && retryAfter <= settings.maxRetryWaitMs
-            ? retryAfter
-            : this.#backoff(attempt);
-        attempt++;
-        this.stats.retries++;
-        await sleep(wait, options.signal);
-        continue;
-      }
-      const text = await this.#readText(response, options.signal);
-      const body = parseJson(text);
-      if (!response.ok) {
-        throw errorForStatus(response.status, response.headers, body, {
-          method,
-          path: `${url.pathname}`,
-          ...(options.notFound === undefined ? {} : { notFound: options.notFound }),
-        });
-      }
-      if (text.trim() !== '' && body === undefined) {
-        throw new UpstreamError(`Basecamp answered ${method} ${url.pathname} with a body that is not JSON.`);
-      }
-      const etag = response.headers.get('etag');
-      if (cacheKey !== undefined && etag && text) {
-        this.#etagCache.set(cacheKey, {
-          etag,
-          body: text,
-          link: response.headers.get('link'),
-          totalCount: response.headers.get('x-total-count'),
-        });
-      }
+      const who = createHash('sha256').update(accessToken).digest('base64url').slice(0, 16);
+      cacheKey = `${who} ${url}`;
+      cached = this.#etagCache.get(cacheKey);
+    }
+    const headers: Record<string, string> = {};
+    // Basecamp answers 415 to a write without a JSON content type, even one without a body.
+    if (method === 'POST' || method === 'PUT') headers['content-type'] = 'application/json; charset=utf-8';
+    if (cached) headers['if-none-match'] = cached.etag;
+    const answer: UpstreamResponse<T, BasecampCredentials> = await upstream.request<T>(method, target, {
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.body === undefined ? {} : { json: options.body }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.notFound === undefined ? {} : { notFound: options.notFound }),
+      headers,
+      accept: cached ? [304] : [],
+    });
+    if (answer.status === 304 && cached) {
+      this.#notModified++;
       return {
-        data: body as T,
-        status: response.status,
-        next: this.#nextLink(response.headers.get('link')),
-        total: parseTotal(response.headers.get('x-total-count')),
-        cached: false,
+        data: JSON.parse(cached.body) as T,
+        status: 200,
+        next: this.#nextLink(cached.link),
+        total: parseTotal(cached.totalCount),
+        cached: true,
       };
     }
+    const etag = answer.headers.get('etag');
+    if (cacheKey !== undefined && etag && answer.text) {
+      this.#etagCache.set(cacheKey, {
+        etag,
+        body: answer.text,
+        link: answer.headers.get('link'),
+        totalCount: answer.headers.get('x-total-count'),
+      });
+    }
+    return {
+      data: answer.data,
+      status: answer.status,
+      next: this.#nextLink(answer.headers.get('link')),
+      total: parseTotal(answer.headers.get('x-total-count')),
+      cached: false,
+    };
+  }
+
+  #client(): UpstreamClient<BasecampCredentials> {
+    if (this.#upstream) return this.#upstream;
+    const settings = this.settings;
+    this.#upstream = createUpstreamClient<BasecampCredentials>({
+      name: 'Basecamp',
+      baseUrl: settings.apiUrl,
+      urlSetting: 'BASECAMP_API_URL',
+      headers: { 'user-agent': settings.userAgent },
+      jsonContentType: 'application/json; charset=utf-8',
+      timeoutMs: settings.timeoutMs,
+      fetch: settings.fetch,
+      retry: {
+        maxRetries: settings.maxRetries,
+        baseDelayMs: settings.retryBaseMs,
+        maxDelayMs: settings.maxRetryWaitMs,
+      },
+      statusError: basecampStatusErrors,
+      auth: {
+        source: this.credentials,
+        headers: (credentials) => ({ authorization: `Bearer ${credentials.accessToken}` }),
+      },
+      secrets: () => [settings.clientSecret],
+      // Answers date the limiter's window, so the gate is held until the answer is in.
+      gate: async (credentials, signal) => this.#limiter(credentials?.accountId ?? '').acquire(signal),
+      // Everyone queued for this account waits out a 429 too.
+      onRateLimited: (waitMs, credentials) => this.#limiter(credentials?.accountId ?? '').pause(waitMs),
+    });
+    return this.#upstream;
   }
 
   get #etagCache(): EtagCache {
@@ -249,95 +250,12 @@ export class BasecampClient {
     return limiter;
   }
 
-  /** A path below the account, or an absolute `Link` URL, which must stay on the API's origin. */
-  #url(accountId: string, path: string, query: RequestOptions['query']): URL {
-    const base = this.settings.apiUrl;
-    const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(`${base}/${accountId}${path}`);
-    if (url.origin !== new URL(base).origin) {
-      throw new UpstreamError(
-        `Basecamp sent a pagination link to another host (${url.origin}); not following it.`,
-      );
-    }
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    return url;
-  }
-
   #nextLink(header: string | null): string | undefined {
     if (!header) return undefined;
     for (const part of header.split(',')) {
       const match = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part);
       if (match?.[1]) return match[1];
     }
-    return undefined;
-  }
-
-  #backoff(attempt: number): number {
-    const base = Math.min(this.settings.retryBaseMs * 2 ** attempt, this.settings.maxRetryWaitMs);
-    return Math.round(base / 2 + Math.random() * (base / 2));
-  }
-
-  async #send(
-    method: string,
-    url: URL,
-    credentials: Credentials,
-    options: RequestOptions,
-    etag: string | undefined,
-  ): Promise<Response> {
-    const { timeoutMs, fetch, userAgent } = this.settings;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${credentials.accessToken}`,
-      'user-agent': userAgent,
-      accept: 'application/json',
-    };
-    if (options.body !== undefined || method === 'POST' || method === 'PUT') {
-      headers['content-type'] = 'application/json; charset=utf-8';
-    }
-    if (etag) headers['if-none-match'] = etag;
-    try {
-      return await fetch(url, {
-        method,
-        headers,
-        signal,
-        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      });
-    } catch (error) {
-      throw this.#networkError(error, options.signal, timeout);
-    }
-  }
-
-  async #readText(response: Response, signal: AbortSignal | undefined): Promise<string> {
-    try {
-      return await response.text();
-    } catch (error) {
-      throw this.#networkError(error, signal, undefined);
-    }
-  }
-
-  #networkError(error: unknown, callerSignal: AbortSignal | undefined, timeout: AbortSignal | undefined) {
-    // The caller's cancellation or time budget: let the core report it as such.
-    if (callerSignal?.aborted) return callerSignal.reason ?? error;
-    const base = this.settings.apiUrl;
-    if (timeout?.aborted || (error as Error | undefined)?.name === 'TimeoutError') {
-      return new UpstreamUnavailableError(
-        `Basecamp at ${base} did not answer within ${this.settings.timeoutMs} ms. Try again in a moment.`,
-      );
-    }
-    const code = networkErrorCode(error);
-    return new UpstreamUnavailableError(
-      `Cannot reach Basecamp at ${base}${code ? ` (${code})` : ''}. Check your connection, or BASECAMP_API_URL.`,
-    );
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
     return undefined;
   }
 }

@@ -1,18 +1,15 @@
 import {
   InvalidInputError,
-  McpToolError,
-  networkErrorCode,
+  type McpToolError,
   PermissionDeniedError,
-  parseRetryAfter,
-  RateLimitedError,
   toolRef,
   UpstreamError,
   UpstreamUnavailableError,
 } from '@x/mcp-core';
+import { createUpstreamClient, type UpstreamClient, type UpstreamFailure } from '@x/mcp-core/upstream';
 import type { z } from 'zod';
 import type { ApiSettings } from '../settings.js';
 import {
-  DetailBodySchema,
   type HealthResponse,
   HealthResponseSchema,
   type SearchResponse,
@@ -39,8 +36,6 @@ export interface HealthAnswer {
   body: HealthResponse;
 }
 
-/** Responses larger than this are refused rather than buffered. */
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Upstream detail texts are passed on to the model, but never unbounded. */
 const MAX_DETAIL_LENGTH = 500;
 
@@ -48,11 +43,29 @@ const START_HINT =
   'Start the service with `docker compose up -d` in the rag-ingestion folder of a bbj-ai-strategy checkout, or set BBJ_RAG_API_URL to where it runs.';
 
 /**
- * The BBj RAG REST client. Every upstream failure is mapped onto the shared error
- * vocabulary here, once, by HTTP status and never by matching error text.
+ * The BBj RAG REST client on the shared upstream client (time limit over the whole exchange,
+ * bounded bodies, one retry and status policy). The service's own meanings of 404/405, 422,
+ * 503 and of a gateway's 502/504 are mapped here, by HTTP status, never by matching text.
  */
 export class BbjRagClient {
-  constructor(private readonly settings: ApiSettings) {}
+  readonly #upstream: UpstreamClient;
+
+  constructor(private readonly settings: ApiSettings) {
+    this.#upstream = createUpstreamClient({
+      name: 'BBj RAG API',
+      baseUrl: settings.apiUrl,
+      urlSetting: 'BBJ_RAG_API_URL',
+      hints: {
+        unreachable: START_HINT,
+        timeout: `It may be overloaded or still starting; call ${toolRef('bbj_knowledge_status')}, then retry.`,
+      },
+      timeoutMs: settings.timeoutMs,
+      fetch: settings.fetch,
+      maxMessageChars: MAX_DETAIL_LENGTH,
+      retry: { maxRetries: 1 },
+      statusError: (failure) => this.#statusError(failure),
+    });
+  }
 
   get apiUrl(): string {
     return this.settings.apiUrl;
@@ -82,30 +95,12 @@ export class BbjRagClient {
     options: RequestOptions,
     readableStatuses: readonly number[] = [],
   ): Promise<{ status: number; json: unknown }> {
-    const url = `${this.settings.apiUrl}${path}`;
-    const timeout = AbortSignal.timeout(this.settings.requestTimeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.settings.fetch(url, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal,
-      });
-      text = await readBounded(response, path);
-    } catch (error) {
-      throw this.#transportError(error, path, options.signal, timeout);
-    }
-    const json = parseJson(text);
-    if (response.ok || readableStatuses.includes(response.status)) {
-      return { status: response.status, json };
-    }
-    throw this.#statusError(response, path, json, text);
+    const answer = await this.#upstream.request(method, path, {
+      ...(body === undefined ? {} : { json: body }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      accept: readableStatuses,
+    });
+    return { status: answer.status, json: answer.data };
   }
 
   #parse<T extends z.ZodType>(
@@ -122,40 +117,17 @@ export class BbjRagClient {
     );
   }
 
-  #transportError(
-    error: unknown,
-    path: string,
-    callerSignal: AbortSignal | undefined,
-    timeout: AbortSignal,
-  ): McpToolError | unknown {
-    if (McpToolError.isInstance(error)) return error;
-    if (callerSignal?.aborted) {
-      // The call was cancelled or ran out of its budget: the reason already says which.
-      return callerSignal.reason;
-    }
-    if (timeout.aborted) {
-      return new UpstreamUnavailableError(
-        `The BBj RAG API at ${this.apiUrl} did not answer ${path} within ${this.settings.requestTimeoutMs} ms. It may be overloaded or still starting; call ${toolRef('bbj_knowledge_status')}, then retry.`,
-        { details: { timeout_ms: this.settings.requestTimeoutMs } },
-      );
-    }
-    const code = networkErrorCode(error);
-    return new UpstreamUnavailableError(
-      `BBj RAG API is not reachable at ${this.apiUrl}${code ? ` (${code})` : ''}. ${START_HINT}`,
-      { cause: error, details: { api_url: this.apiUrl } },
-    );
-  }
-
-  #statusError(response: Response, path: string, json: unknown, text: string): McpToolError {
-    const status = response.status;
+  #statusError(failure: UpstreamFailure): McpToolError | undefined {
+    const { status, path } = failure;
     const where = `The BBj RAG API at ${this.apiUrl}`;
+    const detail = failure.message ?? 'no detail given';
     if (status === 422 || status === 400) {
-      const validation = ValidationErrorBodySchema.safeParse(json);
+      const validation = ValidationErrorBodySchema.safeParse(failure.body);
       if (validation.success) {
         const fields = validation.data.detail.map((issue) => ({
           // FastAPI prefixes the location with where the value came from ("body", "query").
           field: issue.loc.filter((part, index) => !(index === 0 && part === 'body')).join('.') || '(body)',
-          message: issue.msg,
+          message: failure.redact(issue.msg),
         }));
         return new InvalidInputError(
           `${where} rejected the request to ${path}: ${fields.map((field) => `${field.field}: ${field.message}`).join('; ')}. Fix these arguments and call again.`,
@@ -163,7 +135,7 @@ export class BbjRagClient {
         );
       }
       return new InvalidInputError(
-        `${where} rejected the request to ${path} (HTTP ${status}): ${detailText(json, text)}. Fix the arguments and call again.`,
+        `${where} rejected the request to ${path} (HTTP ${status}): ${detail}. Fix the arguments and call again.`,
         { details: { status } },
       );
     }
@@ -179,18 +151,10 @@ export class BbjRagClient {
         { details: { status } },
       );
     }
-    if (status === 429) {
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      return new RateLimitedError(
-        `${where} is rate limiting requests (HTTP 429). Wait${retryAfterMs === undefined ? ' a moment' : ` ${Math.ceil(retryAfterMs / 1000)} s`} and retry.`,
-        { details: { status, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) } },
-      );
-    }
     if (status === 503) {
-      const detail = detailText(json, text);
-      return new UpstreamError(
+      return new UpstreamUnavailableError(
         `${where} could not serve ${path} (HTTP 503): ${detail}. A backend the service needs (database or embedding model) is down; call ${toolRef('bbj_knowledge_status')} to see which, and retry once it is healthy.`,
-        { retryable: true, details: { status, detail } },
+        { details: { status, detail } },
       );
     }
     if (status === 502 || status === 504) {
@@ -199,53 +163,12 @@ export class BbjRagClient {
         { details: { status } },
       );
     }
-    return new UpstreamError(`${where} failed on ${path} (HTTP ${status}): ${detailText(json, text)}.`, {
-      retryable: status >= 500,
-      details: { status },
-    });
-  }
-}
-
-async function readBounded(response: Response, path: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge(path);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw tooLarge(path);
+    if (status >= 500) {
+      return new UpstreamError(`${where} failed on ${path} (HTTP ${status}): ${detail}.`, {
+        retryable: true,
+        details: { status },
+      });
     }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function tooLarge(path: string): McpToolError {
-  return new UpstreamError(
-    `The BBj RAG API answered ${path} with more than ${MAX_RESPONSE_BYTES} bytes; refusing to read it.`,
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
     return undefined;
   }
-}
-
-/** FastAPI's `{"detail": "..."}`, else the start of whatever the server sent. */
-function detailText(json: unknown, text: string): string {
-  const detail = DetailBodySchema.safeParse(json);
-  const raw = detail.success ? detail.data.detail : text.trim() || 'no detail given';
-  return raw.length > MAX_DETAIL_LENGTH ? `${raw.slice(0, MAX_DETAIL_LENGTH)}…` : raw;
 }

@@ -50,6 +50,3 @@ export const ValidationErrorBodySchema = z.object({
     }),
   ),
 });
-
-/** FastAPI's `HTTPException` body, e.g. a 503 when the embedding backend is down. */
-export const DetailBodySchema = z.object({ detail: z.string() });

@@ -186,11 +186,11 @@ describe('search_bbj_knowledge', () => {
     expect(body.message).toContain('limit: Input should be less than or equal to 20');
   });
 
-  it('turns a 503 into a retryable UPSTREAM_ERROR carrying the detail', async () => {
+  it('turns a 503 into a retryable UPSTREAM_UNAVAILABLE carrying the detail', async () => {
     fake.update({ embedding: 'down' });
     const body = errorBody(await search({ query: 'window' }));
     expect(body).toMatchObject({
-      error_code: 'UPSTREAM_ERROR',
+      error_code: 'UPSTREAM_UNAVAILABLE',
       retryable: true,
       status: 503,
       detail: 'Ollama embedding failed: [Errno 111] Connection refused',
@@ -229,7 +229,7 @@ describe('search_bbj_knowledge', () => {
       const body = errorBody(await search({ query: 'window' }, impatient.client));
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(body).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true, timeout_ms: 200 });
-      expect(body.message).toContain('did not answer /search within 200 ms');
+      expect(body.message).toContain('did not answer within 200 ms (POST /search)');
     } finally {
       await impatient.close();
     }

@@ -1,6 +1,8 @@
-import { readFile, stat, unlink } from 'node:fs/promises';
-import { ConfigError, writePrivateFile } from '@x/mcp-core';
+import { createLoginFile, type LoginFile } from '@x/mcp-core/upstream';
 import { z } from 'zod';
+
+/** How messages name the command that signs in again. */
+export const LOGIN_COMMAND = '`forge-mcp login` (or `forge login`)';
 
 /**
  * The `forge` CLI's login file (`~/.forge/config.json`, mode 0600). Unknown fields are kept,
@@ -18,7 +20,16 @@ export const ForgeConfigSchema = z.looseObject({
 
 export type ForgeConfig = z.infer<typeof ForgeConfigSchema>;
 
-const LOGIN_HINT = 'Run `forge-mcp login` (or `forge login`) to sign in again.';
+/** The login file at `path`, read and written the way every provider's is. */
+export function forgeLoginFile(path: string): LoginFile<ForgeConfig> {
+  return createLoginFile({
+    path,
+    schema: ForgeConfigSchema,
+    label: 'Forge login file',
+    loginCommand: LOGIN_COMMAND,
+    pathVariable: 'FORGE_CONFIG_PATH',
+  });
+}
 
 /**
  * Reads and validates the login file. Returns `undefined` when it does not exist. A file that
@@ -28,54 +39,21 @@ export async function readConfig(
   path: string,
   onWarning?: (message: string) => void,
 ): Promise<ForgeConfig | undefined> {
-  let raw: string;
-  try {
-    raw = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(
-      `Cannot read the Forge login file (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check its permissions, or set FORGE_CONFIG_PATH. ${LOGIN_HINT}`,
-    );
+  const file = forgeLoginFile(path);
+  const config = await file.read();
+  if (config !== undefined && onWarning) {
+    const warning = await file.modeWarning();
+    if (warning) onWarning(warning);
   }
-  if (onWarning && process.platform !== 'win32') {
-    const mode = (await stat(path).catch(() => undefined))?.mode;
-    if (mode !== undefined && (mode & 0o777) !== 0o600) {
-      onWarning(
-        `The Forge login file is readable by others (mode ${(mode & 0o777).toString(8)}). Run: chmod 600 ${path}`,
-      );
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ConfigError(`The Forge login file is malformed (not JSON). ${LOGIN_HINT}`);
-  }
-  const result = ForgeConfigSchema.safeParse(parsed);
-  if (!result.success) {
-    const fields = [...new Set(result.error.issues.map((issue) => issue.path.join('.') || '(root)'))];
-    throw new ConfigError(
-      `The Forge login file is invalid (bad or missing: ${fields.slice(0, 5).join(', ')}). ${LOGIN_HINT}`,
-    );
-  }
-  return result.data;
+  return config;
 }
 
-/**
- * Writes the login file atomically: a private temp file in the same directory, then a rename,
- * so a reader (this server, the `forge` CLI) never sees half a file. Mode 0600, directory 0700.
- */
+/** Writes the login file atomically (private temp file, then rename), mode 0600, directory 0700. */
 export async function writeConfig(path: string, config: ForgeConfig): Promise<void> {
-  await writePrivateFile(path, `${JSON.stringify(config, null, 2)}\n`);
+  await forgeLoginFile(path).write(config);
 }
 
 /** Deletes the login file. Returns whether there was one. */
-export async function removeConfig(path: string): Promise<boolean> {
-  try {
-    await unlink(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+export function removeConfig(path: string): Promise<boolean> {
+  return forgeLoginFile(path).remove();
 }

@@ -120,4 +120,26 @@ describe('logout and the subcommands', () => {
     expect(await runAuthCommand('logout', ['--help'], { write, env })).toBe(0);
     expect(output.join('')).toContain('Usage: forge-mcp logout');
   });
+
+  it('whoami names the account, the expiry and the file, and exits 1 when signed out', async () => {
+    const { fake, configPath, output, write } = await setup({ pendingPolls: 0 });
+    const env = { FORGE_API_URL: fake.url, FORGE_CONFIG_PATH: configPath };
+    expect(await runAuthCommand('whoami', [], { write, env })).toBe(1);
+    expect(output.join('')).toContain(
+      `Not signed in to Forge (no login at ${configPath}). Run \`forge-mcp login\`.`,
+    );
+    const { config } = await login({ apiUrl: fake.url, configPath, write, pollIntervalMs: 5 });
+    output.length = 0;
+    expect(await runAuthCommand('whoami', [], { write, env })).toBe(0);
+    const shown = output.join('');
+    expect(shown).toContain(`Signed in to Forge as dev@example.com, Dana Developer, team ${fake.teamId}.`);
+    expect(shown).toContain(`Access token expires ${config.expiresAt}`);
+    expect(shown).toContain(`Login stored in ${configPath}`);
+    expect(shown).not.toContain(fake.accessToken);
+    output.length = 0;
+    expect(
+      await runAuthCommand('whoami', [], { write, env: { ...env, FORGE_ACCESS_TOKEN: 'env-token' } }),
+    ).toBe(1);
+    expect(output.join('')).toContain('FORGE_TEAM_ID is missing');
+  });
 });

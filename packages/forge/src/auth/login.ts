@@ -1,7 +1,7 @@
-import { sleep } from '@x/mcp-core';
+import { sleep } from '@x/mcp-core/upstream';
 import { z } from 'zod';
+import { forgeUpstream } from '../client/upstream.js';
 import { resolveSettings } from '../settings.js';
-import { VERSION } from '../version.js';
 import { type ForgeConfig, removeConfig, writeConfig } from './config-file.js';
 
 export interface LoginOptions {
@@ -69,32 +69,26 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   const write = options.write ?? ((text: string) => process.stderr.write(text));
+  const upstream = forgeUpstream(settings);
+  // Every answer comes back to the device-flow loop below, which knows what each one means.
   const post = async (path: string, body?: unknown) => {
-    const timeout = AbortSignal.timeout(settings.timeoutMs);
     try {
-      return await settings.fetch(`${settings.apiUrl}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'user-agent': `@x/mcp-forge/${VERSION}`,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      return await upstream.request<Record<string, unknown> | undefined>('POST', path, {
+        ...(body === undefined ? {} : { json: body }),
+        accept: 'any',
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
       if (options.signal?.aborted) throw new LoginError('Login cancelled; nothing was saved.');
-      throw new LoginError(
-        `Cannot reach the Forge server at ${settings.apiUrl}${describeNetworkError(error)}. Check your connection, or FORGE_API_URL for a self-hosted Forge.`,
-      );
+      throw new LoginError((error as Error).message);
     }
   };
 
   const started = await post('/auth/device/request');
-  if (!started.ok) {
+  if (started.status >= 300) {
     throw new LoginError(`Forge could not start a login (HTTP ${started.status}). Try again in a moment.`);
   }
-  const device = DeviceCodeSchema.safeParse(await started.json().catch(() => undefined));
+  const device = DeviceCodeSchema.safeParse(started.data);
   if (!device.success) throw new LoginError('Forge answered the login request with an unexpected response.');
   const { deviceCode, userCode, verificationUri } = device.data;
   const expiresInMs = (device.data.expiresIn ?? 300) * 1000;
@@ -117,8 +111,8 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
       return undefined;
     });
     if (!response) continue;
-    if (response.ok) {
-      const token = DeviceTokenSchema.safeParse(await response.json().catch(() => undefined));
+    if (response.status < 300) {
+      const token = DeviceTokenSchema.safeParse(response.data);
       if (!token.success)
         throw new LoginError('Forge approved the login but sent an unexpected token response.');
       const config: ForgeConfig = {
@@ -136,7 +130,7 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
       return { config, configPath: settings.configPath };
     }
     if (response.status === 400) {
-      const body = (await response.json().catch(() => ({}))) as { error?: unknown };
+      const body = (response.data ?? {}) as { error?: unknown };
       switch (body.error) {
         case 'authorization_pending':
           continue;
@@ -154,7 +148,6 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
       }
     }
     if (response.status === 429 || response.status >= 500) {
-      await response.body?.cancel().catch(() => {});
       transientFailures++;
       if (transientFailures >= MAX_TRANSIENT_FAILURES) {
         throw new LoginError(
@@ -180,9 +173,4 @@ export async function logout(
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   return { removed: await removeConfig(configPath), configPath };
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? ` (${cause.code})` : '';
 }

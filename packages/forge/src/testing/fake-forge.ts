@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
+import { defaultMembers, defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
 
 export interface FakeDeviceFlowOptions {
   /** Seconds between polls the server asks for. Default 5, like Forge. */
@@ -22,6 +22,8 @@ export interface FakeForgeOptions {
   user?: { email: string; displayName: string };
   /** Tickets in either shape; default: the fixtures (deep-copied, so every fake starts equal). */
   tickets?: Record<string, unknown>[];
+  /** The team's members (`GET /teams/:teamId/members`); default: the fake user and one colleague. */
+  members?: Record<string, unknown>[];
   /** Delay before every answer, in ms (slow upstream). */
   latencyMs?: number;
   device?: FakeDeviceFlowOptions;
@@ -133,6 +135,7 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
   for (const ticket of structuredClone(options.tickets ?? defaultTickets())) {
     tickets.set(String(ticket.id), ticket);
   }
+  const members = structuredClone(options.members ?? defaultMembers());
   const requests: RecordedRequest[] = [];
   const failures: (InjectedFailure & { remaining: number })[] = [];
   const validAccessTokens = new Set<string>();
@@ -233,6 +236,15 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
         status: 200,
         body: { accessToken: issueTokens(), expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
       };
+    }
+
+    const membersOf = /^\/teams\/([^/]+)\/members$/.exec(path);
+    if (membersOf) {
+      authenticate(request);
+      if (method !== 'GET') throw nestError(404, `Cannot ${method} /api${path}`);
+      if (decodeURIComponent(membersOf[1] ?? '') !== teamId)
+        throw nestError(403, 'You are not a member of this team');
+      return { status: 200, body: { success: true, members } };
     }
 
     if (path === '/tickets' || path.startsWith('/tickets/')) {

@@ -8,6 +8,28 @@ export const FAKE_TEAM_ID = 'team_7c1e2f9a4b3d';
 export const FAKE_USER_ID = 'uid_fake_developer';
 export const FAKE_USER = { email: 'dev@example.com', displayName: 'Dana Developer' };
 
+/** The team's members as `GET /teams/:teamId/members` lists them (the fake user first). */
+export function defaultMembers(): Record<string, unknown>[] {
+  return [
+    {
+      userId: FAKE_USER_ID,
+      email: FAKE_USER.email,
+      displayName: FAKE_USER.displayName,
+      role: 'developer',
+      status: 'active',
+      joinedAt: '2026-09-01T08:00:00.000Z',
+    },
+    {
+      userId: 'uid_someone_else',
+      email: 'sam@example.com',
+      displayName: 'Sam Reviewer',
+      role: 'admin',
+      status: 'active',
+      joinedAt: '2026-08-15T08:00:00.000Z',
+    },
+  ];
+}
+
 const createdAt = '2026-10-01T09:00:00.000Z';
 const updatedAt = '2026-11-18T16:30:00.000Z';
 

@@ -6,5 +6,5 @@ export {
   type RecordedRequest,
   startFakeForge,
 } from './fake-forge.js';
-export { defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
+export { defaultMembers, defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
 export { createSandbox } from './sandbox.js';

@@ -6,7 +6,7 @@ export function ticketMarkdown(ticket: TicketContext): string {
     `- **ID:** \`${ticket.id}\`${ticket.slug && ticket.slug !== ticket.id ? ` (\`${ticket.slug}\`)` : ''}`,
     `- **Status:** ${ticket.status}`,
     `- **Priority:** ${ticket.priority ?? 'not set'}`,
-    `- **Assignee:** ${ticket.assignedTo ?? 'unassigned'}`,
+    `- **Assignee:** ${assignee(ticket) ?? 'unassigned'}`,
     ticket.type ? `- **Type:** ${ticket.type}` : undefined,
     ticket.implementationBranch ? `- **Branch:** \`${ticket.implementationBranch}\`` : undefined,
   ];
@@ -45,8 +45,14 @@ export function ticketMarkdown(ticket: TicketContext): string {
 export function ticketLine(ticket: TicketSummary): string {
   const slug = ticket.slug && ticket.slug !== ticket.id ? ` (${ticket.slug})` : '';
   const priority = ticket.priority ? ` [${ticket.priority}]` : '';
-  const assignee = ticket.assignedTo ? ` — assigned to ${ticket.assignedTo}` : '';
-  return `- ${ticket.id}${slug} · ${ticket.status}${priority} · ${ticket.title}${assignee}`;
+  const assignedTo = assignee(ticket);
+  const assigneeText = assignedTo ? ` — assigned to ${assignedTo}` : '';
+  return `- ${ticket.id}${slug} · ${ticket.status}${priority} · ${ticket.title}${assigneeText}`;
+}
+
+/** The assignee's name when the team's members are known, else the user id. */
+function assignee(ticket: TicketSummary): string | null {
+  return ticket.assigneeName ?? ticket.assignedTo;
 }
 
 function section(title: string, body: string | null | undefined): string | undefined {

@@ -17,6 +17,8 @@ export const TicketSummarySchema = z.object({
   status: z.string(),
   priority: z.string().nullable(),
   assignedTo: z.string().nullable(),
+  /** The assignee's display name from the team's members, when known. */
+  assigneeName: z.string().nullable().optional(),
 });
 
 export type TicketSummary = z.infer<typeof TicketSummarySchema>;

@@ -1,6 +1,7 @@
 import { defineTool, toolRef, toolSuccess } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
+import { withAssigneeName } from '../tickets/assignees.js';
 import { ticketMarkdown } from '../tickets/markdown.js';
 import { normalizeTicket } from '../tickets/normalize.js';
 import { TicketContextSchema } from '../tickets/schema.js';
@@ -10,13 +11,13 @@ export const createGetTicketContext = (client: ForgeClient) =>
   defineTool({
     name: 'get_ticket_context',
     title: 'Get a Forge ticket with its full spec',
-    description: `Returns one Forge ticket as Markdown for implementing or reviewing it: title, status, priority, assignee, description, problem, solution, numbered acceptance criteria, file changes, API changes, test plan and review Q&A (the same data is in structuredContent). Call it before working on a ticket. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Returns one Forge ticket as Markdown for implementing or reviewing it: title, status, priority, assignee (name), description, problem, solution, numbered acceptance criteria, file changes, API changes, test plan and review Q&A (the same data is in structuredContent). Call it before working on a ticket. Take the ticket id from ${toolRef('list_tickets')}.`,
     inputSchema: z.strictObject({ ticketId: ticketIdSchema }),
     outputSchema: TicketContextSchema,
     annotations: READS_FORGE,
-    handler: async ({ ticketId }, { signal }) => {
+    handler: async ({ ticketId }, { signal, log }) => {
       const raw = await client.request<unknown>('GET', ticketPath(ticketId), { signal, ticketId });
-      const ticket = normalizeTicket(raw);
+      const ticket = await withAssigneeName(client, normalizeTicket(raw), log);
       return toolSuccess(ticket, { text: ticketMarkdown(ticket) });
     },
   });

@@ -1,6 +1,7 @@
 import { defineTool, toolSuccess, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
+import { withAssigneeNames } from '../tickets/assignees.js';
 import { ticketLine } from '../tickets/markdown.js';
 import { normalizeSummary } from '../tickets/normalize.js';
 import { type TicketSummary, TicketSummarySchema } from '../tickets/schema.js';
@@ -11,7 +12,7 @@ export const createListTickets = (client: ForgeClient) =>
     name: 'list_tickets',
     title: 'List Forge tickets',
     description:
-      "Lists the Forge tickets of the current team, one line each: id (and slug), status, priority, title and assignee; the same data is in structuredContent. Use it to find the ticket id every other Forge tool takes. filter 'mine' shows only tickets assigned to you.",
+      "Lists the Forge tickets of the current team, one line each: id (and slug), status, priority, title and assignee name; the same data is in structuredContent. Use it to find the ticket id every other Forge tool takes. filter 'mine' shows only tickets assigned to you.",
     inputSchema: z.strictObject({
       filter: z
         .enum(['all', 'mine'])
@@ -32,7 +33,7 @@ export const createListTickets = (client: ForgeClient) =>
       tickets: z.array(TicketSummarySchema),
     }),
     annotations: READS_FORGE,
-    handler: async ({ filter, limit }, { signal }) => {
+    handler: async ({ filter, limit }, { signal, log }) => {
       const teamId = await client.teamId();
       const query: Record<string, string> =
         filter === 'mine' ? { teamId, assignedToMe: 'true' } : { teamId, all: 'true' };
@@ -40,7 +41,7 @@ export const createListTickets = (client: ForgeClient) =>
       if (!Array.isArray(raw))
         throw new UpstreamError('Forge answered GET /tickets with something other than a list.');
       const all = raw.map(normalizeSummary).filter((ticket): ticket is TicketSummary => ticket !== undefined);
-      const tickets = all.slice(0, limit);
+      const tickets = await withAssigneeNames(client, all.slice(0, limit), log);
       const data = { filter, total: all.length, truncated: all.length > tickets.length, tickets };
       const header =
         all.length === 0

@@ -5,13 +5,14 @@ import { ToolRegistry } from '../registry.js';
 import type { ToolProvider } from '../tool.js';
 import { toolRefsIn } from '../tool-ref.js';
 import { type ConnectedClient, connectInMemory } from './clients.js';
+import { contentConformance } from './content-conformance.js';
 import { fuzzCases } from './fuzz.js';
 import { errorBody } from './results.js';
 
 export interface DescribeToolProviderOptions {
   /** Suite title; defaults to the provider id. */
   name?: string;
-  /** Skip the fuzz battery for these tools (say why in the calling test). */
+  /** Skip the fuzz battery for these tools, prompts or resources (say why in the calling test). */
   skipFuzz?: readonly string[];
 }
 
@@ -21,7 +22,7 @@ type ProviderSource = ToolProvider | (() => ToolProvider | Promise<ToolProvider>
  * The conformance suite every provider runs: valid unique names, useful descriptions,
  * strict schemas with described fields, explicit annotations, and a fuzz battery per tool
  * through a real MCP client, each answered by a typed tool error, never a crash or a
- * protocol error. Pass a function to build the provider after your own `beforeAll`
+ * protocol error; and for its prompts and resources, the checks of `contentConformance`. Pass a function to build the provider after your own `beforeAll`
  * (e.g. once a fake upstream is listening).
  */
 export function describeToolProvider(
@@ -142,5 +143,9 @@ export function describeToolProvider(
       }
       expect(failures).toEqual([]);
     }, 120_000);
+
+    contentConformance(() => ({ provider, registry, connection }), {
+      ...(options.skipFuzz ? { skipFuzz: options.skipFuzz } : {}),
+    });
   });
 }

@@ -6,6 +6,11 @@ export {
   spawnStdioClient,
 } from './clients.js';
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
+export {
+  type ContentSuiteOptions,
+  type ContentSuiteState,
+  contentConformance,
+} from './content-conformance.js';
 export { type FuzzCase, fuzzCases } from './fuzz.js';
 export {
   closedPort,

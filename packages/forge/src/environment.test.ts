@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { environmentProblems } from '@x/mcp-core/upstream';
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from './environment.js';
+import { resolveSettings } from './settings.js';
+
+const file = (name: string) => readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
+
+describe('the variable table', () => {
+  it('is what the README and server.json document', () => {
+    expect(
+      environmentProblems(ENVIRONMENT, {
+        readme: file('README.md'),
+        serverJson: JSON.parse(file('server.json')),
+        ignore: ['MCP_LOG_LEVEL'],
+      }),
+    ).toEqual([]);
+  });
+
+  it('is what the settings read: every variable takes effect', () => {
+    const resolved = resolveSettings({
+      env: {
+        FORGE_API_URL: 'https://forge.internal.example/api/',
+        FORGE_CONFIG_PATH: '/tmp/forge.json',
+        FORGE_ACCESS_TOKEN: 'token',
+        FORGE_TEAM_ID: 'team',
+      },
+    });
+    expect(resolved).toMatchObject({
+      apiUrl: 'https://forge.internal.example/api',
+      configPath: '/tmp/forge.json',
+      accessToken: 'token',
+      teamId: 'team',
+    });
+    expect(resolveSettings({ env: {} }).apiUrl).toBe(ENVIRONMENT[0]?.default);
+    expect(() => resolveSettings({ env: { FORGE_API_URL: 'ftp://x' } })).toThrow(
+      'FORGE_API_URL must be an http(s) URL, got "ftp://x". Set it to the Forge API base, e.g. https://www.forge-ai.dev/api.',
+    );
+  });
+});

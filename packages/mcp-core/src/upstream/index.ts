@@ -1,0 +1,48 @@
+/**
+ * `@x/mcp-core/upstream`: what a provider needs to talk to its upstream service. One HTTP client
+ * with one retry and status policy, the credential seam with its settings and login-file
+ * sources, and the shared login/logout/whoami command skeleton.
+ */
+
+export { writePrivateFile } from '../private-file.js';
+export { checkReachable } from '../readiness.js';
+export {
+  type AuthCommand,
+  AuthCommandError,
+  type AuthIo,
+  authCommands,
+  runAuthCommand,
+} from './auth-commands.js';
+export {
+  createUpstreamClient,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type UpstreamAuth,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamRequestOptions,
+  type UpstreamResponse,
+  type UpstreamStats,
+} from './client.js';
+export {
+  type CredentialSource,
+  type ExpiredReason,
+  type LoginFileCredentialsOptions,
+  lazyCredentials,
+  loginFileCredentials,
+  RefreshRejectedError,
+  staticCredentials,
+} from './credentials.js';
+export { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
+export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-file.js';
+export { redactSecrets, upstreamMessage } from './redact.js';
+export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
+export {
+  environmentProblems,
+  loadNumberSetting,
+  loadSetting,
+  loadUrlSetting,
+  type SettingSource,
+  type SettingVariable,
+} from './settings.js';
+export { defaultStatusError, type StatusErrorMap, type UpstreamFailure } from './status.js';
