@@ -11,7 +11,7 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   expect(run.stderr).toMatch(/Built in \d+ s\. Starting the demo\./);
   expect(run.status).toBe(0);
   const out = run.stdout;
-  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 45 tools/);
+  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 47 tools/);
   for (const heading of [
     '1. Forge',
     '2. Context Forge',

@@ -10,8 +10,8 @@ export interface CatalogEntry<Settings extends z.ZodType = z.ZodType> {
   /** Settings allowed in the config file, validated strictly. */
   settings: Settings;
   create(settings: z.output<Settings>): Promise<ToolProvider>;
-  /** The provider on its local fake (`--sandbox`), from the package's `/testing` entry. */
-  sandbox(): Promise<SandboxHandle<ToolProvider>>;
+  /** The provider on its local fake (`--sandbox`), from the package's `/testing` entry; settings that choose tools apply. */
+  sandbox(settings: z.output<Settings>): Promise<SandboxHandle<ToolProvider>>;
 }
 
 const url = z.url({ protocol: /^https?$/ });
@@ -30,9 +30,20 @@ export const CATALOG = {
       timeoutMs: z.int().min(1).max(120_000).optional(),
       rateLimitRequests: z.int().min(1).max(1000).optional(),
       rateLimitWindowMs: z.int().min(100).max(600_000).optional(),
+      toolsets: z
+        .array(z.string().regex(/^[a-z]+$/))
+        .min(1)
+        .max(20)
+        .optional()
+        .describe(
+          'Basecamp toolsets: "default", "all", or names such as "todos", "cards" (default: default)',
+        ),
     }),
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
-    sandbox: async () => (await import('@x/mcp-basecamp/testing')).createSandbox(),
+    sandbox: async (settings) =>
+      (await import('@x/mcp-basecamp/testing')).createSandbox(
+        settings.toolsets ? { toolsets: settings.toolsets } : {},
+      ),
   }),
   forge: entry({
     settings: z.strictObject({

@@ -65,7 +65,14 @@ export async function composeSandbox(options: CompositionOptions): Promise<Sandb
     await Promise.all(started.map((sandbox) => sandbox.close().catch(() => {})));
   };
   try {
-    for (const id of ids) started.push(await CATALOG[id].sandbox());
+    for (const id of ids) {
+      const settings = options.config?.providers?.[id]?.settings ?? {};
+      started.push(
+        await (CATALOG[id].sandbox as (value: unknown) => ReturnType<(typeof CATALOG)[typeof id]['sandbox']>)(
+          settings,
+        ),
+      );
+    }
   } catch (error) {
     await close();
     throw error;

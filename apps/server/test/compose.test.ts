@@ -27,7 +27,7 @@ const run = (args: string[]) =>
 describe('composition', () => {
   it('serves every provider by default, each under its id as prefix', async () => {
     const names = await toolNames(['--sandbox']);
-    expect(names).toHaveLength(45);
+    expect(names).toHaveLength(47);
     expect(names).toContain('basecamp_list_todos');
     expect(names).toContain('forge_get_ticket_context');
     expect(names).toContain('context_forge_context_build');
@@ -71,6 +71,23 @@ describe('composition', () => {
       'prompt_list',
       'prompt_get',
     ]);
+  });
+
+  it('takes Basecamp toolsets from the config, on the sandbox too', async () => {
+    const config = await configFile({ providers: { basecamp: { settings: { toolsets: ['chat'] } } } });
+    expect(await toolNames(['--sandbox', '--config', config])).toEqual([
+      'basecamp_list_campfire_lines',
+      'basecamp_post_campfire_line',
+      'basecamp_list_chats',
+      'basecamp_delete_campfire_line',
+    ]);
+    const unknown = run([
+      '--sandbox',
+      '--config',
+      await configFile({ providers: { basecamp: { settings: { toolsets: ['kanban'] } } } }),
+    ]);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain('Unknown Basecamp toolset "kanban"');
   });
 
   it('--providers picks providers and --no-prefix drops the default prefixes', async () => {
@@ -157,7 +174,7 @@ describe('composition', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line));
     expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
-    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(45);
+    expect(answers.find((answer) => answer.id === 2).result.tools).toHaveLength(47);
     expect(answers.find((answer) => answer.id === 3).result.structuredContent.count).toBe(3);
     expect(answers.find((answer) => answer.id === 4).result.isError).toBeFalsy();
   });

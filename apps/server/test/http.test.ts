@@ -67,7 +67,7 @@ describe('over HTTP', () => {
     expect(await post(server.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
     const { client, close } = await connectHttp(server.url, { token: TOKEN });
     try {
-      expect((await client.listTools()).tools).toHaveLength(45);
+      expect((await client.listTools()).tools).toHaveLength(47);
     } finally {
       await close();
     }

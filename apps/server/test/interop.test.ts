@@ -41,5 +41,5 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     ['apps/server/dist/bin.js', true],
   ]);
   // The documented `--header "Authorization: Bearer …"` form against a server with a token.
-  expect(result.inspectorHttp).toEqual({ ok: true, tools: 45 });
+  expect(result.inspectorHttp).toEqual({ ok: true, tools: 47 });
 }, 300_000);

@@ -101,7 +101,7 @@ describe('basecamp-mcp login and logout (built bin)', () => {
     const { client, close, stderr } = await spawnStdioClient({ command: process.execPath, args: [bin], env });
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(22);
+      expect(tools).toHaveLength(24);
       const todo = resultData<{ title: string }>(
         await client.callTool({ name: 'get_todo', arguments: { todo_id: IDS.assignedTodo } }),
       );
@@ -160,7 +160,7 @@ describe('basecamp-mcp serving (built bin)', () => {
     });
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(16);
+      expect(tools).toHaveLength(17);
       expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     } finally {
       await close();

@@ -3,6 +3,15 @@ import { authCommands } from '@x/mcp-core/upstream';
 import { ENVIRONMENT } from './environment.js';
 import { VERSION } from './version.js';
 
+// Kept in step with TOOLSETS by a test; listed here so --help does not load the tools.
+const TOOLSET_LIST =
+  'projects, todos, messages, docs, schedule, cards, checkins, chat, clients, activity, admin';
+
+/** `--toolsets` wins over `BASECAMP_TOOLSETS`, which the provider reads itself. */
+function toolsets(flag: string | boolean | undefined): { toolsets: string } | undefined {
+  return typeof flag === 'string' ? { toolsets: flag } : undefined;
+}
+
 await runBin({
   name: 'basecamp-mcp',
   version: VERSION,
@@ -19,6 +28,17 @@ await runBin({
     async () => (await import('./auth/cli.js')).basecampAuthCommands(),
   ),
   environment: ENVIRONMENT,
-  createProvider: async () => (await import('./index.js')).createBasecampProvider(),
-  createSandbox: async () => (await import('./testing/index.js')).createSandbox(),
+  flags: {
+    toolsets: {
+      type: 'string',
+      value: '<a,b>',
+      description: `tools to serve: default, all, or ${TOOLSET_LIST} (env BASECAMP_TOOLSETS)`,
+    },
+  },
+  createProvider: async ({ flags }) =>
+    (await import('./index.js')).createBasecampProvider(toolsets(flags.toolsets) ?? {}),
+  createSandbox: async ({ flags }) =>
+    (await import('./testing/index.js')).createSandbox({
+      toolsets: toolsets(flags.toolsets)?.toolsets ?? process.env.BASECAMP_TOOLSETS,
+    }),
 });

@@ -2,7 +2,15 @@ import { InvalidInputError, ToolNotEnabledError, UpstreamError } from '@x/mcp-co
 import type { BasecampClient } from './client/client.js';
 import { toDock } from './shapes.js';
 
-export type DockName = 'message_board' | 'todoset' | 'vault' | 'chat' | 'schedule';
+export type DockName =
+  | 'message_board'
+  | 'todoset'
+  | 'vault'
+  | 'chat'
+  | 'schedule'
+  | 'kanban_board'
+  | 'questionnaire'
+  | 'inbox';
 
 const LABELS: Record<DockName, { label: string; override: string }> = {
   message_board: { label: 'Message Board', override: 'message_board_id' },
@@ -10,6 +18,9 @@ const LABELS: Record<DockName, { label: string; override: string }> = {
   vault: { label: 'Docs & Files', override: 'vault_id' },
   chat: { label: 'Chat (Campfire)', override: 'chat_id' },
   schedule: { label: 'Schedule', override: 'schedule_id' },
+  kanban_board: { label: 'Card Table', override: 'card_table_id' },
+  questionnaire: { label: 'Automatic Check-ins', override: 'questionnaire_id' },
+  inbox: { label: 'Email Forwards', override: 'inbox_id' },
 };
 
 export interface ProjectInfo {

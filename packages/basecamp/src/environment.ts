@@ -44,5 +44,10 @@ export const ENVIRONMENT: readonly SettingVariable[] = [
     description: 'its window in ms (default 10000)',
     default: '10000',
   },
+  {
+    name: 'BASECAMP_TOOLSETS',
+    description: 'toolsets to serve, comma-separated (default: default; all: every tool)',
+    default: 'default',
+  },
   { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
 ];

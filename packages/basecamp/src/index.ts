@@ -2,36 +2,30 @@ import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider } 
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
 import type { BasecampSettings } from './settings.js';
-import { createCompleteTodo } from './tools/complete-todo.js';
-import { createCreateComment } from './tools/create-comment.js';
-import { createCreateMessage } from './tools/create-message.js';
-import { createCreateTodo } from './tools/create-todo.js';
-import { createGetDocument } from './tools/get-document.js';
-import { createGetMessage } from './tools/get-message.js';
-import { createGetProjectTools } from './tools/get-project-tools.js';
-import { createGetTodo } from './tools/get-todo.js';
-import { createListCampfireLines } from './tools/list-campfire-lines.js';
-import { createListComments } from './tools/list-comments.js';
-import { createListDocuments } from './tools/list-documents.js';
-import { createListFolders } from './tools/list-folders.js';
-import { createListMessages } from './tools/list-messages.js';
-import { createListPeople } from './tools/list-people.js';
-import { createListProjects } from './tools/list-projects.js';
-import { createListScheduleEntries } from './tools/list-schedule-entries.js';
-import { createListTodolists } from './tools/list-todolists.js';
-import { createListTodos } from './tools/list-todos.js';
-import { createListUploads } from './tools/list-uploads.js';
-import { createPostCampfireLine } from './tools/post-campfire-line.js';
-import { createReopenTodo } from './tools/reopen-todo.js';
-import { createSearch } from './tools/search.js';
+import { TOOL_SPECS } from './tools/index.js';
 import { createDeps } from './tools/shared.js';
+import { parseToolsets, selects, TOOLSET_NAMES, TOOLSETS, type ToolsetSelection } from './toolsets.js';
 import { VERSION } from './version.js';
 
-const INSTRUCTIONS =
+const CONTRACT =
   'Basecamp for an agent. Start with list_projects: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. get_message {project_id, message_id}, list_todos {project_id, todolist_id}, get_todo {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ' +
-  'Read: list_messages/get_message, list_todolists/list_todos/get_todo, list_folders/list_documents/get_document, list_uploads, list_campfire_lines, list_schedule_entries, list_comments (any item), list_people, search. ' +
-  'Write: create_message, create_todo, complete_todo, reopen_todo, create_comment, post_campfire_line. ' +
   'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
+
+/** The contract, and which toolsets this server has (and which it could have), so an agent can tell the user. */
+function instructions(selection: ToolsetSelection, names: readonly string[]): string {
+  const served = TOOLSET_NAMES.filter((name) => selection.toolsets.has(name));
+  const others = TOOLSET_NAMES.filter((name) => !selection.toolsets.has(name));
+  const parts = [CONTRACT, `Tools here: ${names.join(', ')}.`];
+  if (served.length > 0) parts.push(`Toolsets served: ${served.join(', ')}.`);
+  if (others.length > 0) {
+    parts.push(
+      `Not served (the user can add them with --toolsets or BASECAMP_TOOLSETS): ${others
+        .map((name) => `${name} (${TOOLSETS[name]})`)
+        .join('; ')}.`,
+    );
+  }
+  return parts.join(' ');
+}
 
 export interface BasecampProvider extends ToolProvider {
   /** The client the tools share (request counters in `client.stats`). */
@@ -43,12 +37,17 @@ export interface BasecampProvider extends ToolProvider {
  * file are read when a tool first runs.
  */
 export function createBasecampProvider(settings: BasecampSettings = {}): BasecampProvider {
+  const selection = parseToolsets(settings.toolsets ?? (settings.env ?? process.env).BASECAMP_TOOLSETS);
   const client = new BasecampClient(settings);
   const deps = createDeps(client, new DockResolver(client));
+  const tools = TOOL_SPECS.filter((spec) => selects(selection, spec)).map((spec) => spec.create(deps));
   return {
     id: 'basecamp',
     version: VERSION,
-    instructions: INSTRUCTIONS,
+    instructions: instructions(
+      selection,
+      tools.map((tool) => tool.name),
+    ),
     client,
     // Ready with credentials (login file or environment) and an API that answers; nothing is read.
     checkReadiness: async ({ signal }) => {
@@ -75,30 +74,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
       }
       return { ready: credentials.ok && upstream.ok, checks: [credentials, upstream] };
     },
-    tools: [
-      createListProjects(deps),
-      createGetProjectTools(deps),
-      createListMessages(deps),
-      createGetMessage(deps),
-      createListTodolists(deps),
-      createListTodos(deps),
-      createGetTodo(deps),
-      createListComments(deps),
-      createListFolders(deps),
-      createListDocuments(deps),
-      createGetDocument(deps),
-      createListUploads(deps),
-      createListCampfireLines(deps),
-      createListScheduleEntries(deps),
-      createListPeople(deps),
-      createSearch(deps),
-      createCreateMessage(deps),
-      createCreateTodo(deps),
-      createCompleteTodo(deps),
-      createReopenTodo(deps),
-      createCreateComment(deps),
-      createPostCampfireLine(deps),
-    ],
+    tools,
   };
 }
 
@@ -137,4 +113,13 @@ export {
   DEFAULT_REDIRECT_URI,
   defaultTokenFile,
 } from './settings.js';
+export { TOOL_SPECS } from './tools/index.js';
+export {
+  type BasecampToolSpec,
+  parseToolsets,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  type ToolsetName,
+  type ToolsetSelection,
+} from './toolsets.js';
 export { VERSION } from './version.js';

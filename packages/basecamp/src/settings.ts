@@ -55,6 +55,11 @@ export interface BasecampSettings {
   refreshMarginMs?: number;
   /** How long a project's dock (tool IDs) is reused without asking again. Default 5 minutes. */
   dockCacheMs?: number;
+  /**
+   * Which tools to serve: `default` (a small set), `all`, or toolset names (`todos`, `cards`, ...),
+   * as a list or comma-separated. Default: `$BASECAMP_TOOLSETS`, then `default`. Read by the provider.
+   */
+  toolsets?: string | readonly string[];
   /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Environment to read the defaults from. Default: `process.env`. */

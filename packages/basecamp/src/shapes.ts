@@ -33,7 +33,7 @@ export const ProjectRefSchema = z
   .describe('The project (Basecamp "bucket") the item is in');
 
 /** Fields every item in a project carries. */
-const inProject = {
+export const inProject = {
   project_id: z.number().nullable(),
   project: ProjectRefSchema.nullable(),
   parent: ParentSchema.nullable(),
@@ -243,10 +243,10 @@ export function listSchema<Item extends z.ZodType>(item: Item) {
 
 // --- converters ---
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const number = (value: unknown): number | null =>
+export const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+export const number = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
-const record = (value: unknown): Raw | undefined =>
+export const record = (value: unknown): Raw | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
 
 export function toPersonRef(value: unknown): PersonRef | null {
@@ -269,7 +269,7 @@ export function toPerson(value: unknown): z.infer<typeof PersonSchema> | null {
   };
 }
 
-function parent(value: unknown): z.infer<typeof ParentSchema> | null {
+export function parent(value: unknown): z.infer<typeof ParentSchema> | null {
   const raw = record(value);
   if (!raw || number(raw.id) === null) return null;
   return { id: number(raw.id) as number, type: text(raw.type) ?? '', title: text(raw.title) ?? '' };
@@ -281,14 +281,14 @@ function projectRef(raw: Raw): z.infer<typeof ProjectRefSchema> | null {
   return id === null ? null : { id, name: text(bucket?.name) ?? '' };
 }
 
-function people(value: unknown): PersonRef[] {
+export function people(value: unknown): PersonRef[] {
   return (Array.isArray(value) ? value : [])
     .map(toPersonRef)
     .filter((entry): entry is PersonRef => entry !== null);
 }
 
 /** project_id, project, parent and visible_to_clients, from any recording. */
-function placement(raw: Raw) {
+export function placement(raw: Raw) {
   const project = projectRef(raw);
   return {
     project_id: project?.id ?? null,

@@ -20,6 +20,7 @@ for (const name of [
   'BASECAMP_REDIRECT_URI',
   'BASECAMP_RATE_LIMIT_REQUESTS',
   'BASECAMP_RATE_LIMIT_WINDOW_MS',
+  'BASECAMP_TOOLSETS',
 ]) {
   delete process.env[name];
 }

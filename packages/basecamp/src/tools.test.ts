@@ -61,6 +61,8 @@ describe('projects and their tools', () => {
       'chat',
       'schedule',
       'chat',
+      'inbox',
+      'kanban_board',
     ]);
     expect(data).toMatchObject({ has_more: false, next_page: null, total: 2, truncated: false });
   });
@@ -403,7 +405,7 @@ describe('write tools', () => {
   it('are absent from a read-only registry', async () => {
     const readOnly = new ToolRegistry().use(createBasecampProvider(settings()), { readOnly: true });
     const names = readOnly.getAll().map((tool) => tool.name);
-    expect(names).toHaveLength(16);
+    expect(names).toHaveLength(17);
     for (const write of [
       'create_message',
       'create_todo',
@@ -481,6 +483,6 @@ describe('limits and secrets', () => {
 
   it('does no I/O when the provider is built', () => {
     const provider = createBasecampProvider({ apiUrl: 'not a url', env: { BASECAMP_ACCOUNT_ID: 'x' } });
-    expect(provider.tools).toHaveLength(22);
+    expect(provider.tools).toHaveLength(24);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAMILIES, type FamilyContext } from './families/index.js';
 import {
   ACCOUNT_ID,
   buildRecordings,
@@ -120,7 +121,12 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
   const refreshIdentities = new Map<string, FakeIdentity>();
   const codes = new Map<string, { redirectUri: string; identity?: FakeIdentity }>();
   let signingIn: FakeIdentity | undefined;
-  const recordings = new Map(buildRecordings().map((record) => [record.id, record]));
+  const recordings = new Map(
+    [...buildRecordings(), ...FAMILIES.flatMap((family) => family.seed?.() ?? [])].map((record) => [
+      record.id,
+      record,
+    ]),
+  );
   const projects = structuredClone(PROJECTS);
   const faults: Fault[] = [];
   const budget: number[] = [];
@@ -497,6 +503,33 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
             record.parentId === parentId && types.includes(record.type) && record.status === 'active',
         )
         .sort((a, b) => b.created_at.localeCompare(a.created_at));
+
+    const context: FamilyContext = {
+      method,
+      path,
+      url,
+      body,
+      bucket,
+      recordings,
+      projects,
+      base: base(),
+      recording,
+      dockOwner,
+      children,
+      paginate: (all) => paginate(url, all),
+      created,
+      json: recordingJson,
+      person: (value) => personJson(PEOPLE.find((entry) => entry.id === value) ?? ME),
+      me: ME,
+      projectJson,
+      invalid,
+      notFound,
+      id,
+    };
+    for (const family of FAMILIES) {
+      const answer = family.route(context);
+      if (answer) return answer;
+    }
 
     if (method === 'GET') {
       if (path === '/projects.json') {
@@ -905,6 +938,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       'Chat::Lines::Upload': `chats/${record.parentId}/lines`,
       'Schedule::Entry': 'schedule_entries',
       Vault: 'vaults',
+      ...Object.assign({}, ...FAMILIES.map((family) => family.segments ?? {})),
     };
     const bucketBase = `${base()}/buckets/${record.projectId}`;
     const appBase = `https://3.basecamp.com/${ACCOUNT_ID}/buckets/${record.projectId}`;
@@ -1038,6 +1072,14 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         if (record.recurrence) json.recurrence_schedule = record.recurrence;
         break;
     }
+    for (const family of FAMILIES) {
+      family.json?.(record, json, {
+        recordings,
+        base: base(),
+        json: recordingJson,
+        person: (value) => personJson(PEOPLE.find((entry) => entry.id === value) ?? ME),
+      });
+    }
     return json;
   }
 
@@ -1054,6 +1096,10 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
 }
 
 function parentType(name: string | undefined): string {
+  for (const family of FAMILIES) {
+    const type = name === undefined ? undefined : family.dockTypes?.[name];
+    if (type) return type;
+  }
   switch (name) {
     case 'message_board':
       return 'Message::Board';

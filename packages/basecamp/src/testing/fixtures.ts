@@ -63,7 +63,19 @@ export type RecordingType =
   | 'Chat::Lines::Text'
   | 'Chat::Lines::Upload'
   | 'Schedule::Entry'
-  | 'Vault';
+  | 'Vault'
+  | 'Kanban::Triage'
+  | 'Kanban::Column'
+  | 'Kanban::DoneColumn'
+  | 'Kanban::Card'
+  | 'Kanban::Step'
+  | 'Question'
+  | 'Question::Answer'
+  | 'Client::Approval'
+  | 'Client::Correspondence'
+  | 'Client::Reply'
+  | 'Inbox::Forward'
+  | 'Inbox::Forward::Reply';
 
 /** Every piece of content is a recording in a project (bucket) with a parent. */
 export interface FakeRecording {
@@ -105,6 +117,8 @@ export interface FakeRecording {
   };
   /** Shown to the project's clients (default false). */
   visible_to_clients?: boolean;
+  /** Fields of the recording families in `families/` (card columns on hold, question schedules, ...). */
+  extra?: Record<string, unknown>;
 }
 
 export const PEOPLE: FakePerson[] = [
@@ -155,8 +169,16 @@ export const DOCK = {
     chat: 1069479395,
     designChat: 1069479400,
     schedule: 1069479396,
+    cardTable: 1069479399,
+    inbox: 1069479398,
   },
-  locator: { messageBoard: 1069479606, todoset: 1069479607, vault: 1069479608, chat: 1069479609 },
+  locator: {
+    messageBoard: 1069479606,
+    todoset: 1069479607,
+    vault: 1069479608,
+    chat: 1069479609,
+    questionnaire: 1069479610,
+  },
 } as const;
 
 export const PROJECTS: FakeProject[] = [
@@ -177,8 +199,8 @@ export const PROJECTS: FakeProject[] = [
       dock(DOCK.laptop.schedule, 'Schedule', 'schedule', 5),
       dock(DOCK.laptop.designChat, 'Design Chat', 'chat', 6),
       dock(1069479397, 'Automatic Check-ins', 'questionnaire', null),
-      dock(1069479398, 'Email Forwards', 'inbox', null),
-      dock(1069479399, 'Card Table', 'kanban_board', null),
+      dock(1069479398, 'Email Forwards', 'inbox', 8),
+      dock(1069479399, 'Card Table', 'kanban_board', 7),
     ],
   },
   {
@@ -195,6 +217,7 @@ export const PROJECTS: FakeProject[] = [
       dock(DOCK.locator.todoset, 'To-dos', 'todoset', 1),
       dock(DOCK.locator.vault, 'Docs & Files', 'vault', 2),
       dock(DOCK.locator.chat, 'Chat', 'chat', 3),
+      dock(DOCK.locator.questionnaire, 'Automatic Check-ins', 'questionnaire', 4),
     ],
   },
   {

@@ -7,6 +7,14 @@ export {
   startFakeBasecamp,
 } from './fake-basecamp.js';
 export {
+  CARDS,
+  CHECKINS,
+  CLIENTS,
+  type Family,
+  type FamilyContext,
+  TEMPLATE_ID,
+} from './families/index.js';
+export {
   ACCOUNT_ID,
   DOCK,
   GALLERY_MESSAGE_HTML,

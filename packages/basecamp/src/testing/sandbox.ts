@@ -6,7 +6,9 @@ import { startFakeBasecamp } from './fake-basecamp.js';
  * `basecamp-mcp --sandbox`: the Basecamp tools on a fresh fake Basecamp in this process. The fake
  * enforces Basecamp's usual budget (50 requests per 10 s), so the sandbox shows the limiter at work.
  */
-export async function createSandbox(): Promise<SandboxHandle<ToolProvider>> {
+export async function createSandbox(
+  options: { toolsets?: string | readonly string[] | undefined } = {},
+): Promise<SandboxHandle<ToolProvider>> {
   const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
   return {
     provider: createBasecampProvider({
@@ -15,6 +17,7 @@ export async function createSandbox(): Promise<SandboxHandle<ToolProvider>> {
       accessToken: fake.accessToken,
       accountId: fake.accountId,
       env: {},
+      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     }),
     description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
     close: fake.close,

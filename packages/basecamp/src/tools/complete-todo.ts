@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { todoScope } from './get-todo.js';
 import { getOne, id, itemProjectId, SETS_STATE, scoped, type ToolDeps, withinProject } from './shared.js';
 
@@ -34,3 +35,8 @@ export const createCompleteTodo = (deps: ToolDeps) =>
     annotations: SETS_STATE,
     handler: ({ project_id, todo_id }, { signal }) => setCompletion(deps, project_id, todo_id, true, signal),
   });
+
+export const completeTodo = basecampTool(
+  { toolset: 'todos', operations: ['CompleteTodo'], inDefault: true },
+  createCompleteTodo,
+);

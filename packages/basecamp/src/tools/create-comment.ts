@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { CommentSchema, toComment } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { recordingScope } from './list-comments.js';
 import {
   CREATES,
@@ -40,3 +41,8 @@ export const createCreateComment = (deps: ToolDeps) =>
       return toComment(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });
+
+export const createComment = basecampTool(
+  { toolset: 'messages', operations: ['CreateComment'], inDefault: true },
+  createCreateComment,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { MessageSchema, toMessage } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, richText, type ToolDeps } from './shared.js';
 
 export const createCreateMessage = (deps: ToolDeps) =>
@@ -41,3 +42,8 @@ export const createCreateMessage = (deps: ToolDeps) =>
       return toMessage(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });
+
+export const createMessage = basecampTool(
+  { toolset: 'messages', operations: ['CreateMessage'], inDefault: true },
+  createCreateMessage,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { todolistScope } from './list-todos.js';
 import {
   CREATES,
@@ -63,3 +64,8 @@ export const createCreateTodo = (deps: ToolDeps) =>
       return toTodo(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });
+
+export const createTodo = basecampTool(
+  { toolset: 'todos', operations: ['CreateTodo'], inDefault: true },
+  createCreateTodo,
+);

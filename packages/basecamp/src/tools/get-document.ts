@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { DocumentSchema, toDocument } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
 export const createGetDocument = (deps: ToolDeps) =>
@@ -27,3 +28,8 @@ export const createGetDocument = (deps: ToolDeps) =>
         convert: toDocument,
       }),
   });
+
+export const getDocument = basecampTool(
+  { toolset: 'docs', operations: ['GetDocument'], inDefault: true },
+  createGetDocument,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { MessageSchema, toMessage } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
 export const createGetMessage = (deps: ToolDeps) =>
@@ -27,3 +28,8 @@ export const createGetMessage = (deps: ToolDeps) =>
         convert: toMessage,
       }),
   });
+
+export const getMessage = basecampTool(
+  { toolset: 'messages', operations: ['GetMessage'], inDefault: true },
+  createGetMessage,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { DockEntrySchema } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { projectId, READS, type ToolDeps } from './shared.js';
 
 const ids = ['message_board', 'todoset', 'vault', 'chat', 'schedule'] as const;
@@ -51,3 +52,8 @@ export const createGetProjectTools = (deps: ToolDeps) =>
       };
     },
   });
+
+export const getProjectTools = basecampTool(
+  { toolset: 'projects', operations: ['GetProject'], inDefault: true },
+  createGetProjectTools,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
 export const createGetTodo = (deps: ToolDeps) =>
@@ -31,3 +32,8 @@ export function todoScope(projectId: number | undefined, todoId: number) {
     notFound: `To-do ${todoId} was not found, or you have no access to it. Use list_todos to see to-do IDs.`,
   };
 }
+
+export const getTodo = basecampTool(
+  { toolset: 'todos', operations: ['GetTodo'], inDefault: true },
+  createGetTodo,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { CampfireLineSchema, listSchema, toCampfireLine } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
 export const createListCampfireLines = (deps: ToolDeps) =>
@@ -28,3 +29,8 @@ export const createListCampfireLines = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listCampfireLines = basecampTool(
+  { toolset: 'chat', operations: ['ListCampfireLines'], inDefault: true },
+  createListCampfireLines,
+);

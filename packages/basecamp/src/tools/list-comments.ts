@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { CommentSchema, listSchema, toComment } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { id, itemProjectId, limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
 export function recordingScope(projectId: number | undefined, recordingId: number) {
@@ -38,3 +39,8 @@ export const createListComments = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listComments = basecampTool(
+  { toolset: 'messages', operations: ['ListComments'], inDefault: true },
+  createListComments,
+);

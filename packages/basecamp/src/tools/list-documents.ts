@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { DocumentSchema, listSchema, toDocument } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { folderId, folderTarget } from './list-folders.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
@@ -31,3 +32,8 @@ export const createListDocuments = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listDocuments = basecampTool(
+  { toolset: 'docs', operations: ['ListDocuments'], inDefault: true },
+  createListDocuments,
+);

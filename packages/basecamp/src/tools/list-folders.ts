@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { FolderSchema, listSchema, toFolder } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import {
   dockOverride,
   type ItemScope,
@@ -68,3 +69,8 @@ export const createListFolders = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listFolders = basecampTool(
+  { toolset: 'docs', operations: ['ListVaults'], inDefault: true },
+  createListFolders,
+);

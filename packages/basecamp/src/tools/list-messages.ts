@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, MessageSchema, toMessage } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
 export const createListMessages = (deps: ToolDeps) =>
@@ -33,3 +34,8 @@ export const createListMessages = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listMessages = basecampTool(
+  { toolset: 'messages', operations: ['ListMessages'], inDefault: true },
+  createListMessages,
+);

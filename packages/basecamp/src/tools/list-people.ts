@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, PersonSchema, toPerson } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { capList, id, limit, page, READS, type ToolDeps } from './shared.js';
 
 type Person = NonNullable<ReturnType<typeof toPerson>>;
@@ -43,3 +44,8 @@ export const createListPeople = (deps: ToolDeps) =>
       );
     },
   });
+
+export const listPeople = basecampTool(
+  { toolset: 'projects', operations: ['ListPeople', 'ListProjectPeople'], inDefault: true },
+  createListPeople,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, ProjectSchema, toProject } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
 export const createListProjects = (deps: ToolDeps) =>
@@ -60,3 +61,8 @@ export const createListProjects = (deps: ToolDeps) =>
       };
     },
   });
+
+export const listProjects = basecampTool(
+  { toolset: 'projects', operations: ['ListProjects'], inDefault: true },
+  createListProjects,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
 export const createListScheduleEntries = (deps: ToolDeps) =>
@@ -28,3 +29,8 @@ export const createListScheduleEntries = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listScheduleEntries = basecampTool(
+  { toolset: 'schedule', operations: ['ListScheduleEntries'], inDefault: true },
+  createListScheduleEntries,
+);

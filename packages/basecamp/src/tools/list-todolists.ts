@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodolistSchema, toTodolist } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
 export const createListTodolists = (deps: ToolDeps) =>
@@ -28,3 +29,8 @@ export const createListTodolists = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listTodolists = basecampTool(
+  { toolset: 'todos', operations: ['ListTodolists'], inDefault: true },
+  createListTodolists,
+);

@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodoSchema, toTodo } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { id, itemProjectId, limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
 export function todolistScope(projectId: number | undefined, todolistId: number) {
@@ -50,3 +51,8 @@ export const createListTodos = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listTodos = basecampTool(
+  { toolset: 'todos', operations: ['ListTodos'], inDefault: true },
+  createListTodos,
+);

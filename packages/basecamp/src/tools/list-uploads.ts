@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, toUpload, UploadSchema } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { folderId, folderTarget } from './list-folders.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
@@ -31,3 +32,8 @@ export const createListUploads = (deps: ToolDeps) =>
       });
     },
   });
+
+export const listUploads = basecampTool(
+  { toolset: 'docs', operations: ['ListUploads'], inDefault: true },
+  createListUploads,
+);

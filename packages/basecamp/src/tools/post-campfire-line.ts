@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { CampfireLineSchema, toCampfireLine } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, type ToolDeps } from './shared.js';
 
 export const createPostCampfireLine = (deps: ToolDeps) =>
@@ -29,3 +30,8 @@ export const createPostCampfireLine = (deps: ToolDeps) =>
       return toCampfireLine(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },
   });
+
+export const postCampfireLine = basecampTool(
+  { toolset: 'chat', operations: ['CreateCampfireLine'], inDefault: true },
+  createPostCampfireLine,
+);

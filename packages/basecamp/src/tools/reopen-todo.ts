@@ -1,6 +1,7 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { setCompletion } from './complete-todo.js';
 import { id, itemProjectId, SETS_STATE, type ToolDeps } from './shared.js';
 
@@ -18,3 +19,8 @@ export const createReopenTodo = (deps: ToolDeps) =>
     annotations: SETS_STATE,
     handler: ({ project_id, todo_id }, { signal }) => setCompletion(deps, project_id, todo_id, false, signal),
   });
+
+export const reopenTodo = basecampTool(
+  { toolset: 'todos', operations: ['UncompleteTodo'], inDefault: true },
+  createReopenTodo,
+);

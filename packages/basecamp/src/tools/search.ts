@@ -2,6 +2,7 @@ import { defineTool, InvalidInputError, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { SearchOption } from '../search-metadata.js';
 import { listSchema, SearchResultSchema, toSearchResult } from '../shapes.js';
+import { basecampTool } from '../toolsets.js';
 import { capList, id, LIST_BODY_CHARS, limit, page, READS, type ToolDeps } from './shared.js';
 
 const TYPE_HELP =
@@ -87,3 +88,8 @@ function check(field: string, value: string | undefined, accepted: SearchOption[
     { details: { field, candidates } },
   );
 }
+
+export const search = basecampTool(
+  { toolset: 'projects', operations: ['Search', 'GetSearchMetadata'], inDefault: true },
+  createSearch,
+);

@@ -236,3 +236,74 @@ export async function getOne<Item>(
   const maxBody = Math.min(ITEM_BODY_CHARS, deps.client.settings.maxResponseChars - 2_000);
   return options.convert(response.data ?? {}, markdown, Math.max(1_000, maxBody));
 }
+
+/** The scope of an item tool: `project_id` checked when given, and a 404 that names the list tool. */
+export function itemScope(
+  projectId: number | undefined,
+  what: string,
+  probe: string,
+  listTool: string,
+): ItemScope {
+  return {
+    projectId,
+    what,
+    probe,
+    notFound: `${what} was not found, or you have no access to it. Use ${listTool} to see valid IDs.`,
+  };
+}
+
+/**
+ * Sends one write about an item (inside its project when the scope names one) and returns
+ * Basecamp's answer, or `undefined` for a 204.
+ */
+export async function send(
+  deps: ToolDeps,
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  options: { signal: AbortSignal; scope: ItemScope; body?: unknown },
+): Promise<Raw | undefined> {
+  const target = scoped(options.scope, path);
+  const response = await withinProject(deps, options.scope, options.signal, () =>
+    deps.client.request<Raw>(method, target.path, {
+      ...(options.body === undefined ? {} : { body: options.body }),
+      signal: options.signal,
+      notFound: target.notFound,
+    }),
+  );
+  return typeof response.data === 'object' && response.data !== null ? response.data : undefined;
+}
+
+/** A write whose answer is the item: sent, then converted like a single-item read. */
+export async function sendOne<Item>(
+  deps: ToolDeps,
+  method: 'POST' | 'PUT',
+  path: string,
+  options: {
+    signal: AbortSignal;
+    scope: ItemScope;
+    body?: unknown;
+    convert: (raw: Raw, markdown: HtmlToMarkdown, maxBodyChars: number) => Item;
+  },
+): Promise<Item> {
+  const [markdown, data] = await Promise.all([deps.markdown(), send(deps, method, path, options)]);
+  return options.convert(data ?? {}, markdown, ITEM_BODY_CHARS);
+}
+
+/** A date field: YYYY-MM-DD. */
+export const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`);
+
+/** People to assign, by ID from list_people. */
+export const assigneeIds = (description = 'People to assign, by ID from list_people') =>
+  z.array(id('Person ID, from list_people')).max(50).describe(description);
+
+/** A tool that removes or hides something (trash, archive, revoke); repeating it changes nothing more. */
+export const DESTROYS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
+/** A date an update may set, or clear with null. */
+export const clearableDate = (description: string) =>
+  z.iso.date().nullable().optional().describe(`${description} (YYYY-MM-DD), or null to clear it`);

@@ -1,0 +1,341 @@
+import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema, number, ProjectSchema, record, text, toProject } from '../../shapes.js';
+import { basecampTool } from '../../toolsets.js';
+import {
+  CREATES,
+  DESTROYS,
+  id,
+  limit,
+  listPage,
+  page,
+  projectId,
+  READS,
+  SETS_STATE,
+  type ToolDeps,
+} from '../shared.js';
+
+type Raw = Record<string, unknown>;
+
+const WebhookSchema = z.object({
+  id: z.number(),
+  payload_url: z.string(),
+  types: z.array(z.string()).describe('Recording types it reports, e.g. "Todo", "Message"; empty: all'),
+  active: z.boolean(),
+  created_at: z.string().nullable(),
+});
+const toWebhook = (raw: Raw): z.infer<typeof WebhookSchema> => ({
+  id: number(raw.id) ?? 0,
+  payload_url: text(raw.payload_url) ?? '',
+  types: (Array.isArray(raw.types) ? raw.types : []).filter(
+    (type): type is string => typeof type === 'string',
+  ),
+  active: raw.active === true,
+  created_at: text(raw.created_at),
+});
+const payloadUrl = () =>
+  z
+    .url({ protocol: /^https$/ })
+    .max(2_000)
+    .describe('Where Basecamp POSTs each event (https only)');
+const types = () =>
+  z
+    .array(z.string().min(1).max(100))
+    .max(50)
+    .describe('Recording types to report, e.g. ["Todo", "Message"]; [] for all');
+const webhookNotFound = (webhookId: number) =>
+  `Webhook ${webhookId} was not found, or you have no access to it. Use list_webhooks to see webhook IDs.`;
+
+export const createListWebhooks = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_webhooks',
+    title: "List a project's webhooks",
+    description:
+      "Lists a project's webhooks: URL, event types and whether each is active. Take project_id from list_projects.",
+    inputSchema: z.strictObject({ project_id: projectId() }),
+    outputSchema: z.object({ items: z.array(WebhookSchema) }),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const data = (
+        await deps.client.get<unknown>(`/buckets/${input.project_id}/webhooks.json`, {
+          signal,
+          notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use list_projects to see project IDs.`,
+        })
+      ).data;
+      return {
+        items: (Array.isArray(data) ? data : [])
+          .map(record)
+          .filter((entry): entry is Raw => entry !== undefined)
+          .map(toWebhook),
+      };
+    },
+  });
+
+export const createCreateWebhook = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_webhook',
+    title: 'Add a webhook',
+    description:
+      'Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from list_projects. Needs admin rights on the project.',
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      payload_url: payloadUrl(),
+      types: types().default([]),
+    }),
+    outputSchema: WebhookSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const response = await deps.client.request<Raw>('POST', `/buckets/${input.project_id}/webhooks.json`, {
+        body: { payload_url: input.payload_url, types: input.types },
+        signal,
+        notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use list_projects to see project IDs.`,
+      });
+      return toWebhook(response.data ?? {});
+    },
+  });
+
+export const createUpdateWebhook = (deps: ToolDeps) =>
+  defineTool({
+    name: 'update_webhook',
+    title: 'Change a webhook',
+    description:
+      "Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from list_webhooks.",
+    inputSchema: z.strictObject({
+      webhook_id: id('Webhook ID, from list_webhooks'),
+      payload_url: payloadUrl().optional(),
+      types: types().optional(),
+      active: z.boolean().optional().describe('false: pause deliveries; true: resume'),
+    }),
+    outputSchema: WebhookSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      const { webhook_id: webhookId, ...changes } = input;
+      if (Object.keys(changes).length === 0)
+        throw new InvalidInputError('Nothing to change: pass payload_url, types or active.');
+      const response = await deps.client.request<Raw>('PUT', `/webhooks/${webhookId}.json`, {
+        body: changes,
+        signal,
+        notFound: webhookNotFound(webhookId),
+      });
+      return toWebhook(response.data ?? {});
+    },
+  });
+
+export const createDeleteWebhook = (deps: ToolDeps) =>
+  defineTool({
+    name: 'delete_webhook',
+    title: 'Delete a webhook',
+    description:
+      'Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from list_webhooks.',
+    inputSchema: z.strictObject({ webhook_id: id('Webhook ID, from list_webhooks') }),
+    outputSchema: z.object({ webhook_id: z.number(), deleted: z.literal(true) }),
+    annotations: DESTROYS,
+    handler: async (input, { signal }) => {
+      await deps.client.request('DELETE', `/webhooks/${input.webhook_id}.json`, {
+        signal,
+        notFound: webhookNotFound(input.webhook_id),
+      });
+      return { webhook_id: input.webhook_id, deleted: true as const };
+    },
+  });
+
+const TemplateSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.string(),
+  app_url: z.string().nullable(),
+});
+const toTemplate = (raw: Raw): z.infer<typeof TemplateSchema> => ({
+  id: number(raw.id) ?? 0,
+  name: text(raw.name) ?? '',
+  status: text(raw.status) ?? 'active',
+  app_url: text(raw.app_url),
+});
+const templateId = () => id('Template ID, from list_templates');
+const templateNotFound = (template: number) =>
+  `Template ${template} was not found, or you have no access to it. Use list_templates to see template IDs.`;
+
+export const createListTemplates = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_templates',
+    title: 'List project templates',
+    description:
+      "Lists the account's project templates; create a project from one with create_project_from_template.",
+    inputSchema: z.strictObject({
+      status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(TemplateSchema),
+    annotations: READS,
+    handler: (input, { signal }) =>
+      listPage(deps, '/templates.json', {
+        query: { status: input.status === 'active' ? undefined : input.status },
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: 'Basecamp found no templates.',
+        convert: (raw) => toTemplate(raw),
+      }),
+  });
+
+export const createCreateTemplate = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_template',
+    title: 'Create a project template',
+    description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
+    inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
+    outputSchema: TemplateSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const response = await deps.client.request<Raw>('POST', '/templates.json', {
+        body: { name: input.name },
+        signal,
+      });
+      return toTemplate(response.data ?? {});
+    },
+  });
+
+export const createRenameTemplate = (deps: ToolDeps) =>
+  defineTool({
+    name: 'rename_template',
+    title: 'Rename a project template',
+    description: 'Renames a project template. Pass template_id from list_templates.',
+    inputSchema: z.strictObject({
+      template_id: templateId(),
+      name: z.string().trim().min(1).max(200).describe('New name'),
+    }),
+    outputSchema: TemplateSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      const response = await deps.client.request<Raw>('PUT', `/templates/${input.template_id}.json`, {
+        body: { name: input.name },
+        signal,
+        notFound: templateNotFound(input.template_id),
+      });
+      return toTemplate(response.data ?? {});
+    },
+  });
+
+export const createTrashTemplate = (deps: ToolDeps) =>
+  defineTool({
+    name: 'trash_template',
+    title: 'Trash a project template',
+    description:
+      'Moves a project template to the trash. Projects made from it stay. Pass template_id from list_templates.',
+    inputSchema: z.strictObject({ template_id: templateId() }),
+    outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
+    annotations: DESTROYS,
+    handler: async (input, { signal }) => {
+      await deps.client.request('DELETE', `/templates/${input.template_id}.json`, {
+        signal,
+        notFound: templateNotFound(input.template_id),
+      });
+      return { template_id: input.template_id, trashed: true as const };
+    },
+  });
+
+const ConstructionSchema = z.object({
+  construction_id: z.number(),
+  status: z.string().describe('"pending" while Basecamp copies the template, then "completed"'),
+  project: ProjectSchema.nullable().describe('The new project, once completed'),
+});
+const toConstruction = (raw: Raw): z.infer<typeof ConstructionSchema> => {
+  const project = record(raw.project);
+  return {
+    construction_id: number(raw.id) ?? 0,
+    status: text(raw.status) ?? 'pending',
+    project: project ? toProject(project) : null,
+  };
+};
+
+export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_project_from_template',
+    title: 'Create a project from a template',
+    description:
+      'Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call get_project_construction until it is "completed" to get the project.',
+    inputSchema: z.strictObject({
+      template_id: templateId(),
+      name: z.string().trim().min(1).max(200).describe("The new project's name"),
+    }),
+    outputSchema: ConstructionSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const response = await deps.client.request<Raw>(
+        'POST',
+        `/templates/${input.template_id}/project_constructions.json`,
+        {
+          body: { name: input.name },
+          signal,
+          notFound: templateNotFound(input.template_id),
+        },
+      );
+      return toConstruction(response.data ?? {});
+    },
+  });
+
+export const createGetProjectConstruction = (deps: ToolDeps) =>
+  defineTool({
+    name: 'get_project_construction',
+    title: 'Check a project being created from a template',
+    description:
+      'Says whether a project started with create_project_from_template is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.',
+    inputSchema: z.strictObject({
+      template_id: templateId(),
+      construction_id: id('Construction ID, from create_project_from_template'),
+    }),
+    outputSchema: ConstructionSchema,
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const response = await deps.client.get<Raw>(
+        `/templates/${input.template_id}/project_constructions/${input.construction_id}.json`,
+        {
+          signal,
+          notFound: `Construction ${input.construction_id} of template ${input.template_id} was not found.`,
+        },
+      );
+      return toConstruction(response.data ?? {});
+    },
+  });
+
+export const listWebhooks = basecampTool(
+  { toolset: 'admin', operations: ['ListWebhooks'] },
+  createListWebhooks,
+);
+export const createWebhook = basecampTool(
+  { toolset: 'admin', operations: ['CreateWebhook'] },
+  createCreateWebhook,
+);
+export const updateWebhook = basecampTool(
+  { toolset: 'admin', operations: ['UpdateWebhook'] },
+  createUpdateWebhook,
+);
+export const deleteWebhook = basecampTool(
+  { toolset: 'admin', operations: ['DeleteWebhook'] },
+  createDeleteWebhook,
+);
+export const listTemplates = basecampTool(
+  { toolset: 'admin', operations: ['ListTemplates'] },
+  createListTemplates,
+);
+export const createTemplate = basecampTool(
+  { toolset: 'admin', operations: ['CreateTemplate'] },
+  createCreateTemplate,
+);
+export const renameTemplate = basecampTool(
+  { toolset: 'admin', operations: ['UpdateTemplate'] },
+  createRenameTemplate,
+);
+export const trashTemplate = basecampTool(
+  { toolset: 'admin', operations: ['DeleteTemplate'] },
+  createTrashTemplate,
+);
+export const createProjectFromTemplate = basecampTool(
+  { toolset: 'projects', operations: ['CreateProjectFromTemplate'] },
+  createCreateProjectFromTemplate,
+);
+export const getProjectConstruction = basecampTool(
+  { toolset: 'projects', operations: ['GetProjectConstruction'] },
+  createGetProjectConstruction,
+);

@@ -1,0 +1,188 @@
+import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { z } from 'zod';
+import { basecampTool } from '../../toolsets.js';
+import {
+  CREATES,
+  dockOverride,
+  id,
+  itemProjectId,
+  projectId,
+  richText,
+  SETS_STATE,
+  send,
+  sendOne,
+  type ToolDeps,
+} from '../shared.js';
+import { readCardTable } from './get-card-table.js';
+import { CardColumnSchema, CardTableSchema, columnScope, toCardColumn } from './shapes.js';
+
+const columnId = () => id('Column ID, from get_card_table');
+
+export const createCreateCardColumn = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_card_column',
+    title: 'Add a card-table column',
+    description:
+      "Adds a column to a project's card table (before Done). Take project_id from list_projects. Returns the new column; reorder columns with move_card_column.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      card_table_id: dockOverride('card table'),
+      title: z.string().trim().min(1).max(200).describe("The column's name"),
+      description: richText('What belongs in this column.', 5_000).optional(),
+    }),
+    outputSchema: CardColumnSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
+      const html = await deps.html();
+      return sendOne(deps, 'POST', `/card_tables/${table}/columns.json`, {
+        signal,
+        scope: {
+          projectId: undefined,
+          what: `Card table ${table}`,
+          probe: `/card_tables/${table}.json`,
+          notFound: `Card table ${table} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        },
+        body: {
+          title: input.title,
+          ...(input.description === undefined ? {} : { description: html(input.description) }),
+        },
+        convert: toCardColumn,
+      });
+    },
+  });
+
+export const createUpdateCardColumn = (deps: ToolDeps) =>
+  defineTool({
+    name: 'update_card_column',
+    title: 'Rename or describe a column',
+    description:
+      "Changes a card-table column's name or description. Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out.",
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      column_id: columnId(),
+      title: z.string().trim().min(1).max(200).optional().describe('New name'),
+      description: richText('New description.', 5_000).optional(),
+    }),
+    outputSchema: CardColumnSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      if (input.title === undefined && input.description === undefined) {
+        throw new InvalidInputError('Nothing to change: pass title or description.');
+      }
+      const html = await deps.html();
+      return sendOne(deps, 'PUT', `/card_tables/columns/${input.column_id}.json`, {
+        signal,
+        scope: columnScope(input.project_id, input.column_id),
+        body: {
+          ...(input.title === undefined ? {} : { title: input.title }),
+          ...(input.description === undefined ? {} : { description: html(input.description) }),
+        },
+        convert: toCardColumn,
+      });
+    },
+  });
+
+export const createMoveCardColumn = (deps: ToolDeps) =>
+  defineTool({
+    name: 'move_card_column',
+    title: 'Reorder card-table columns',
+    description:
+      'Moves a column to another place in its card table (1 = leftmost). Take project_id from list_projects and column_id from get_card_table. Returns the card table with its columns in the new order.',
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      card_table_id: dockOverride('card table'),
+      column_id: columnId(),
+      position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
+    }),
+    outputSchema: CardTableSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
+      await send(deps, 'POST', `/card_tables/${table}/moves.json`, {
+        signal,
+        scope: columnScope(input.project_id, input.column_id),
+        body: { source_id: input.column_id, target_id: table, position: input.position },
+      });
+      return readCardTable(deps, input.project_id, table, signal);
+    },
+  });
+
+export const createSetCardColumnOnHold = (deps: ToolDeps) =>
+  defineTool({
+    name: 'set_card_column_on_hold',
+    title: 'Turn a column\'s "on hold" section on or off',
+    description:
+      'Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out. Returns the column.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      column_id: columnId(),
+      on_hold: z.boolean().describe('true: add the on-hold section; false: remove it'),
+    }),
+    outputSchema: CardColumnSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      const [markdown, data] = await Promise.all([
+        deps.markdown(),
+        send(
+          deps,
+          input.on_hold ? 'POST' : 'DELETE',
+          `/card_tables/columns/${input.column_id}/on_hold.json`,
+          {
+            signal,
+            scope: columnScope(input.project_id, input.column_id),
+          },
+        ),
+      ]);
+      return toCardColumn(data ?? {}, markdown, 5_000);
+    },
+  });
+
+export const createCardColumn = basecampTool(
+  { toolset: 'cards', operations: ['CreateCardColumn'] },
+  createCreateCardColumn,
+);
+export const updateCardColumn = basecampTool(
+  { toolset: 'cards', operations: ['UpdateCardColumn'] },
+  createUpdateCardColumn,
+);
+export const moveCardColumn = basecampTool(
+  { toolset: 'cards', operations: ['MoveCardColumn', 'GetCardTable'] },
+  createMoveCardColumn,
+);
+export const setCardColumnOnHold = basecampTool(
+  { toolset: 'cards', operations: ['EnableCardColumnOnHold', 'DisableCardColumnOnHold'] },
+  createSetCardColumnOnHold,
+);
+
+export const createWatchCardColumn = (deps: ToolDeps) =>
+  defineTool({
+    name: 'watch_card_column',
+    title: 'Watch a card-table column',
+    description:
+      'Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      column_id: columnId(),
+      watching: z.boolean().default(true).describe('true: watch (default); false: stop watching'),
+    }),
+    outputSchema: z.object({ column_id: z.number(), watching: z.boolean() }),
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      await send(
+        deps,
+        input.watching ? 'POST' : 'DELETE',
+        `/card_tables/lists/${input.column_id}/subscription.json`,
+        {
+          signal,
+          scope: columnScope(input.project_id, input.column_id),
+        },
+      );
+      return { column_id: input.column_id, watching: input.watching };
+    },
+  });
+
+export const watchCardColumn = basecampTool(
+  { toolset: 'cards', operations: ['SubscribeToCardColumn', 'UnsubscribeFromCardColumn'] },
+  createWatchCardColumn,
+);

@@ -1,0 +1,39 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { basecampTool } from '../../toolsets.js';
+import { CREATES, date, id, itemProjectId, richText, sendOne, type ToolDeps } from '../shared.js';
+import { CardSchema, columnScope, toCard } from './shapes.js';
+
+export const createCreateCard = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_card',
+    title: 'Add a card',
+    description:
+      'Adds a card to a card-table column (at the bottom). Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out. Assign people afterwards with update_card. Returns the new card.',
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      column_id: id('Column ID, from get_card_table'),
+      title: z.string().trim().min(1).max(1_000).describe("The card's title (plain text)"),
+      content: richText('What the card is about.').optional(),
+      due_on: date('Due date').optional(),
+      notify: z.boolean().default(false).describe('Notify the people assigned (default false)'),
+    }),
+    outputSchema: CardSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const html = await deps.html();
+      return sendOne(deps, 'POST', `/card_tables/lists/${input.column_id}/cards.json`, {
+        signal,
+        scope: columnScope(input.project_id, input.column_id),
+        body: {
+          title: input.title,
+          ...(input.content === undefined ? {} : { content: html(input.content) }),
+          ...(input.due_on === undefined ? {} : { due_on: input.due_on }),
+          ...(input.notify ? { notify: true } : {}),
+        },
+        convert: toCard,
+      });
+    },
+  });
+
+export const createCard = basecampTool({ toolset: 'cards', operations: ['CreateCard'] }, createCreateCard);

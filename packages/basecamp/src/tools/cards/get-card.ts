@@ -1,0 +1,31 @@
+import { defineTool } from '@x/mcp-core';
+import { z } from 'zod';
+import { basecampTool } from '../../toolsets.js';
+import { getOne, id, itemProjectId, READS, type ToolDeps } from '../shared.js';
+import { CardSchema, cardScope, toCard } from './shapes.js';
+
+export const readCard = (
+  deps: ToolDeps,
+  projectId: number | undefined,
+  cardId: number,
+  signal: AbortSignal,
+) =>
+  getOne(deps, `/card_tables/cards/${cardId}.json`, {
+    signal,
+    scope: cardScope(projectId, cardId),
+    convert: toCard,
+  });
+
+export const createGetCard = (deps: ToolDeps) =>
+  defineTool({
+    name: 'get_card',
+    title: 'Get a card',
+    description:
+      'Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from list_projects) and card_id (from list_cards); project_id may be left out.',
+    inputSchema: z.strictObject({ project_id: itemProjectId(), card_id: id('Card ID, from list_cards') }),
+    outputSchema: CardSchema,
+    annotations: READS,
+    handler: (input, { signal }) => readCard(deps, input.project_id, input.card_id, signal),
+  });
+
+export const getCard = basecampTool({ toolset: 'cards', operations: ['GetCard'] }, createGetCard);

@@ -1,0 +1,169 @@
+import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { z } from 'zod';
+import { listSchema } from '../../shapes.js';
+import { basecampTool } from '../../toolsets.js';
+import {
+  CREATES,
+  dockOverride,
+  getOne,
+  id,
+  itemProjectId,
+  limit,
+  listPage,
+  page,
+  projectId,
+  READS,
+  SETS_STATE,
+  send,
+  sendOne,
+  type ToolDeps,
+} from '../shared.js';
+import { QuestionSchema, questionScope, scheduleInput, toQuestion } from './shapes.js';
+
+const questionId = () => id('Question ID, from list_checkin_questions');
+
+export const createListCheckinQuestions = (deps: ToolDeps) =>
+  defineTool({
+    name: 'list_checkin_questions',
+    title: 'List check-in questions',
+    description:
+      'Lists a project\'s automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from list_projects; read answers with list_checkin_answers.',
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      questionnaire_id: dockOverride('Automatic Check-ins'),
+      page: page(),
+      limit: limit(50),
+    }),
+    outputSchema: listSchema(QuestionSchema),
+    annotations: READS,
+    handler: async (input, { signal }) => {
+      const questionnaire = await deps.docks.resolve(
+        input.project_id,
+        'questionnaire',
+        input.questionnaire_id,
+        signal,
+      );
+      return listPage(deps, `/questionnaires/${questionnaire}/questions.json`, {
+        page: input.page,
+        limit: input.limit,
+        signal,
+        notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use get_project_tools to see the project's tools.`,
+        convert: toQuestion,
+      });
+    },
+  });
+
+export const createGetCheckinQuestion = (deps: ToolDeps) =>
+  defineTool({
+    name: 'get_checkin_question',
+    title: 'Get a check-in question',
+    description:
+      'Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from list_projects) and question_id (from list_checkin_questions); project_id may be left out.',
+    inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
+    outputSchema: QuestionSchema,
+    annotations: READS,
+    handler: (input, { signal }) =>
+      getOne(deps, `/questions/${input.question_id}.json`, {
+        signal,
+        scope: questionScope(input.project_id, input.question_id),
+        convert: toQuestion,
+      }),
+  });
+
+export const createCreateCheckinQuestion = (deps: ToolDeps) =>
+  defineTool({
+    name: 'create_checkin_question',
+    title: 'Ask a new check-in question',
+    description:
+      "Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from list_projects. Returns the new question.",
+    inputSchema: z.strictObject({
+      project_id: projectId(),
+      questionnaire_id: dockOverride('Automatic Check-ins'),
+      title: z
+        .string()
+        .trim()
+        .min(1)
+        .max(500)
+        .describe('The question, e.g. "What will you work on this week?"'),
+      schedule: scheduleInput(),
+    }),
+    outputSchema: QuestionSchema,
+    annotations: CREATES,
+    handler: async (input, { signal }) => {
+      const questionnaire = await deps.docks.resolve(
+        input.project_id,
+        'questionnaire',
+        input.questionnaire_id,
+        signal,
+      );
+      return sendOne(deps, 'POST', `/questionnaires/${questionnaire}/questions.json`, {
+        signal,
+        scope: {
+          projectId: undefined,
+          what: `Check-ins ${questionnaire}`,
+          probe: `/questionnaires/${questionnaire}.json`,
+          notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use get_project_tools to see the project's tools.`,
+        },
+        body: { title: input.title, schedule: input.schedule },
+        convert: toQuestion,
+      });
+    },
+  });
+
+export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
+  defineTool({
+    name: 'update_checkin_question',
+    title: 'Change a check-in question',
+    description:
+      "Changes a check-in question's wording or schedule, or pauses / resumes it (paused). Pass project_id (from list_projects) and question_id (from list_checkin_questions); project_id may be left out.",
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      question_id: questionId(),
+      title: z.string().trim().min(1).max(500).optional().describe('New wording'),
+      schedule: scheduleInput().optional(),
+      paused: z.boolean().optional().describe('true: stop asking for now; false: ask again'),
+    }),
+    outputSchema: QuestionSchema,
+    annotations: SETS_STATE,
+    handler: async (input, { signal }) => {
+      if (input.title === undefined && input.schedule === undefined && input.paused === undefined) {
+        throw new InvalidInputError('Nothing to change: pass title, schedule or paused.');
+      }
+      const scope = questionScope(input.project_id, input.question_id);
+      if (input.paused !== undefined) {
+        await send(deps, input.paused ? 'POST' : 'DELETE', `/questions/${input.question_id}/pause.json`, {
+          signal,
+          scope,
+        });
+      }
+      if (input.title === undefined && input.schedule === undefined) {
+        return getOne(deps, `/questions/${input.question_id}.json`, { signal, scope, convert: toQuestion });
+      }
+      return sendOne(deps, 'PUT', `/questions/${input.question_id}.json`, {
+        signal,
+        scope,
+        body: {
+          ...(input.title === undefined ? {} : { title: input.title }),
+          ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
+        },
+        convert: toQuestion,
+      });
+    },
+  });
+
+export const listCheckinQuestions = basecampTool(
+  { toolset: 'checkins', operations: ['ListQuestions'] },
+  createListCheckinQuestions,
+);
+export const getCheckinQuestion = basecampTool(
+  { toolset: 'checkins', operations: ['GetQuestion'] },
+  createGetCheckinQuestion,
+);
+export const createCheckinQuestion = basecampTool(
+  { toolset: 'checkins', operations: ['CreateQuestion'] },
+  createCreateCheckinQuestion,
+);
+export const updateCheckinQuestion = basecampTool(
+  { toolset: 'checkins', operations: ['UpdateQuestion', 'PauseQuestion', 'ResumeQuestion'] },
+  createUpdateCheckinQuestion,
+);
