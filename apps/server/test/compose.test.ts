@@ -115,7 +115,9 @@ describe('composition', () => {
   });
 
   it('names tools as served, with their prefixes, in instructions, descriptions, errors and hints', async () => {
-    const config = await configFile({ providers: { forge: {}, 'context-forge': { prefix: 'cf_' } } });
+    const config = await configFile({
+      providers: { forge: {}, 'context-forge': { prefix: 'cf_' }, basecamp: { prefix: 'bc_' } },
+    });
     const { client, close } = await spawnStdioClient({
       command: process.execPath,
       args: [bin, '--sandbox', '--config', config],
@@ -128,6 +130,11 @@ describe('composition', () => {
       const described = tools.find((tool) => tool.name === 'forge_get_ticket_context');
       expect(described?.description).toContain('Take the ticket id from forge_list_tickets.');
       expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
+      expect(instructions).toContain('Start with bc_list_projects');
+      const message = tools.find((tool) => tool.name === 'bc_get_message');
+      expect(message?.description).toContain('(from bc_list_projects)');
+      expect(message?.description).toContain('or bc_search');
+      expect(message?.description).not.toMatch(/\blist_projects/);
       const ticket = errorBody(
         await client.callTool({ name: 'forge_get_ticket_context', arguments: { ticketId: 'FOR-404' } }),
       );

@@ -1,4 +1,4 @@
-import { InvalidInputError, ToolNotEnabledError, UpstreamError } from '@x/mcp-core';
+import { InvalidInputError, ToolNotEnabledError, toolRef, UpstreamError } from '@x/mcp-core';
 import type { BasecampClient } from './client/client.js';
 import { toDock } from './shapes.js';
 
@@ -47,7 +47,7 @@ export class DockResolver {
     if (cached && Date.now() - cached.at < this.client.settings.dockCacheMs) return cached.project;
     const response = await this.client.get<Record<string, unknown>>(`/projects/${projectId}.json`, {
       ...(signal ? { signal } : {}),
-      notFound: `Project ${projectId} was not found, or you have no access to it. Use list_projects to see project IDs.`,
+      notFound: `Project ${projectId} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`,
     });
     if (typeof response.data !== 'object' || response.data === null) {
       throw new UpstreamError(
@@ -79,12 +79,12 @@ export class DockResolver {
     const enabled = entries.filter((entry) => entry.enabled);
     if (entries.length === 0) {
       throw new ToolNotEnabledError(
-        `Project "${project.name}" (${projectId}) has no ${label}. Use get_project_tools to see which tools it has.`,
+        `Project "${project.name}" (${projectId}) has no ${label}. Use ${toolRef('get_project_tools')} to see which tools it has.`,
       );
     }
     if (enabled.length === 0) {
       throw new ToolNotEnabledError(
-        `The ${label} of project "${project.name}" (${projectId}) is switched off. Someone must turn it on in Basecamp (the project's "Change tools" menu); get_project_tools lists the tools that are on.`,
+        `The ${label} of project "${project.name}" (${projectId}) is switched off. Someone must turn it on in Basecamp (the project's "Change tools" menu); ${toolRef('get_project_tools')} lists the tools that are on.`,
       );
     }
     if (enabled.length > 1) {

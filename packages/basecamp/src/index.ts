@@ -1,4 +1,4 @@
-import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider } from '@x/mcp-core';
+import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
 import type { BasecampSettings } from './settings.js';
@@ -8,7 +8,7 @@ import { parseToolsets, selects, TOOLSET_NAMES, TOOLSETS, type ToolsetSelection 
 import { VERSION } from './version.js';
 
 const CONTRACT =
-  'Basecamp for an agent. Start with list_projects: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. get_message {project_id, message_id}, list_todos {project_id, todolist_id}, get_todo {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ' +
+  `Basecamp for an agent. Start with ${toolRef('list_projects')}: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. ${toolRef('get_message')} {project_id, message_id}, ${toolRef('list_todos')} {project_id, todolist_id}, ${toolRef('get_todo')} {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ` +
   'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
 
 /** The contract, and which toolsets this server has (and which it could have), so an agent can tell the user. */

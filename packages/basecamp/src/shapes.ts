@@ -1,3 +1,4 @@
+import { toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { excerpt } from './markdown/excerpt.js';
 import type { HtmlToMarkdown } from './markdown/html-to-markdown.js';
@@ -215,7 +216,7 @@ export const SearchResultSchema = z.object({
   title: z.string(),
   project: ProjectRefSchema.nullable(),
   parent: ParentSchema.nullable().describe(
-    'What the hit belongs to: for a Comment, the item commented on (open it with its get_ tool, or list_comments)',
+    `What the hit belongs to: for a Comment, the item commented on (open it with its get_ tool, or ${toolRef('list_comments')})`,
   ),
   visible_to_clients: inProject.visible_to_clients,
   excerpt: z.string(),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -25,11 +25,10 @@ export const createCompleteTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'complete_todo',
     title: 'Complete a to-do',
-    description:
-      'Marks a to-do as done (completing a done to-do changes nothing). Pass project_id (from list_projects) and todo_id (from list_todos); project_id may be left out, and when given the to-do must be in that project. Returns the to-do as it is now; reopen_todo undoes this.',
+    description: `Marks a to-do as done (completing a done to-do changes nothing). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out, and when given the to-do must be in that project. Returns the to-do as it is now; ${toolRef('reopen_todo')} undoes this.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      todo_id: id('To-do ID, from list_todos'),
+      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
     }),
     outputSchema: TodoSchema,
     annotations: SETS_STATE,

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CommentSchema, toComment } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -18,8 +18,7 @@ export const createCreateComment = (deps: ToolDeps) =>
   defineTool({
     name: 'create_comment',
     title: 'Comment on an item',
-    description:
-      "Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from list_projects) and the item's ID as recording_id (from list_messages, list_todos, list_documents, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.",
+    description: `Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id('ID of the item to comment on: a message, to-do, document, upload or schedule entry'),

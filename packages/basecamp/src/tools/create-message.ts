@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createCreateMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'create_message',
     title: 'Post a message',
-    description:
-      "Posts a new message on a project's message board and notifies the project's people. Take project_id from list_projects. Returns the posted message with its ID and app_url.",
+    description: `Posts a new message on a project's message board and notifies the project's people. Take project_id from ${toolRef('list_projects')}. Returns the posted message with its ID and app_url.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       subject: z.string().trim().min(1).max(255).describe('The title of the message'),
@@ -36,7 +35,7 @@ export const createCreateMessage = (deps: ToolDeps) =>
             ...(input.content === undefined ? {} : { content: html(input.content) }),
           },
           signal,
-          notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+          notFound: `Message board ${board} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         },
       );
       return toMessage(response.data ?? {}, markdown, ITEM_BODY_CHARS);

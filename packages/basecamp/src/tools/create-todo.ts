@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -20,11 +20,10 @@ export const createCreateTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'create_todo',
     title: 'Add a to-do',
-    description:
-      'Adds a to-do to a to-do list, optionally with a description, assignees and dates. Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out, and when given the list must be in that project. assignee_ids come from list_people. Returns the new to-do with its ID.',
+    description: `Adds a to-do to a to-do list, optionally with a description, assignees and dates. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out, and when given the list must be in that project. assignee_ids come from ${toolRef('list_people')}. Returns the new to-do with its ID.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      todolist_id: id('To-do list ID, from list_todolists'),
+      todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
       content: z
         .string()
         .trim()
@@ -33,10 +32,10 @@ export const createCreateTodo = (deps: ToolDeps) =>
         .describe("What needs doing: the to-do's title (plain text)"),
       description: richText('Details of the to-do.').optional(),
       assignee_ids: z
-        .array(id('Person ID, from list_people'))
+        .array(id(`Person ID, from ${toolRef('list_people')}`))
         .max(50)
         .optional()
-        .describe('People to assign, by ID from list_people'),
+        .describe(`People to assign, by ID from ${toolRef('list_people')}`),
       notify: z.boolean().default(false).describe('Notify the assignees (default false)'),
       due_on: date('Due date'),
       starts_on: date('Start date, for a to-do that runs from starts_on to due_on'),

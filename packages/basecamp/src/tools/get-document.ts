@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { DocumentSchema, toDocument } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,11 +8,10 @@ export const createGetDocument = (deps: ToolDeps) =>
   defineTool({
     name: 'get_document',
     title: 'Read a document',
-    description:
-      'Returns one document from Docs & Files with its whole body as Markdown, its folder and project. Pass project_id (from list_projects) and document_id (from list_documents or search); project_id may be left out.',
+    description: `Returns one document from Docs & Files with its whole body as Markdown, its folder and project. Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')} or ${toolRef('search')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      document_id: id('Document ID, from list_documents or search'),
+      document_id: id(`Document ID, from ${toolRef('list_documents')} or ${toolRef('search')}`),
     }),
     outputSchema: DocumentSchema,
     annotations: READS,
@@ -23,7 +22,7 @@ export const createGetDocument = (deps: ToolDeps) =>
           projectId: project_id,
           what: `Document ${document_id}`,
           probe: `/documents/${document_id}.json`,
-          notFound: `Document ${document_id} was not found, or you have no access to it. Use list_documents to see document IDs.`,
+          notFound: `Document ${document_id} was not found, or you have no access to it. Use ${toolRef('list_documents')} to see document IDs.`,
         },
         convert: toDocument,
       }),

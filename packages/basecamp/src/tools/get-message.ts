@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,11 +8,10 @@ export const createGetMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'get_message',
     title: 'Read a message',
-    description:
-      'Returns one message board post with its whole body as Markdown (mentions as @Name, images and files as links, code as fenced blocks), its project, parent board and visibility to clients. Pass project_id (from list_projects) and message_id (from list_messages or search); project_id may be left out. Read the replies with list_comments.',
+    description: `Returns one message board post with its whole body as Markdown (mentions as @Name, images and files as links, code as fenced blocks), its project, parent board and visibility to clients. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')} or ${toolRef('search')}); project_id may be left out. Read the replies with ${toolRef('list_comments')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      message_id: id('Message ID, from list_messages or search'),
+      message_id: id(`Message ID, from ${toolRef('list_messages')} or ${toolRef('search')}`),
     }),
     outputSchema: MessageSchema,
     annotations: READS,
@@ -23,7 +22,7 @@ export const createGetMessage = (deps: ToolDeps) =>
           projectId: project_id,
           what: `Message ${message_id}`,
           probe: `/messages/${message_id}.json`,
-          notFound: `Message ${message_id} was not found, or you have no access to it. Use list_messages to see message IDs.`,
+          notFound: `Message ${message_id} was not found, or you have no access to it. Use ${toolRef('list_messages')} to see message IDs.`,
         },
         convert: toMessage,
       }),

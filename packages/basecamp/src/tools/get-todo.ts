@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,11 +8,10 @@ export const createGetTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'get_todo',
     title: 'Get a to-do',
-    description:
-      'Returns one to-do: title, description as Markdown, assignees and completion subscribers with names and emails, start and due dates, whether (when, by whom) it was completed, its list and project. Pass project_id (from list_projects) and todo_id (from list_todos or search); project_id may be left out. Its discussion is in list_comments.',
+    description: `Returns one to-do: title, description as Markdown, assignees and completion subscribers with names and emails, start and due dates, whether (when, by whom) it was completed, its list and project. Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')} or ${toolRef('search')}); project_id may be left out. Its discussion is in ${toolRef('list_comments')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      todo_id: id('To-do ID, from list_todos or search'),
+      todo_id: id(`To-do ID, from ${toolRef('list_todos')} or ${toolRef('search')}`),
     }),
     outputSchema: TodoSchema,
     annotations: READS,
@@ -29,7 +28,7 @@ export function todoScope(projectId: number | undefined, todoId: number) {
     projectId,
     what: `To-do ${todoId}`,
     probe: `/todos/${todoId}.json`,
-    notFound: `To-do ${todoId} was not found, or you have no access to it. Use list_todos to see to-do IDs.`,
+    notFound: `To-do ${todoId} was not found, or you have no access to it. Use ${toolRef('list_todos')} to see to-do IDs.`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CampfireLineSchema, listSchema, toCampfireLine } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createListCampfireLines = (deps: ToolDeps) =>
   defineTool({
     name: 'list_campfire_lines',
     title: 'Read a project chat',
-    description:
-      "Lists the latest lines of a project's chat (Campfire), newest first, with author and time; a line that is a file shows its name, size, type and download URL. Take project_id from list_projects. If the project has more than one chat the error lists them: call again with chat_id.",
+    description: `Lists the latest lines of a project's chat (Campfire), newest first, with author and time; a line that is a file shows its name, size, type and download URL. Take project_id from ${toolRef('list_projects')}. If the project has more than one chat the error lists them: call again with chat_id.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       chat_id: dockOverride('chat (Campfire)'),
@@ -24,7 +23,7 @@ export const createListCampfireLines = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Chat ${chat} was not found, or you have no access to it. Use get_project_tools to see the project's chats.`,
+        notFound: `Chat ${chat} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's chats.`,
         convert: toCampfireLine,
       });
     },

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CommentSchema, listSchema, toComment } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -17,8 +17,7 @@ export const createListComments = (deps: ToolDeps) =>
   defineTool({
     name: 'list_comments',
     title: 'List comments',
-    description:
-      "Lists the comments on any Basecamp item (a message, to-do, document, upload or schedule entry), oldest first, with authors and bodies as Markdown. Pass project_id (from list_projects) and the item's ID as recording_id (from list_messages, list_todos, list_documents, search, ...); project_id may be left out.",
+    description: `Lists the comments on any Basecamp item (a message, to-do, document, upload or schedule entry), oldest first, with authors and bodies as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ${toolRef('search')}, ...); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id('ID of the commented item: a message, to-do, document, upload or schedule entry'),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { DocumentSchema, listSchema, toDocument } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -9,8 +9,7 @@ export const createListDocuments = (deps: ToolDeps) =>
   defineTool({
     name: 'list_documents',
     title: 'List documents',
-    description:
-      "Lists the documents in a project's Docs & Files, newest first, with the start of each as Markdown. Take project_id from list_projects, and folder_id from list_folders to look inside a folder; read one with get_document. Uploaded files are in list_uploads.",
+    description: `Lists the documents in a project's Docs & Files, newest first, with the start of each as Markdown. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder; read one with ${toolRef('get_document')}. Uploaded files are in ${toolRef('list_uploads')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       folder_id: folderId(),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { FolderSchema, listSchema, toFolder } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -15,7 +15,7 @@ import {
 } from './shared.js';
 
 export const folderId = () =>
-  id("Folder ID, from list_folders. Default: the project's top-level Docs & Files").optional();
+  id(`Folder ID, from ${toolRef('list_folders')}. Default: the project's top-level Docs & Files`).optional();
 
 /**
  * The folder (vault) a Docs & Files tool lists: `folder_id` inside the project when given, else
@@ -31,14 +31,14 @@ export async function folderTarget(
       projectId: input.project_id,
       what: `Folder ${input.folder_id}`,
       probe: `/vaults/${input.folder_id}.json`,
-      notFound: `Folder ${input.folder_id} was not found, or you have no access to it. Use list_folders to see folder IDs.`,
+      notFound: `Folder ${input.folder_id} was not found, or you have no access to it. Use ${toolRef('list_folders')} to see folder IDs.`,
     };
     return { vault: input.folder_id, notFound: scope.notFound, scope };
   }
   const vault = await deps.docks.resolve(input.project_id, 'vault', input.vault_id, signal);
   return {
     vault,
-    notFound: `Vault ${vault} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+    notFound: `Vault ${vault} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
   };
 }
 
@@ -46,8 +46,7 @@ export const createListFolders = (deps: ToolDeps) =>
   defineTool({
     name: 'list_folders',
     title: 'List Docs & Files folders',
-    description:
-      "Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from list_projects; pass a folder's ID as folder_id to list_documents, list_uploads or list_folders to look inside it.",
+    description: `Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from ${toolRef('list_projects')}; pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside it.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       folder_id: folderId(),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createListMessages = (deps: ToolDeps) =>
   defineTool({
     name: 'list_messages',
     title: 'List message board posts',
-    description:
-      "Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from list_projects; read a whole message with get_message and its replies with list_comments.",
+    description: `Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from ${toolRef('list_projects')}; read a whole message with ${toolRef('get_message')} and its replies with ${toolRef('list_comments')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       message_board_id: dockOverride('message board'),
@@ -29,7 +28,7 @@ export const createListMessages = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Message board ${board} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        notFound: `Message board ${board} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         convert: toMessage,
       });
     },

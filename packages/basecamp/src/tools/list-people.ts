@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, PersonSchema, toPerson } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -10,11 +10,10 @@ export const createListPeople = (deps: ToolDeps) =>
   defineTool({
     name: 'list_people',
     title: 'List people',
-    description:
-      'Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for create_todo, or who someone is.',
+    description: `Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for ${toolRef('create_todo')}, or who someone is.`,
     inputSchema: z.strictObject({
       project_id: id(
-        'Only people on this project, from list_projects; omit for everyone on the account',
+        `Only people on this project, from ${toolRef('list_projects')}; omit for everyone on the account`,
       ).optional(),
       page: page(),
       limit: limit(100),
@@ -24,7 +23,7 @@ export const createListPeople = (deps: ToolDeps) =>
     handler: async (input, { signal }) => {
       const path =
         input.project_id === undefined ? '/people.json' : `/projects/${input.project_id}/people.json`;
-      const notFound = `Project ${input.project_id} was not found, or you have no access to it. Use list_projects to see project IDs.`;
+      const notFound = `Project ${input.project_id} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`;
       const result = await deps.client.list<Record<string, unknown>>(path, {
         page: input.page,
         limit: input.limit,

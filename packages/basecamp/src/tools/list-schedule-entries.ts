@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createListScheduleEntries = (deps: ToolDeps) =>
   defineTool({
     name: 'list_schedule_entries',
     title: 'List schedule entries',
-    description:
-      "Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from list_projects; read an event's discussion with list_comments.",
+    description: `Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from ${toolRef('list_projects')}; read an event's discussion with ${toolRef('list_comments')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       schedule_id: dockOverride('schedule'),
@@ -24,7 +23,7 @@ export const createListScheduleEntries = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Schedule ${schedule} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        notFound: `Schedule ${schedule} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         convert: toScheduleEntry,
       });
     },

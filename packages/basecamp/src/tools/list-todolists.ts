@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodolistSchema, toTodolist } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createListTodolists = (deps: ToolDeps) =>
   defineTool({
     name: 'list_todolists',
     title: 'List to-do lists',
-    description:
-      'Lists a project\'s to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from list_projects; list a list\'s to-dos with list_todos.',
+    description: `Lists a project's to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from ${toolRef('list_projects')}; list a list's to-dos with ${toolRef('list_todos')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       todoset_id: dockOverride('to-do set'),
@@ -24,7 +23,7 @@ export const createListTodolists = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `To-do set ${todoset} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        notFound: `To-do set ${todoset} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         convert: toTodolist,
       });
     },

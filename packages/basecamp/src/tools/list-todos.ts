@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -9,7 +9,7 @@ export function todolistScope(projectId: number | undefined, todolistId: number)
     projectId,
     what: `To-do list ${todolistId}`,
     probe: `/todolists/${todolistId}.json`,
-    notFound: `To-do list ${todolistId} was not found, or you have no access to it. Use list_todolists to see to-do list IDs.`,
+    notFound: `To-do list ${todolistId} was not found, or you have no access to it. Use ${toolRef('list_todolists')} to see to-do list IDs.`,
   };
 }
 
@@ -17,11 +17,10 @@ export const createListTodos = (deps: ToolDeps) =>
   defineTool({
     name: 'list_todos',
     title: 'List to-dos in a list',
-    description:
-      'Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out. Get one to-do with get_todo.',
+    description: `Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Get one to-do with ${toolRef('get_todo')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      todolist_id: id('To-do list ID, from list_todolists'),
+      todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
       completed: z
         .boolean()
         .default(false)

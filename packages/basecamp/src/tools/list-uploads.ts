@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, toUpload, UploadSchema } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -9,8 +9,7 @@ export const createListUploads = (deps: ToolDeps) =>
   defineTool({
     name: 'list_uploads',
     title: 'List uploaded files',
-    description:
-      "Lists the files uploaded to a project's Docs & Files: file name, type, size, download URL and description. Take project_id from list_projects, and folder_id from list_folders to look inside a folder. Documents written in Basecamp are in list_documents.",
+    description: `Lists the files uploaded to a project's Docs & Files: file name, type, size, download URL and description. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder. Documents written in Basecamp are in ${toolRef('list_documents')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       folder_id: folderId(),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CampfireLineSchema, toCampfireLine } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
@@ -8,8 +8,7 @@ export const createPostCampfireLine = (deps: ToolDeps) =>
   defineTool({
     name: 'post_campfire_line',
     title: 'Post in a project chat',
-    description:
-      "Posts a line of plain text in a project's chat (Campfire), visible to everyone in it at once. Take project_id from list_projects; if the project has several chats, pass chat_id (the error lists them).",
+    description: `Posts a line of plain text in a project's chat (Campfire), visible to everyone in it at once. Take project_id from ${toolRef('list_projects')}; if the project has several chats, pass chat_id (the error lists them).`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       content: z.string().trim().min(1).max(10_000).describe('The line to post (plain text)'),
@@ -24,7 +23,7 @@ export const createPostCampfireLine = (deps: ToolDeps) =>
         deps.client.request<Record<string, unknown>>('POST', `/chats/${chat}/lines.json`, {
           body: { content: input.content },
           signal,
-          notFound: `Chat ${chat} was not found, or you have no access to it. Use get_project_tools to see the project's chats.`,
+          notFound: `Chat ${chat} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's chats.`,
         }),
       ]);
       return toCampfireLine(response.data ?? {}, markdown, ITEM_BODY_CHARS);

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError, UpstreamError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { SearchOption } from '../search-metadata.js';
 import { listSchema, SearchResultSchema, toSearchResult } from '../shapes.js';
@@ -12,8 +12,7 @@ export const createSearch = (deps: ToolDeps) =>
   defineTool({
     name: 'search',
     title: 'Search Basecamp',
-    description:
-      'Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with get_message, get_todo or get_document ({project_id, <item>_id}); a Comment hit through its parent, with list_comments.',
+    description: `Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with ${toolRef('get_message')}, ${toolRef('get_todo')} or ${toolRef('get_document')} ({project_id, <item>_id}); a Comment hit through its parent, with ${toolRef('list_comments')}.`,
     inputSchema: z.strictObject({
       query: z.string().trim().min(1).max(500).describe('Words to search for'),
       type: z.string().trim().min(1).max(100).optional().describe(TYPE_HELP),
@@ -26,8 +25,8 @@ export const createSearch = (deps: ToolDeps) =>
         .describe(
           'Only files of this kind (with type "Attachment" or alone), e.g. "Image", "Audio", "Video", "PDF"',
         ),
-      project_id: id('Only this project, from list_projects').optional(),
-      creator_id: id('Only items created by this person, from list_people').optional(),
+      project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
+      creator_id: id(`Only items created by this person, from ${toolRef('list_people')}`).optional(),
       exclude_chat: z.boolean().default(false).describe('Leave chat lines out of the results'),
       page: page(),
       limit: limit(25),

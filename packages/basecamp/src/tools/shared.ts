@@ -1,4 +1,4 @@
-import { McpToolError, NotFoundError } from '@x/mcp-core';
+import { McpToolError, NotFoundError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { BasecampClient } from '../client/client.js';
 import type { DockResolver } from '../dock.js';
@@ -59,12 +59,14 @@ export const id = (description: string) =>
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe(description);
 
 export const projectId = () =>
-  id('Project ID, from list_projects (the number in https://3.basecamp.com/<account>/projects/<id>)');
+  id(
+    `Project ID, from ${toolRef('list_projects')} (the number in https://3.basecamp.com/<account>/projects/<id>)`,
+  );
 
 /** `project_id` on a tool whose item has a route of its own: optional, and checked when given. */
 export const itemProjectId = () =>
   id(
-    'Project ID, from list_projects. Optional: the item ID alone is enough, but when given the item must be in this project (else NOT_FOUND)',
+    `Project ID, from ${toolRef('list_projects')}. Optional: the item ID alone is enough, but when given the item must be in this project (else NOT_FOUND)`,
   ).optional();
 
 /**
@@ -133,7 +135,7 @@ export async function withinProject<T>(
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
 export const dockOverride = (tool: string) =>
   id(
-    `Only when the project has more than one ${tool} (the error lists them): the ID of the one to use, from get_project_tools`,
+    `Only when the project has more than one ${tool} (the error lists them): the ID of the one to use, from ${toolRef('get_project_tools')}`,
   ).optional();
 
 export const page = () =>
@@ -293,8 +295,11 @@ export async function sendOne<Item>(
 export const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`);
 
 /** People to assign, by ID from list_people. */
-export const assigneeIds = (description = 'People to assign, by ID from list_people') =>
-  z.array(id('Person ID, from list_people')).max(50).describe(description);
+export const assigneeIds = (description = `People to assign, by ID from ${toolRef('list_people')}`) =>
+  z
+    .array(id(`Person ID, from ${toolRef('list_people')}`))
+    .max(50)
+    .describe(description);
 
 /** A tool that removes or hides something (trash, archive, revoke); repeating it changes nothing more. */
 export const DESTROYS = {

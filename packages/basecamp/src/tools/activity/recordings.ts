@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   inProject,
@@ -38,7 +38,12 @@ const RECORDING_TYPES = [
 ] as const;
 
 const recordingScope = (projectId: number | undefined, recordingId: number) =>
-  itemScope(projectId, `Item ${recordingId}`, `/recordings/${recordingId}.json`, 'search or a list tool');
+  itemScope(
+    projectId,
+    `Item ${recordingId}`,
+    `/recordings/${recordingId}.json`,
+    `${toolRef('search')} or a list tool`,
+  );
 
 export const RecordingSchema = z.object({
   id: z.number(),
@@ -68,11 +73,10 @@ export const createSetRecordingStatus = (deps: ToolDeps) =>
   defineTool({
     name: 'set_recording_status',
     title: 'Archive, trash or restore an item',
-    description:
-      'Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from list_projects) and the item ID as recording_id; project_id may be left out.',
+    description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       status: z
         .enum(['archived', 'trashed', 'active'])
         .describe('"archived", "trashed", or "active" to restore'),
@@ -97,7 +101,7 @@ export const createListRecordings = (deps: ToolDeps) =>
     inputSchema: z.strictObject({
       type: z.enum(RECORDING_TYPES).describe('The kind of item'),
       project_ids: z
-        .array(id('Project ID, from list_projects'))
+        .array(id(`Project ID, from ${toolRef('list_projects')}`))
         .max(50)
         .optional()
         .describe('Only these projects'),
@@ -137,11 +141,10 @@ export const createListEvents = (deps: ToolDeps) =>
   defineTool({
     name: 'list_events',
     title: 'What happened to an item',
-    description:
-      "Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from list_projects) and the item ID as recording_id; project_id may be left out.",
+    description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       page: page(),
       limit: limit(50),
     }),

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, number, ProjectSchema, record, text, toProject } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -50,8 +50,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
   defineTool({
     name: 'list_webhooks',
     title: "List a project's webhooks",
-    description:
-      "Lists a project's webhooks: URL, event types and whether each is active. Take project_id from list_projects.",
+    description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({ project_id: projectId() }),
     outputSchema: z.object({ items: z.array(WebhookSchema) }),
     annotations: READS,
@@ -59,7 +58,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
       const data = (
         await deps.client.get<unknown>(`/buckets/${input.project_id}/webhooks.json`, {
           signal,
-          notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use list_projects to see project IDs.`,
+          notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use ${toolRef('list_projects')} to see project IDs.`,
         })
       ).data;
       return {
@@ -75,8 +74,7 @@ export const createCreateWebhook = (deps: ToolDeps) =>
   defineTool({
     name: 'create_webhook',
     title: 'Add a webhook',
-    description:
-      'Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from list_projects. Needs admin rights on the project.',
+    description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from ${toolRef('list_projects')}. Needs admin rights on the project.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       payload_url: payloadUrl(),
@@ -88,7 +86,7 @@ export const createCreateWebhook = (deps: ToolDeps) =>
       const response = await deps.client.request<Raw>('POST', `/buckets/${input.project_id}/webhooks.json`, {
         body: { payload_url: input.payload_url, types: input.types },
         signal,
-        notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use list_projects to see project IDs.`,
+        notFound: `Project ${input.project_id} was not found, or you cannot manage its webhooks. Use ${toolRef('list_projects')} to see project IDs.`,
       });
       return toWebhook(response.data ?? {});
     },

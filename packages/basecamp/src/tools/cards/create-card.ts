@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, date, id, itemProjectId, richText, sendOne, type ToolDeps } from '../shared.js';
@@ -8,8 +8,7 @@ export const createCreateCard = (deps: ToolDeps) =>
   defineTool({
     name: 'create_card',
     title: 'Add a card',
-    description:
-      'Adds a card to a card-table column (at the bottom). Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out. Assign people afterwards with update_card. Returns the new card.',
+    description: `Adds a card to a card-table column (at the bottom). Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out. Assign people afterwards with update_card. Returns the new card.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: id('Column ID, from get_card_table'),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import { dockOverride, ITEM_BODY_CHARS, projectId, READS, type ToolDeps } from '../shared.js';
@@ -16,7 +16,7 @@ export async function readCardTable(
     deps.markdown(),
     deps.client.get<Record<string, unknown>>(`/card_tables/${table}.json`, {
       signal,
-      notFound: `Card table ${table} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+      notFound: `Card table ${table} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
     }),
   ]);
   return toCardTable(response.data ?? {}, markdown, ITEM_BODY_CHARS);
@@ -26,8 +26,7 @@ export const createGetCardTable = (deps: ToolDeps) =>
   defineTool({
     name: 'get_card_table',
     title: 'Get a card table and its columns',
-    description:
-      "Returns a project's card table (Kanban board) with its columns left to right: ID, title, kind (triage, column, done), card count, on-hold state. Take project_id from list_projects; use a column's ID with list_cards, create_card and move_card.",
+    description: `Returns a project's card table (Kanban board) with its columns left to right: ID, title, kind (triage, column, done), card count, on-hold state. Take project_id from ${toolRef('list_projects')}; use a column's ID with list_cards, create_card and move_card.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       card_table_id: dockOverride('card table'),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from '../shared.js';
@@ -20,8 +20,7 @@ export const createGetCard = (deps: ToolDeps) =>
   defineTool({
     name: 'get_card',
     title: 'Get a card',
-    description:
-      'Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from list_projects) and card_id (from list_cards); project_id may be left out.',
+    description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from list_cards); project_id may be left out.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), card_id: id('Card ID, from list_cards') }),
     outputSchema: CardSchema,
     annotations: READS,

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -9,8 +9,7 @@ export const createListCards = (deps: ToolDeps) =>
   defineTool({
     name: 'list_cards',
     title: 'List the cards in a column',
-    description:
-      'Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps. Pass project_id (from list_projects) and column_id (from get_card_table); project_id may be left out.',
+    description: `Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: id('Column ID, from get_card_table'),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import { id, itemProjectId, SETS_STATE, send, type ToolDeps } from '../shared.js';
@@ -9,8 +9,7 @@ export const createMoveCard = (deps: ToolDeps) =>
   defineTool({
     name: 'move_card',
     title: 'Move a card to another column',
-    description:
-      'Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position. Pass project_id (from list_projects), card_id (from list_cards) and column_id (from get_card_table); project_id may be left out. Returns the card where it is now.',
+    description: `Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position. Pass project_id (from ${toolRef('list_projects')}), card_id (from list_cards) and column_id (from get_card_table); project_id may be left out. Returns the card where it is now.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       card_id: id('Card ID, from list_cards'),

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { basecampTool } from '../../toolsets.js';
 import {
@@ -22,8 +22,7 @@ export const createCreateCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'create_card_step',
     title: 'Add a step to a card',
-    description:
-      'Adds a step (a checklist item) to a card, optionally with a due date and assignees (from list_people). Pass project_id (from list_projects) and card_id (from list_cards); project_id may be left out. Returns the new step.',
+    description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from list_cards); project_id may be left out. Returns the new step.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       card_id: id('Card ID, from list_cards'),
@@ -50,14 +49,15 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'update_card_step',
     title: 'Change a card step',
-    description:
-      "Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from list_projects) and step_id (from get_card); project_id may be left out. Complete it with complete_card_step.",
+    description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from get_card); project_id may be left out. Complete it with complete_card_step.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       step_id: stepId(),
       title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
       due_on: clearableDate('New due date'),
-      assignee_ids: assigneeIds('Everyone assigned from now on, by ID from list_people').optional(),
+      assignee_ids: assigneeIds(
+        `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
+      ).optional(),
     }),
     outputSchema: CardStepSchema,
     annotations: SETS_STATE,
@@ -82,8 +82,7 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'complete_card_step',
     title: 'Complete or reopen a card step',
-    description:
-      'Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from list_projects) and step_id (from get_card); project_id may be left out. Returns the step.',
+    description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from get_card); project_id may be left out. Returns the step.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       step_id: stepId(),
@@ -104,8 +103,7 @@ export const createMoveCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'move_card_step',
     title: 'Reorder a card step',
-    description:
-      "Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from list_projects), card_id (from list_cards) and step_id (from get_card); project_id may be left out. Returns the card with its steps in the new order.",
+    description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from list_cards) and step_id (from get_card); project_id may be left out. Returns the card with its steps in the new order.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       card_id: id('Card ID, from list_cards'),

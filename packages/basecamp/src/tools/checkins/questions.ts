@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -26,8 +26,7 @@ export const createListCheckinQuestions = (deps: ToolDeps) =>
   defineTool({
     name: 'list_checkin_questions',
     title: 'List check-in questions',
-    description:
-      'Lists a project\'s automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from list_projects; read answers with list_checkin_answers.',
+    description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with list_checkin_answers.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       questionnaire_id: dockOverride('Automatic Check-ins'),
@@ -47,7 +46,7 @@ export const createListCheckinQuestions = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use get_project_tools to see the project's tools.`,
+        notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         convert: toQuestion,
       });
     },
@@ -57,8 +56,7 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'get_checkin_question',
     title: 'Get a check-in question',
-    description:
-      'Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from list_projects) and question_id (from list_checkin_questions); project_id may be left out.',
+    description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
     outputSchema: QuestionSchema,
     annotations: READS,
@@ -74,8 +72,7 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'create_checkin_question',
     title: 'Ask a new check-in question',
-    description:
-      "Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from list_projects. Returns the new question.",
+    description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from ${toolRef('list_projects')}. Returns the new question.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       questionnaire_id: dockOverride('Automatic Check-ins'),
@@ -102,7 +99,7 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
           projectId: undefined,
           what: `Check-ins ${questionnaire}`,
           probe: `/questionnaires/${questionnaire}.json`,
-          notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use get_project_tools to see the project's tools.`,
+          notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         },
         body: { title: input.title, schedule: input.schedule },
         convert: toQuestion,
@@ -114,8 +111,7 @@ export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'update_checkin_question',
     title: 'Change a check-in question',
-    description:
-      "Changes a check-in question's wording or schedule, or pauses / resumes it (paused). Pass project_id (from list_projects) and question_id (from list_checkin_questions); project_id may be left out.",
+    description: `Changes a check-in question's wording or schedule, or pauses / resumes it (paused). Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       question_id: questionId(),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
@@ -82,8 +82,7 @@ export const createListClientItems = (deps: ToolDeps) =>
   defineTool({
     name: 'list_client_items',
     title: 'List client approvals or emails',
-    description:
-      "Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from list_projects; read the replies with list_client_replies.",
+    description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with list_client_replies.`,
     inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
     outputSchema: listSchema(ClientItemSchema),
     annotations: READS,
@@ -92,7 +91,7 @@ export const createListClientItems = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Project ${input.project_id} was not found, or you have no access to it. Use list_projects to see project IDs.`,
+        notFound: `Project ${input.project_id} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`,
         convert: toClientItem,
       }),
   });
@@ -101,8 +100,7 @@ export const createGetClientItem = (deps: ToolDeps) =>
   defineTool({
     name: 'get_client_item',
     title: 'Get a client approval or email',
-    description:
-      'Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from list_projects), kind and item_id (from list_client_items).',
+    description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from list_client_items).`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       kind: kind(),
@@ -129,8 +127,7 @@ export const createListClientReplies = (deps: ToolDeps) =>
   defineTool({
     name: 'list_client_replies',
     title: 'Read replies to a client approval or email',
-    description:
-      "Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from list_projects) and the item's ID as recording_id (from list_client_items).",
+    description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from list_client_items).`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       recording_id: id('Approval or correspondence ID, from list_client_items'),
@@ -153,11 +150,10 @@ export const createSetClientVisibility = (deps: ToolDeps) =>
   defineTool({
     name: 'set_client_visibility',
     title: 'Show or hide an item from clients',
-    description:
-      "Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Pass project_id (from list_projects) and the item ID as recording_id; project_id may be left out. Returns the item's type and new visibility.",
+    description: `Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out. Returns the item's type and new visibility.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       visible: z.boolean().describe('true: clients see it; false: hidden from clients'),
     }),
     outputSchema: z.object({ recording_id: z.number(), type: z.string(), visible_to_clients: z.boolean() }),
@@ -169,7 +165,7 @@ export const createSetClientVisibility = (deps: ToolDeps) =>
           input.project_id,
           `Item ${input.recording_id}`,
           `/recordings/${input.recording_id}.json`,
-          'search or a list tool',
+          `${toolRef('search')} or a list tool`,
         ),
         body: { visible_to_clients: input.visible },
         convert: (raw) => ({
@@ -192,8 +188,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
   defineTool({
     name: 'list_email_forwards',
     title: 'List forwarded emails',
-    description:
-      'Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from list_projects; read replies with list_forward_replies.',
+    description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with list_forward_replies.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       inbox_id: dockOverride('Email Forwards inbox'),
@@ -208,7 +203,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Inbox ${inbox} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+        notFound: `Inbox ${inbox} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         convert: toClientItem,
       });
     },
@@ -218,8 +213,7 @@ export const createGetEmailForward = (deps: ToolDeps) =>
   defineTool({
     name: 'get_email_forward',
     title: 'Get a forwarded email',
-    description:
-      'Returns one forwarded email, whole, as Markdown, with its sender. Pass project_id (from list_projects) and forward_id (from list_email_forwards); project_id may be left out.',
+    description: `Returns one forwarded email, whole, as Markdown, with its sender. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       forward_id: id('Forward ID, from list_email_forwards'),
@@ -238,8 +232,7 @@ export const createListForwardReplies = (deps: ToolDeps) =>
   defineTool({
     name: 'list_forward_replies',
     title: 'Read replies to a forwarded email',
-    description:
-      'Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from list_projects) and forward_id (from list_email_forwards); project_id may be left out.',
+    description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       forward_id: id('Forward ID, from list_email_forwards'),
@@ -265,8 +258,7 @@ export const createReplyToForward = (deps: ToolDeps) =>
   defineTool({
     name: 'reply_to_forward',
     title: 'Reply to a forwarded email',
-    description:
-      'Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from list_projects) and forward_id (from list_email_forwards); project_id may be left out. Returns the reply.',
+    description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out. Returns the reply.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       forward_id: id('Forward ID, from list_email_forwards'),

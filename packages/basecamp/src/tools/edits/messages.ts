@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CommentSchema, MessageSchema, number, text, toComment, toMessage } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -21,11 +21,10 @@ export const createUpdateMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'update_message',
     title: 'Edit a message',
-    description:
-      "Changes a message's subject, body (Markdown) or type (category_id, from list_message_types). Pass project_id (from list_projects) and message_id (from list_messages); project_id may be left out.",
+    description: `Changes a message's subject, body (Markdown) or type (category_id, from list_message_types). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      message_id: id('Message ID, from list_messages'),
+      message_id: id(`Message ID, from ${toolRef('list_messages')}`),
       subject: z.string().trim().min(1).max(500).optional().describe('New subject'),
       content: richText('New body.').optional(),
       category_id: id('Message type ID, from list_message_types').optional(),
@@ -54,11 +53,10 @@ export const createPinMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'pin_message',
     title: 'Pin or unpin a message',
-    description:
-      'Pins a message to the top of its message board (pinned: true, the default) or unpins it. Pass project_id (from list_projects) and message_id (from list_messages); project_id may be left out.',
+    description: `Pins a message to the top of its message board (pinned: true, the default) or unpins it. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      message_id: id('Message ID, from list_messages'),
+      message_id: id(`Message ID, from ${toolRef('list_messages')}`),
       pinned: z.boolean().default(true).describe('true: pin (default); false: unpin'),
     }),
     outputSchema: z.object({ message_id: z.number(), pinned: z.boolean() }),
@@ -76,8 +74,7 @@ export const createListMessageTypes = (deps: ToolDeps) =>
   defineTool({
     name: 'list_message_types',
     title: 'List message types',
-    description:
-      'Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that create_message and update_message accept as category_id.',
+    description: `Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that ${toolRef('create_message')} and update_message accept as category_id.`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       items: z.array(z.object({ id: z.number(), name: z.string(), icon: z.string() })),
@@ -99,11 +96,10 @@ export const createUpdateComment = (deps: ToolDeps) =>
   defineTool({
     name: 'update_comment',
     title: 'Edit a comment',
-    description:
-      'Replaces the text (Markdown) of a comment. Pass project_id (from list_projects) and comment_id (from list_comments); project_id may be left out. Trash a comment with set_recording_status.',
+    description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with set_recording_status.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      comment_id: id('Comment ID, from list_comments'),
+      comment_id: id(`Comment ID, from ${toolRef('list_comments')}`),
       content: richText('The new comment.', 20_000),
     }),
     outputSchema: CommentSchema,

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   DocumentSchema,
@@ -35,8 +35,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
   defineTool({
     name: 'create_schedule_entry',
     title: 'Add an event to a schedule',
-    description:
-      "Adds an event to a project's schedule, with optional description (Markdown), participants (from list_people) and all_day. Take project_id from list_projects. Returns the new entry.",
+    description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day. Take project_id from ${toolRef('list_projects')}. Returns the new entry.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       schedule_id: dockOverride('schedule'),
@@ -45,7 +44,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
       ends_at: time('End'),
       all_day: z.boolean().default(false).describe('An all-day event (default false)'),
       description: richText('Details.').optional(),
-      participant_ids: assigneeIds('People taking part, by ID from list_people').optional(),
+      participant_ids: assigneeIds(`People taking part, by ID from ${toolRef('list_people')}`).optional(),
       notify: z.boolean().default(false).describe('Notify the participants (default false)'),
     }),
     outputSchema: ScheduleEntrySchema,
@@ -62,7 +61,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
           projectId: undefined,
           what: `Schedule ${schedule}`,
           probe: `/schedules/${schedule}.json`,
-          notFound: `Schedule ${schedule} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+          notFound: `Schedule ${schedule} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         },
         body: {
           summary: input.summary,
@@ -82,17 +81,18 @@ export const createUpdateScheduleEntry = (deps: ToolDeps) =>
   defineTool({
     name: 'update_schedule_entry',
     title: 'Change an event',
-    description:
-      'Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced). Pass project_id (from list_projects) and entry_id (from list_schedule_entries); project_id may be left out.',
+    description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced). Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      entry_id: id('Schedule entry ID, from list_schedule_entries'),
+      entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
       summary: z.string().trim().min(1).max(500).optional().describe('New title'),
       starts_at: time('New start').optional(),
       ends_at: time('New end').optional(),
       all_day: z.boolean().optional().describe('An all-day event'),
       description: richText('New details.').optional(),
-      participant_ids: assigneeIds('Everyone taking part from now on, by ID from list_people').optional(),
+      participant_ids: assigneeIds(
+        `Everyone taking part from now on, by ID from ${toolRef('list_people')}`,
+      ).optional(),
     }),
     outputSchema: ScheduleEntrySchema,
     annotations: SETS_STATE,
@@ -122,8 +122,7 @@ export const createCreateDocument = (deps: ToolDeps) =>
   defineTool({
     name: 'create_document',
     title: 'Write a document',
-    description:
-      "Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from list_folders). Take project_id from list_projects. Returns the new document.",
+    description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new document.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       folder_id: folderId(),
@@ -159,11 +158,10 @@ export const createUpdateDocument = (deps: ToolDeps) =>
   defineTool({
     name: 'update_document',
     title: 'Edit a document',
-    description:
-      "Changes a document's title or replaces its body (Markdown). Pass project_id (from list_projects) and document_id (from list_documents); project_id may be left out.",
+    description: `Changes a document's title or replaces its body (Markdown). Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      document_id: id('Document ID, from list_documents'),
+      document_id: id(`Document ID, from ${toolRef('list_documents')}`),
       title: z.string().trim().min(1).max(500).optional().describe('New title'),
       content: richText('The new body.', 200_000).optional(),
     }),
@@ -195,8 +193,7 @@ export const createCreateFolder = (deps: ToolDeps) =>
   defineTool({
     name: 'create_folder',
     title: 'Add a Docs & Files folder',
-    description:
-      "Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from list_folders). Take project_id from list_projects. Returns the new folder.",
+    description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new folder.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       folder_id: folderId(),
@@ -225,11 +222,10 @@ export const createRenameFolder = (deps: ToolDeps) =>
   defineTool({
     name: 'rename_folder',
     title: 'Rename a folder',
-    description:
-      'Renames a Docs & Files folder. Pass project_id (from list_projects) and folder_id (from list_folders); project_id may be left out.',
+    description: `Renames a Docs & Files folder. Pass project_id (from ${toolRef('list_projects')}) and folder_id (from ${toolRef('list_folders')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      folder_id: id('Folder ID, from list_folders'),
+      folder_id: id(`Folder ID, from ${toolRef('list_folders')}`),
       title: z.string().trim().min(1).max(500).describe('New name'),
     }),
     outputSchema: FolderSchema,
@@ -252,11 +248,10 @@ export const createUpdateUpload = (deps: ToolDeps) =>
   defineTool({
     name: 'update_upload',
     title: 'Rename or describe a file',
-    description:
-      'Renames an uploaded file (name without its extension) or replaces its description (Markdown). Pass project_id (from list_projects) and upload_id (from list_uploads); project_id may be left out.',
+    description: `Renames an uploaded file (name without its extension) or replaces its description (Markdown). Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      upload_id: id('Upload ID, from list_uploads'),
+      upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
       name: z.string().trim().min(1).max(255).optional().describe('New file name, without the extension'),
       description: richText('New description.').optional(),
     }),

@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import { body, number, record, text } from '../../shapes.js';
@@ -42,7 +42,7 @@ const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<typeof NeedleSche
 const needleNotFound = (needle: number) =>
   `Gauge needle ${needle} was not found. Use list_gauge_needles to see needle IDs.`;
 const projectNotFound = (project: number) =>
-  `Project ${project} was not found, or you have no access to it. Use list_projects to see project IDs.`;
+  `Project ${project} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`;
 
 export const createListGauges = (deps: ToolDeps) =>
   defineTool({
@@ -52,7 +52,7 @@ export const createListGauges = (deps: ToolDeps) =>
       'Lists the progress gauges of projects that have one switched on: how far along each is (0-100), the previous reading, and its color. project_ids narrows it.',
     inputSchema: z.strictObject({
       project_ids: z
-        .array(id('Project ID, from list_projects'))
+        .array(id(`Project ID, from ${toolRef('list_projects')}`))
         .max(50)
         .optional()
         .describe('Only these projects'),
@@ -87,8 +87,7 @@ export const createSetGauge = (deps: ToolDeps) =>
   defineTool({
     name: 'set_gauge',
     title: "Switch a project's gauge on or off",
-    description:
-      "Switches a project's progress gauge on (enabled: true) or off. Take project_id from list_projects.",
+    description: `Switches a project's progress gauge on (enabled: true) or off. Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       enabled: z.boolean().describe('true: show the gauge; false: hide it'),
@@ -130,8 +129,7 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     name: 'add_gauge_needle',
     title: 'Record project progress',
-    description:
-      "Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (set_gauge). Take project_id from list_projects.",
+    description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (set_gauge). Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   PersonRefSchema,
@@ -39,11 +39,10 @@ export const createGetScheduleEntry = (deps: ToolDeps) =>
   defineTool({
     name: 'get_schedule_entry',
     title: 'Get an event',
-    description:
-      "Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from list_projects) and entry_id (from list_schedule_entries); project_id may be left out.",
+    description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      entry_id: id('Schedule entry ID, from list_schedule_entries'),
+      entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
       date: z.iso.date().optional().describe('For a repeating entry: the day of the occurrence (YYYY-MM-DD)'),
     }),
     outputSchema: ScheduleEntrySchema,
@@ -107,11 +106,10 @@ export const createGetUpload = (deps: ToolDeps) =>
   defineTool({
     name: 'get_upload',
     title: 'Get an uploaded file',
-    description:
-      'Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from list_projects) and upload_id (from list_uploads); project_id may be left out. versions: true lists its earlier versions instead.',
+    description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out. versions: true lists its earlier versions instead.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      upload_id: id('Upload ID, from list_uploads'),
+      upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
       versions: z.boolean().default(false).describe('true: every version of the file, newest first'),
     }),
     outputSchema: z.object({ items: z.array(UploadSchema) }),
@@ -228,9 +226,8 @@ export const createAssignedTodos = (deps: ToolDeps) =>
   defineTool({
     name: 'assigned_todos',
     title: "A person's open to-dos",
-    description:
-      'Lists the open to-dos assigned to one person across projects (person_id from list_people). Without person_id: the people who have to-dos assigned, to pick from. For your own, my_assignments.',
-    inputSchema: z.strictObject({ person_id: id('Person ID, from list_people').optional() }),
+    description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, my_assignments.`,
+    inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
     outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
     annotations: READS,
     handler: async (input, { signal }) => {
@@ -247,7 +244,7 @@ export const createAssignedTodos = (deps: ToolDeps) =>
         deps.markdown(),
         deps.client.get<Raw>(`/reports/todos/assigned/${input.person_id}.json`, {
           signal,
-          notFound: `Person ${input.person_id} was not found. Use list_people to see person IDs.`,
+          notFound: `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`,
         }),
       ]);
       const data = response.data ?? {};

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -106,10 +106,9 @@ export const createOutOfOffice = (deps: ToolDeps) =>
   defineTool({
     name: 'out_of_office',
     title: 'Out of office: read or set',
-    description:
-      "Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from list_people; setting someone else's needs admin rights.",
+    description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
     inputSchema: z.strictObject({
-      person_id: id('Person ID, from list_people (get_person without an ID gives yours)'),
+      person_id: id(`Person ID, from ${toolRef('list_people')} (get_person without an ID gives yours)`),
       start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
       end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
       clear: z.boolean().default(false).describe('true: back in office (clears it)'),
@@ -118,7 +117,7 @@ export const createOutOfOffice = (deps: ToolDeps) =>
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const path = `/people/${input.person_id}/out_of_office.json`;
-      const notFound = `Person ${input.person_id} was not found. Use list_people to see person IDs.`;
+      const notFound = `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`;
       if (input.clear) {
         await deps.client.request('DELETE', path, { signal, notFound });
       } else if (input.start_date !== undefined || input.end_date !== undefined) {

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -42,8 +42,8 @@ export const createLatestActivity = (deps: ToolDeps) =>
     description:
       "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
     inputSchema: z.strictObject({
-      project_id: id('Only this project, from list_projects').optional(),
-      person_id: id('Only what this person did, from list_people').optional(),
+      project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
+      person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),
       page: page(),
       limit: limit(30),
     }),
@@ -58,7 +58,7 @@ export const createLatestActivity = (deps: ToolDeps) =>
           (
             await deps.client.get<Raw>(`/reports/users/progress/${input.person_id}.json`, {
               signal,
-              notFound: `Person ${input.person_id} was not found. Use list_people to see person IDs.`,
+              notFound: `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`,
             })
           ).data ?? {};
         const events = (Array.isArray(data.events) ? data.events : [])
@@ -83,7 +83,7 @@ export const createLatestActivity = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Project ${input.project_id} was not found, or you have no access to it. Use list_projects to see project IDs.`,
+        notFound: `Project ${input.project_id} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`,
         convert: (raw) => toEvent(raw),
       });
     },

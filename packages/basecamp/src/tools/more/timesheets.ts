@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -50,11 +50,11 @@ export const createListTimesheet = (deps: ToolDeps) =>
     description:
       'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to (YYYY-MM-DD) and person_id narrow it. Totals are yours to add up.',
     inputSchema: z.strictObject({
-      project_id: id('Project ID, from list_projects').optional(),
+      project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
       recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),
       from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
       to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
-      person_id: id('Only this person, from list_people').optional(),
+      person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
     }),
     outputSchema: z.object({ items: z.array(EntrySchema) }),
     annotations: READS,
@@ -69,8 +69,7 @@ export const createListTimesheet = (deps: ToolDeps) =>
         await deps.client.get<unknown>(path, {
           signal,
           query: { from: input.from, to: input.to, person_id: input.person_id },
-          notFound:
-            'That project or item was not found, or you have no access to it. Use list_projects or a list tool to see IDs.',
+          notFound: `That project or item was not found, or you have no access to it. Use ${toolRef('list_projects')} or a list tool to see IDs.`,
         })
       ).data;
       return { items: rows(data).map(toEntry) };
@@ -81,14 +80,13 @@ export const createLogTime = (deps: ToolDeps) =>
   defineTool({
     name: 'log_time',
     title: 'Log time on an item',
-    description:
-      "Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from list_projects) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.",
+    description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id('Item ID (to-do, card, ...), from a list tool'),
       date: z.iso.date().describe('The day (YYYY-MM-DD)'),
       hours: hours(),
-      person_id: id('Who did the work, from list_people (default: you)').optional(),
+      person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
     }),
     outputSchema: EntrySchema,
     annotations: CREATES,
@@ -121,7 +119,7 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
       entry_id: id('Time entry ID, from list_timesheet'),
       date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
       hours: hours().optional(),
-      person_id: id('New person, from list_people').optional(),
+      person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
     }),
     outputSchema: EntrySchema,
     annotations: SETS_STATE,

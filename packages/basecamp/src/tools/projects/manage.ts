@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   PersonRefSchema,
@@ -15,7 +15,7 @@ const projectScope = (project: number) => ({
   projectId: undefined,
   what: `Project ${project}`,
   probe: `/projects/${project}.json`,
-  notFound: `Project ${project} was not found, or you have no access to it. Use list_projects to see project IDs.`,
+  notFound: `Project ${project} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`,
 });
 const name = () => z.string().trim().min(1).max(200);
 const description = () => z.string().trim().max(2_000).describe('What the project is about (plain text)');
@@ -48,7 +48,7 @@ export const createUpdateProject = (deps: ToolDeps) =>
   defineTool({
     name: 'update_project',
     title: 'Rename or describe a project',
-    description: "Changes a project's name or description. Take project_id from list_projects.",
+    description: `Changes a project's name or description. Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       name: name().optional().describe('New name'),
@@ -78,15 +78,14 @@ export const createTrashProject = (deps: ToolDeps) =>
   defineTool({
     name: 'trash_project',
     title: 'Trash a project',
-    description:
-      'Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from list_projects. Pass confirm_name with the exact project name, so the wrong project is never trashed.',
+    description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from ${toolRef('list_projects')}. Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       confirm_name: z
         .string()
         .min(1)
         .max(200)
-        .describe("The project's exact name, from list_projects, as confirmation"),
+        .describe(`The project's exact name, from ${toolRef('list_projects')}, as confirmation`),
     }),
     outputSchema: z.object({ project_id: z.number(), trashed: z.literal(true) }),
     annotations: DESTROYS,
@@ -109,12 +108,19 @@ export const createUpdateProjectAccess = (deps: ToolDeps) =>
   defineTool({
     name: 'update_project_access',
     title: 'Add or remove people on a project',
-    description:
-      'Gives people access to a project (grant) or takes it away (revoke), by person ID from list_people. Take project_id from list_projects. Returns who was added and who was removed.',
+    description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Take project_id from ${toolRef('list_projects')}. Returns who was added and who was removed.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
-      grant: z.array(id('Person ID, from list_people')).max(100).default([]).describe('People to add'),
-      revoke: z.array(id('Person ID, from list_people')).max(100).default([]).describe('People to remove'),
+      grant: z
+        .array(id(`Person ID, from ${toolRef('list_people')}`))
+        .max(100)
+        .default([])
+        .describe('People to add'),
+      revoke: z
+        .array(id(`Person ID, from ${toolRef('list_people')}`))
+        .max(100)
+        .default([])
+        .describe('People to remove'),
     }),
     outputSchema: z.object({ granted: z.array(PersonRefSchema), revoked: z.array(PersonRefSchema) }),
     annotations: DESTROYS,
@@ -140,7 +146,7 @@ export const createGetPerson = (deps: ToolDeps) =>
     description:
       'Returns one person: name, email, title, company and role flags. Without person_id: the signed-in person (who the tools act as).',
     inputSchema: z.strictObject({
-      person_id: id('Person ID, from list_people; leave out for yourself').optional(),
+      person_id: id(`Person ID, from ${toolRef('list_people')}; leave out for yourself`).optional(),
     }),
     outputSchema: PersonSchema,
     annotations: READS,
@@ -148,7 +154,7 @@ export const createGetPerson = (deps: ToolDeps) =>
       const path = input.person_id === undefined ? '/my/profile.json' : `/people/${input.person_id}.json`;
       const response = await deps.client.get<unknown>(path, {
         signal,
-        notFound: `Person ${input.person_id} was not found. Use list_people to see person IDs.`,
+        notFound: `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`,
       });
       const person = toPerson(response.data);
       if (!person) throw new InvalidInputError('Basecamp answered without a person.');

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -24,7 +24,12 @@ import {
 type Raw = Record<string, unknown>;
 
 const recordingScope = (projectId: number | undefined, recordingId: number) =>
-  itemScope(projectId, `Item ${recordingId}`, `/recordings/${recordingId}.json`, 'search or a list tool');
+  itemScope(
+    projectId,
+    `Item ${recordingId}`,
+    `/recordings/${recordingId}.json`,
+    `${toolRef('search')} or a list tool`,
+  );
 
 const SubscriptionSchema = z.object({
   subscribed: z.boolean().describe('Whether you are notified of new comments'),
@@ -44,11 +49,10 @@ export const createGetSubscribers = (deps: ToolDeps) =>
   defineTool({
     name: 'get_subscribers',
     title: 'Who is notified about an item',
-    description:
-      "Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from list_projects) and the item ID as recording_id; project_id may be left out.",
+    description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
     }),
     outputSchema: SubscriptionSchema,
     annotations: READS,
@@ -66,15 +70,18 @@ export const createUpdateSubscribers = (deps: ToolDeps) =>
   defineTool({
     name: 'update_subscribers',
     title: 'Subscribe or unsubscribe people',
-    description:
-      "Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from list_people (add, remove). Pass project_id (from list_projects) and recording_id; project_id may be left out.",
+    description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       me: z.boolean().optional().describe('true: subscribe yourself; false: unsubscribe yourself'),
-      add: z.array(id('Person ID, from list_people')).max(100).default([]).describe('People to subscribe'),
+      add: z
+        .array(id(`Person ID, from ${toolRef('list_people')}`))
+        .max(100)
+        .default([])
+        .describe('People to subscribe'),
       remove: z
-        .array(id('Person ID, from list_people'))
+        .array(id(`Person ID, from ${toolRef('list_people')}`))
         .max(100)
         .default([])
         .describe('People to unsubscribe'),
@@ -126,11 +133,10 @@ export const createListBoosts = (deps: ToolDeps) =>
   defineTool({
     name: 'list_boosts',
     title: 'List boosts',
-    description:
-      'Lists the boosts (short reactions) on an item, or on one of its events with event_id (from list_events). Pass project_id (from list_projects) and recording_id; project_id may be left out.',
+    description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from list_events). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       event_id: id('Event ID, from list_events: boosts of that event instead').optional(),
     }),
     outputSchema: z.object({ items: z.array(BoostSchema) }),
@@ -154,11 +160,10 @@ export const createBoost = (deps: ToolDeps) =>
   defineTool({
     name: 'boost',
     title: 'Boost an item',
-    description:
-      'Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from list_projects) and recording_id; project_id may be left out.',
+    description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      recording_id: id('ID of the item, from a list tool or search'),
+      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       event_id: id('Event ID, from list_events: boost that event instead').optional(),
       content: z
         .string()
@@ -207,8 +212,7 @@ export const createListChats = (deps: ToolDeps) =>
   defineTool({
     name: 'list_chats',
     title: 'List chats',
-    description:
-      "Lists every project chat (Campfire) you can see, with its project; a project's chat_id for list_campfire_lines and post_campfire_line when it has more than one.",
+    description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
     inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
     outputSchema: listSchema(ChatSchema),
     annotations: READS,
@@ -236,12 +240,11 @@ export const createDeleteCampfireLine = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_campfire_line',
     title: 'Delete your chat line',
-    description:
-      "Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from list_projects and line_id from list_campfire_lines.",
+    description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       chat_id: dockOverride('chat (Campfire)'),
-      line_id: id('Line ID, from list_campfire_lines'),
+      line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
     }),
     outputSchema: z.object({ line_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
@@ -249,7 +252,7 @@ export const createDeleteCampfireLine = (deps: ToolDeps) =>
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request('DELETE', `/chats/${chat}/lines/${input.line_id}.json`, {
         signal,
-        notFound: `Line ${input.line_id} was not found in chat ${chat}. Use list_campfire_lines to see line IDs.`,
+        notFound: `Line ${input.line_id} was not found in chat ${chat}. Use ${toolRef('list_campfire_lines')} to see line IDs.`,
       });
       return { line_id: input.line_id, deleted: true as const };
     },

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError } from '@x/mcp-core';
+import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { listSchema, TodolistSchema, toTodolist } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -20,7 +20,7 @@ import {
   type ToolDeps,
 } from '../shared.js';
 
-const todolistId = () => id('To-do list ID, from list_todolists');
+const todolistId = () => id(`To-do list ID, from ${toolRef('list_todolists')}`);
 const groupScope = (projectId: number | undefined, groupId: number) => ({
   ...todolistScope(projectId, groupId),
   what: `Group ${groupId}`,
@@ -31,8 +31,7 @@ export const createGetTodolist = (deps: ToolDeps) =>
   defineTool({
     name: 'get_todolist',
     title: 'Get a to-do list',
-    description:
-      'Returns one to-do list (or group) with its description as Markdown and progress. Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out.',
+    description: `Returns one to-do list (or group) with its description as Markdown and progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), todolist_id: todolistId() }),
     outputSchema: TodolistSchema,
     annotations: READS,
@@ -48,8 +47,7 @@ export const createCreateTodolist = (deps: ToolDeps) =>
   defineTool({
     name: 'create_todolist',
     title: 'Add a to-do list',
-    description:
-      "Adds a to-do list to a project's To-dos. Take project_id from list_projects. Returns the new list; add to-dos with create_todo.",
+    description: `Adds a to-do list to a project's To-dos. Take project_id from ${toolRef('list_projects')}. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       todoset_id: dockOverride('to-do set'),
@@ -67,7 +65,7 @@ export const createCreateTodolist = (deps: ToolDeps) =>
           projectId: undefined,
           what: `To-do set ${todoset}`,
           probe: `/todosets/${todoset}.json`,
-          notFound: `To-do set ${todoset} was not found, or you have no access to it. Use get_project_tools to see the project's tools.`,
+          notFound: `To-do set ${todoset} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
         },
         body: {
           name: input.name,
@@ -82,8 +80,7 @@ export const createUpdateTodolist = (deps: ToolDeps) =>
   defineTool({
     name: 'update_todolist',
     title: 'Rename or describe a to-do list',
-    description:
-      "Changes a to-do list's (or group's) name or description. Pass project_id (from list_projects) and todolist_id (from list_todolists or list_todolist_groups); project_id may be left out.",
+    description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or list_todolist_groups); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todolist_id: todolistId(),
@@ -116,8 +113,7 @@ export const createListTodolistGroups = (deps: ToolDeps) =>
   defineTool({
     name: 'list_todolist_groups',
     title: "List a to-do list's groups",
-    description:
-      'Lists the groups (sections) inside a to-do list, in order, with their progress. Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out. A group works like a list: list_todos and create_todo take its ID as todolist_id.',
+    description: `Lists the groups (sections) inside a to-do list, in order, with their progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. A group works like a list: ${toolRef('list_todos')} and ${toolRef('create_todo')} take its ID as todolist_id.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todolist_id: todolistId(),
@@ -143,8 +139,7 @@ export const createCreateTodolistGroup = (deps: ToolDeps) =>
   defineTool({
     name: 'create_todolist_group',
     title: 'Add a group to a to-do list',
-    description:
-      'Adds a group (a named section) to a to-do list. Pass project_id (from list_projects) and todolist_id (from list_todolists); project_id may be left out. Returns the group; its ID works as todolist_id in create_todo.',
+    description: `Adds a group (a named section) to a to-do list. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Returns the group; its ID works as todolist_id in ${toolRef('create_todo')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todolist_id: todolistId(),
@@ -165,8 +160,7 @@ export const createMoveTodolistGroup = (deps: ToolDeps) =>
   defineTool({
     name: 'move_todolist_group',
     title: 'Reorder a to-do list group',
-    description:
-      'Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from list_projects) and group_id (from list_todolist_groups); project_id may be left out.',
+    description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from list_todolist_groups); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       group_id: id('Group ID, from list_todolist_groups'),

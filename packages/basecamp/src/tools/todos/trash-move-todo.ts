@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { TodoSchema, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -9,9 +9,11 @@ export const createTrashTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'trash_todo',
     title: 'Trash a to-do',
-    description:
-      "Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; set_recording_status with status active brings it back). Pass project_id (from list_projects) and todo_id (from list_todos); project_id may be left out.",
-    inputSchema: z.strictObject({ project_id: itemProjectId(), todo_id: id('To-do ID, from list_todos') }),
+    description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; set_recording_status with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
+    }),
     outputSchema: z.object({ trashed: z.literal(true), todo_id: z.number() }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {
@@ -27,11 +29,10 @@ export const createMoveTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'move_todo',
     title: 'Reorder or move a to-do',
-    description:
-      'Puts a to-do at another place in its list (position 1 = top), or into another to-do list or group of the same project (todolist_id). Pass project_id (from list_projects) and todo_id (from list_todos); project_id may be left out. Returns the to-do.',
+    description: `Puts a to-do at another place in its list (position 1 = top), or into another to-do list or group of the same project (todolist_id). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Returns the to-do.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      todo_id: id('To-do ID, from list_todos'),
+      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
       position: z
         .number()
         .int()
@@ -40,7 +41,7 @@ export const createMoveTodo = (deps: ToolDeps) =>
         .default(1)
         .describe('Place in the list, 1 = top (default)'),
       todolist_id: id(
-        'Move it into this to-do list or group, from list_todolists or list_todolist_groups',
+        `Move it into this to-do list or group, from ${toolRef('list_todolists')} or list_todolist_groups`,
       ).optional(),
     }),
     outputSchema: TodoSchema,
