@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { IDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'activity,todos,messages',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('activity,todos,messages');
+const call = session.call;
 type Items<T> = { items: T[] };
 
 describe('activity', () => {
@@ -63,7 +39,7 @@ describe('activity', () => {
     });
     expect(errorBody(result)).toMatchObject({ error_code: 'NOT_FOUND' });
     expect(
-      fake.requests.some(
+      session.fake.requests.some(
         (request) =>
           request.path.endsWith(`/recordings/${IDS.document}/status/archived.json`) && request.status === 204,
       ),
@@ -90,7 +66,7 @@ describe('activity', () => {
       await call('my_assignments', { show: 'due', due: 'overdue' }),
     );
     expect(overdue.items.map((item) => item.id)).toEqual([IDS.assignedTodo]);
-    expect(fake.requests.at(-1)?.query).toEqual({ scope: 'overdue' });
+    expect(session.fake.requests.at(-1)?.query).toEqual({ scope: 'overdue' });
     const report = resultData<Record<string, { id: number }[]>>(await call('overdue_todos', {}));
     expect(report.over_three_months_late?.map((todo) => todo.id)).toContain(IDS.assignedTodo);
     await call('complete_todo', { todo_id: IDS.assignedTodo });

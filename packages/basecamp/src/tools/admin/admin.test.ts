@@ -1,44 +1,20 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, LAPTOP, startFakeBasecamp, TEMPLATE_ID } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { LAPTOP, TEMPLATE_ID } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'admin,projects',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('admin,projects');
+const call = session.call;
 
 describe('admin', () => {
   it('adds, pauses, lists and deletes a webhook; refuses a plain-http URL before sending', async () => {
-    fake.resetLog();
+    session.fake.resetLog();
     const insecure = await call('create_webhook', {
       project_id: LAPTOP,
       payload_url: 'http://example.com/hook',
     });
     expect(errorBody(insecure)).toMatchObject({ error_code: 'INVALID_INPUT' });
-    expect(fake.requests).toEqual([]);
+    expect(session.fake.requests).toEqual([]);
     const hook = resultData<{ id: number; active: boolean; types: string[] }>(
       await call('create_webhook', {
         project_id: LAPTOP,

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { CARDS, type FakeBasecamp, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { CARDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'cards',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('cards');
+const call = session.call;
 type Card = {
   id: number;
   title: string;
@@ -115,7 +91,10 @@ describe('card tables', () => {
     );
     expect(updated.assignees.map((person) => person.name)).toEqual(['Annie Bryan', 'Steve Marsh']);
     expect(updated.due_on).toBeNull();
-    expect(fake.requests.at(-1)?.body).toEqual({ due_on: '', assignee_ids: [1049715938, 1049715944] });
+    expect(session.fake.requests.at(-1)?.body).toEqual({
+      due_on: '',
+      assignee_ids: [1049715938, 1049715944],
+    });
     const nothing = await call('update_card', { card_id: CARDS.hingeCard });
     expect(errorBody(nothing)).toMatchObject({ error_code: 'INVALID_INPUT' });
   });
@@ -135,12 +114,12 @@ describe('card tables', () => {
       await call('complete_card_step', { step_id: step.id }),
     );
     expect(completed.completed).toBe(true);
-    expect(fake.requests.at(-1)?.body).toEqual({ completion: 'on' });
+    expect(session.fake.requests.at(-1)?.body).toEqual({ completion: 'on' });
     const card = resultData<Card>(
       await call('move_card_step', { card_id: CARDS.specCard, step_id: step.id, position: 2 }),
     );
     expect(card.steps.map((entry) => entry.title)).toEqual(['Count ports', 'Weigh it']);
-    expect(fake.requests.find((request) => request.path.endsWith('/positions.json'))?.body).toEqual({
+    expect(session.fake.requests.find((request) => request.path.endsWith('/positions.json'))?.body).toEqual({
       source_id: step.id,
       position: 1,
     });
@@ -167,8 +146,8 @@ describe('card tables', () => {
       column_id: column.id,
       watching: true,
     });
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', status: 204 });
+    expect(session.fake.requests.at(-1)).toMatchObject({ method: 'POST', status: 204 });
     await call('watch_card_column', { column_id: column.id, watching: false });
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', status: 204 });
+    expect(session.fake.requests.at(-1)).toMatchObject({ method: 'DELETE', status: 204 });
   });
 });

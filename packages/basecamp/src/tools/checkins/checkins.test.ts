@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { CHECKINS, type FakeBasecamp, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { CHECKINS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'checkins',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('checkins');
+const call = session.call;
 type Answer = { id: number; content: string; group_on: string; author: { name: string } };
 type Question = {
   id: number;
@@ -66,7 +42,7 @@ describe('check-ins', () => {
     );
     expect(answer).toMatchObject({ group_on: '2026-01-15', author: { name: 'Victor Cooper' } });
     expect(answer.content).toBe('Fixed the **pairing** bug\n\n- tests\n- docs');
-    expect(fake.requests.at(-1)?.body).toMatchObject({ group_on: '2026-01-15' });
+    expect(session.fake.requests.at(-1)?.body).toMatchObject({ group_on: '2026-01-15' });
     const answers = resultData<{ items: Answer[]; total: number }>(
       await call('list_checkin_answers', { question_id: CHECKINS.dailyQuestion }),
     );
@@ -83,7 +59,7 @@ describe('check-ins', () => {
   });
 
   it('refuses an empty answer and a bad day before sending anything', async () => {
-    fake.resetLog();
+    session.fake.resetLog();
     const empty = await call('answer_checkin', { question_id: CHECKINS.dailyQuestion, content: '  ' });
     expect(errorBody(empty)).toMatchObject({ error_code: 'INVALID_INPUT' });
     const badDay = await call('answer_checkin', {
@@ -92,7 +68,7 @@ describe('check-ins', () => {
       group_on: '15/01',
     });
     expect(errorBody(badDay)).toMatchObject({ error_code: 'INVALID_INPUT' });
-    expect(fake.requests).toEqual([]);
+    expect(session.fake.requests).toEqual([]);
   });
 
   it('edits an answer, and keeps it inside the project given', async () => {

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { CLIENTS, type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { CLIENTS, IDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'clients',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('clients');
+const call = session.call;
 type Item = {
   id: number;
   subject: string;
@@ -51,7 +27,9 @@ describe('clients and email forwards', () => {
         content: 'Please approve the **final box** design.',
       }),
     ]);
-    expect(fake.requests.at(-1)?.path).toBe(`/${fake.accountId}/buckets/${LAPTOP}/client/approvals.json`);
+    expect(session.fake.requests.at(-1)?.path).toBe(
+      `/${session.fake.accountId}/buckets/${LAPTOP}/client/approvals.json`,
+    );
     const replies = resultData<{ items: Item[] }>(
       await call('list_client_replies', { project_id: LAPTOP, recording_id: CLIENTS.correspondence }),
     );
@@ -88,7 +66,7 @@ describe('clients and email forwards', () => {
       await call('set_client_visibility', { recording_id: IDS.document, visible: true }),
     );
     expect(shown.visible_to_clients).toBe(true);
-    expect(fake.requests.at(-1)?.body).toEqual({ visible_to_clients: true });
+    expect(session.fake.requests.at(-1)?.body).toEqual({ visible_to_clients: true });
     const hidden = resultData<{ visible_to_clients: boolean }>(
       await call('set_client_visibility', { project_id: LAPTOP, recording_id: IDS.document, visible: false }),
     );

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { IDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'messages,schedule,docs',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('messages,schedule,docs');
+const call = session.call;
 const data = <T = Record<string, unknown>>(result: Awaited<ReturnType<typeof call>>) => resultData<T>(result);
 
 describe('messages and comments', () => {
@@ -44,22 +20,19 @@ describe('messages and comments', () => {
       }),
     );
     expect(edited).toMatchObject({ subject: 'Copy, final', content: 'Ship it **Friday**' });
-    expect(fake.requests.at(-1)?.body).toMatchObject({ category_id: fyi?.id });
+    expect(session.fake.requests.at(-1)?.body).toMatchObject({ category_id: fyi?.id });
     expect(data(await call('pin_message', { message_id: IDS.longMessage }))).toEqual({
       message_id: IDS.longMessage,
       pinned: true,
     });
-    expect(fake.requests.at(-1)?.method).toBe('POST');
+    expect(session.fake.requests.at(-1)?.method).toBe('POST');
     await call('pin_message', { message_id: IDS.longMessage, pinned: false });
-    expect(fake.requests.at(-1)?.method).toBe('DELETE');
+    expect(session.fake.requests.at(-1)?.method).toBe('DELETE');
   });
 
   it('edits a comment; a message in another project is NOT_FOUND naming its project', async () => {
     const comment = data<{ id: number }>(
-      await connection.client.callTool({
-        name: 'create_comment',
-        arguments: { recording_id: IDS.richMessage, content: 'ok' },
-      }),
+      await call('create_comment', { recording_id: IDS.richMessage, content: 'ok' }),
     );
     const edited = data<{ content: string }>(
       await call('update_comment', { comment_id: comment.id, content: '_Much_ better' }),
@@ -104,7 +77,7 @@ describe('schedule', () => {
   });
 
   it('refuses an event that ends before it starts, without sending it', async () => {
-    fake.resetLog();
+    session.fake.resetLog();
     const result = await call('create_schedule_entry', {
       project_id: LAPTOP,
       summary: 'Backwards',
@@ -112,7 +85,7 @@ describe('schedule', () => {
       ends_at: '2026-03-15T17:00:00Z',
     });
     expect(errorBody(result)).toMatchObject({ error_code: 'INVALID_INPUT' });
-    expect(fake.requests).toEqual([]);
+    expect(session.fake.requests).toEqual([]);
   });
 });
 
@@ -132,10 +105,7 @@ describe('docs and files', () => {
     );
     expect(edited.title).toBe('Meeting notes');
     const listed = data<{ items: { title: string }[] }>(
-      await connection.client.callTool({
-        name: 'list_documents',
-        arguments: { project_id: LAPTOP, folder_id: IDS.folder },
-      }),
+      await call('list_documents', { project_id: LAPTOP, folder_id: IDS.folder }),
     );
     expect(listed.items.map((entry) => entry.title)).toContain('Meeting notes');
   });

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, IDS, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { IDS } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'all',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('all');
+const call = session.call;
 
 describe('lookups and reports', () => {
   it('adds, renames and deletes a message type, seen by list_message_types', async () => {
@@ -49,7 +25,7 @@ describe('lookups and reports', () => {
   });
 
   it("gives one day's occurrence of a repeating event", async () => {
-    const repeating = [...fake.recordings.values()].find((record) => record.recurrence);
+    const repeating = [...session.fake.recordings.values()].find((record) => record.recurrence);
     const occurrence = resultData<{ starts_at: string }>(
       await call('get_schedule_entry', { entry_id: repeating?.id, date: '2026-02-06' }),
     );

@@ -1,34 +1,9 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'activity,projects',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('activity,projects');
+const call = session.call;
 type Inbox = { unread: { readable_id: string; title: string }[]; read: { readable_id: string }[] };
 
 describe('notifications and out of office', () => {

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { IDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'schedule',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('schedule');
+const call = session.call;
 type Entry = { id: number; hours: string; date: string; item: { id: number }; project: { id: number } };
 
 describe('timesheets', () => {
@@ -53,13 +29,13 @@ describe('timesheets', () => {
     expect(other.items).toEqual([]);
     const outside = resultData<{ items: Entry[] }>(await call('list_timesheet', { from: '2026-03-01' }));
     expect(outside.items.map((item) => item.id)).not.toContain(entry.id);
-    expect(fake.requests.at(-1)?.query).toEqual({ from: '2026-03-01' });
+    expect(session.fake.requests.at(-1)?.query).toEqual({ from: '2026-03-01' });
   });
 
   it('refuses hours that are not a duration, before sending', async () => {
-    fake.resetLog();
+    session.fake.resetLog();
     const bad = await call('log_time', { recording_id: IDS.assignedTodo, date: '2026-02-02', hours: 'two' });
     expect(errorBody(bad)).toMatchObject({ error_code: 'INVALID_INPUT' });
-    expect(fake.requests).toEqual([]);
+    expect(session.fake.requests).toEqual([]);
   });
 });

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { type FakeBasecamp, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'projects',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('projects');
+const call = session.call;
 
 describe('projects and people', () => {
   it('creates a project with its tools, renames it, and refuses a taken name', async () => {
@@ -47,11 +23,11 @@ describe('projects and people', () => {
 
   it('trashes a project only with its exact name as confirmation', async () => {
     const project = resultData<{ id: number }>(await call('create_project', { name: 'Doomed' }));
-    fake.resetLog();
+    session.fake.resetLog();
     const wrong = await call('trash_project', { project_id: project.id, confirm_name: 'The Leto Locator' });
     expect(errorBody(wrong)).toMatchObject({ error_code: 'INVALID_INPUT' });
     expect(errorBody(wrong).message).toContain('Nothing was trashed');
-    expect(fake.requests.some((request) => request.method === 'DELETE')).toBe(false);
+    expect(session.fake.requests.some((request) => request.method === 'DELETE')).toBe(false);
     expect(
       resultData(await call('trash_project', { project_id: project.id, confirm_name: 'Doomed' })),
     ).toEqual({

@@ -1,34 +1,10 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { type ConnectedClient, connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasecampProvider } from '../../index.js';
-import { DOCK, type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from '../../testing/index.js';
+import { errorBody, resultData } from '@x/mcp-core/testing';
+import { describe, expect, it } from 'vitest';
+import { useBasecampSession } from '../../test-session.js';
+import { DOCK, IDS, LAPTOP, LOCATOR } from '../../testing/index.js';
 
-let fake: FakeBasecamp;
-let connection: ConnectedClient;
-
-beforeAll(async () => {
-  fake = await startFakeBasecamp();
-  connection = await connectInMemory(
-    new ToolRegistry().use(
-      createBasecampProvider({
-        apiUrl: fake.url,
-        accessToken: fake.accessToken,
-        accountId: fake.accountId,
-        rateLimitRequests: 10_000,
-        env: {},
-        toolsets: 'chat,activity',
-      }),
-    ),
-  );
-});
-afterAll(async () => {
-  await connection.close();
-  await fake.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) =>
-  connection.client.callTool({ name, arguments: args });
+const session = useBasecampSession('chat,activity');
+const call = session.call;
 
 describe('chat, subscriptions and boosts', () => {
   it('lists every chat with its project, and deletes only your own lines', async () => {
@@ -53,7 +29,7 @@ describe('chat, subscriptions and boosts', () => {
       await call('list_campfire_lines', { project_id: LOCATOR }),
     );
     expect(lines.items.map((entry) => entry.id)).not.toContain(line.id);
-    const other = [...fake.recordings.values()].find(
+    const other = [...session.fake.recordings.values()].find(
       (record) =>
         record.type.startsWith('Chat::') &&
         record.parentId === DOCK.laptop.chat &&
@@ -96,9 +72,9 @@ describe('chat, subscriptions and boosts', () => {
     expect(
       resultData<{ items: unknown[] }>(await call('list_boosts', { recording_id: IDS.richMessage })).items,
     ).toEqual([]);
-    fake.resetLog();
+    session.fake.resetLog();
     const long = await call('boost', { recording_id: IDS.richMessage, content: 'x'.repeat(17) });
     expect(errorBody(long)).toMatchObject({ error_code: 'INVALID_INPUT' });
-    expect(fake.requests).toEqual([]);
+    expect(session.fake.requests).toEqual([]);
   });
 });
