@@ -239,18 +239,22 @@ export async function getOne<Item>(
   return options.convert(response.data ?? {}, markdown, Math.max(1_000, maxBody));
 }
 
-/** The scope of an item tool: `project_id` checked when given, and a 404 that names the list tool. */
+/**
+ * The scope of an item tool: `project_id` checked when given, and a 404 that names the list
+ * tool (a bare tool name is rendered as served; other text, e.g. one holding a `toolRef`, as is).
+ */
 export function itemScope(
   projectId: number | undefined,
   what: string,
   probe: string,
   listTool: string,
 ): ItemScope {
+  const source = /^[a-z0-9_]+$/.test(listTool) ? toolRef(listTool) : listTool;
   return {
     projectId,
     what,
     probe,
-    notFound: `${what} was not found, or you have no access to it. Use ${listTool} to see valid IDs.`,
+    notFound: `${what} was not found, or you have no access to it. Use ${source} to see valid IDs.`,
   };
 }
 
