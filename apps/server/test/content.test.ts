@@ -22,6 +22,8 @@ describe('prompts and resources in the composed server', () => {
       ]);
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((template) => [template.name, template.uriTemplate])).toEqual([
+        ['basecamp_message', 'basecamp://projects/{project_id}/messages/{message_id}'],
+        ['basecamp_document', 'basecamp://projects/{project_id}/documents/{document_id}'],
         ['forge_ticket', 'forge://tickets/{ticketId}'],
         ['context_forge_project', 'context-forge://projects/{id}'],
         ['context_forge_project_context', 'context-forge://projects/{id}/context'],

@@ -1,6 +1,7 @@
 import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
+import { basecampResources } from './resources.js';
 import type { BasecampSettings } from './settings.js';
 import { TOOL_SPECS } from './tools/index.js';
 import { createDeps } from './tools/shared.js';
@@ -48,6 +49,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
       selection,
       tools.map((tool) => tool.name),
     ),
+    resources: basecampResources(deps, new Set(tools.map((tool) => tool.name))),
     client,
     // Ready with credentials (login file or environment) and an API that answers; nothing is read.
     checkReadiness: async ({ signal }) => {

@@ -7,6 +7,8 @@ import { type FakeBasecamp, startFakeBasecamp } from './testing/index.js';
 export interface BasecampSession {
   /** The fake Basecamp of this test file (set once `beforeAll` has run). */
   readonly fake: FakeBasecamp;
+  /** The in-memory MCP client (set once `beforeAll` has run). */
+  readonly client: ConnectedClient['client'];
   /** Calls a tool through the in-memory MCP client. */
   call(name: string, args: Record<string, unknown>): ReturnType<ConnectedClient['client']['callTool']>;
 }
@@ -41,6 +43,10 @@ export function useBasecampSession(toolsets: string): BasecampSession {
     get fake() {
       if (!fake) throw new Error('The fake Basecamp starts in beforeAll.');
       return fake;
+    },
+    get client() {
+      if (!connection) throw new Error('The MCP client connects in beforeAll.');
+      return connection.client;
     },
     call: (name, args) => {
       if (!connection) throw new Error('The MCP client connects in beforeAll.');
