@@ -32,12 +32,10 @@ const walk = (dir) => {
 };
 walk(src);
 
+// The provider's tool names: every `name: '…'` in src/tools, its subfolders included.
 const names = new Set();
-for (const file of readdirSync(join(src, 'tools'))) {
-  if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-  for (const match of readFileSync(join(src, 'tools', file), 'utf8').matchAll(
-    /^\s*name: '([a-z0-9_-]+)'/gm,
-  )) {
+for (const file of files.filter((path) => relative(src, path).startsWith('tools'))) {
+  for (const match of readFileSync(file, 'utf8').matchAll(/^\s*name: '([a-z0-9_-]+)'/gm)) {
     names.add(match[1]);
   }
 }
