@@ -250,6 +250,10 @@ export const number = (value: unknown): number | null =>
 export const record = (value: unknown): Raw | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
 
+/** The objects of a JSON array (anything else, and non-object entries, give nothing). */
+export const records = (value: unknown): Raw[] =>
+  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
+
 export function toPersonRef(value: unknown): PersonRef | null {
   const raw = record(value);
   if (!raw || number(raw.id) === null) return null;

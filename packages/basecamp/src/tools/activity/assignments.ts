@@ -1,6 +1,6 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, TodoSchema, text, toTodo } from '../../shapes.js';
+import { number, PersonRefSchema, record, records, TodoSchema, text, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { READS, type ToolDeps } from '../shared.js';
 
@@ -39,16 +39,13 @@ function toAssignment(raw: Raw, priority: boolean): z.infer<typeof AssignmentSch
       parent && number(parent.id) !== null
         ? { id: number(parent.id) as number, title: text(parent.title) ?? '' }
         : null,
-    assignees: (Array.isArray(raw.assignees) ? raw.assignees : [])
-      .map(record)
-      .filter((entry): entry is Raw => entry !== undefined)
-      .map((entry) => ({ id: number(entry.id) ?? 0, name: text(entry.name) ?? '' })),
+    assignees: records(raw.assignees).map((entry) => ({
+      id: number(entry.id) ?? 0,
+      name: text(entry.name) ?? '',
+    })),
     app_url: text(raw.app_url),
   };
 }
-
-const list = (value: unknown): Raw[] =>
-  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
 
 export const createMyAssignments = (deps: ToolDeps) =>
   defineTool({
@@ -73,15 +70,15 @@ export const createMyAssignments = (deps: ToolDeps) =>
         const data = (await deps.client.get<Raw>('/my/assignments.json', { signal })).data ?? {};
         return {
           items: [
-            ...list(data.priorities).map((raw) => toAssignment(raw, true)),
-            ...list(data.non_priorities).map((raw) => toAssignment(raw, false)),
+            ...records(data.priorities).map((raw) => toAssignment(raw, true)),
+            ...records(data.non_priorities).map((raw) => toAssignment(raw, false)),
           ],
         };
       }
       const path = input.show === 'completed' ? '/my/assignments/completed.json' : '/my/assignments/due.json';
       const query = input.show === 'due' ? { scope: input.due } : undefined;
       const data = (await deps.client.get<unknown>(path, { signal, ...(query ? { query } : {}) })).data;
-      return { items: list(data).map((raw) => toAssignment(raw, false)) };
+      return { items: records(data).map((raw) => toAssignment(raw, false)) };
     },
   });
 
@@ -113,7 +110,7 @@ export const createOverdueTodos = (deps: ToolDeps) =>
       ]);
       const data = response.data ?? {};
       return Object.fromEntries(
-        LATENESS.map((key) => [key, list(data[key]).map((raw) => toTodo(raw, markdown, 500))]),
+        LATENESS.map((key) => [key, records(data[key]).map((raw) => toTodo(raw, markdown, 500))]),
       ) as Record<(typeof LATENESS)[number], z.infer<typeof TodoSchema>[]>;
     },
   });

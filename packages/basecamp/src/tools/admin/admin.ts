@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, ProjectSchema, record, text, toProject } from '../../shapes.js';
+import { listSchema, number, ProjectSchema, record, records, text, toProject } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -62,10 +62,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
         })
       ).data;
       return {
-        items: (Array.isArray(data) ? data : [])
-          .map(record)
-          .filter((entry): entry is Raw => entry !== undefined)
-          .map(toWebhook),
+        items: records(data).map(toWebhook),
       };
     },
   });

@@ -8,6 +8,7 @@ import {
   people,
   placement,
   record,
+  records,
   text,
   toPersonRef,
 } from '../../shapes.js';
@@ -95,10 +96,7 @@ export function toCardTable(
     title: text(raw.title) ?? '',
     project_id: project?.id ?? null,
     project,
-    columns: (Array.isArray(raw.lists) ? raw.lists : [])
-      .map(record)
-      .filter((entry): entry is Raw => entry !== undefined)
-      .map((entry) => toCardColumn(entry, markdown, Math.min(max, 1_000))),
+    columns: records(raw.lists).map((entry) => toCardColumn(entry, markdown, Math.min(max, 1_000))),
     app_url: text(raw.app_url),
   };
 }
@@ -125,10 +123,7 @@ export function toCard(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer
     due_on: text(raw.due_on),
     position: number(raw.position),
     assignees: people(raw.assignees),
-    steps: (Array.isArray(raw.steps) ? raw.steps : [])
-      .map(record)
-      .filter((entry): entry is Raw => entry !== undefined)
-      .map(toCardStep),
+    steps: records(raw.steps).map(toCardStep),
     creator: toPersonRef(raw.creator),
     comments_count: number(raw.comments_count) ?? 0,
     created_at: text(raw.created_at),

@@ -1,7 +1,7 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
-import { body, number, record, text } from '../../shapes.js';
+import { body, number, record, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -16,8 +16,6 @@ import {
 } from '../shared.js';
 
 type Raw = Record<string, unknown>;
-const rows = (value: unknown): Raw[] =>
-  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
 
 const GaugeSchema = z.object({
   project: z.object({ id: z.number(), name: z.string() }).nullable(),
@@ -67,7 +65,7 @@ export const createListGauges = (deps: ToolDeps) =>
         })
       ).data;
       return {
-        items: rows(data).map((raw) => {
+        items: records(data).map((raw) => {
           const bucket = record(raw.bucket);
           return {
             project:
@@ -121,7 +119,7 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
           notFound: projectNotFound(input.project_id),
         }),
       ]);
-      return { items: rows(response.data).map((raw) => toNeedle(raw, markdown)) };
+      return { items: records(response.data).map((raw) => toNeedle(raw, markdown)) };
     },
   });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   PersonRefSchema,
   PersonSchema,
-  record,
+  records,
   ScheduleEntrySchema,
   TodoSchema,
   text,
@@ -32,8 +32,6 @@ import {
 } from '../shared.js';
 
 type Raw = Record<string, unknown>;
-const rows = (value: unknown): Raw[] =>
-  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
 
 export const createGetScheduleEntry = (deps: ToolDeps) =>
   defineTool({
@@ -91,8 +89,8 @@ export const createUpcomingSchedule = (deps: ToolDeps) =>
       ]);
       const data = response.data ?? {};
       return {
-        entries: rows(data.schedule_entries).map((raw) => toScheduleEntry(raw, markdown, LIST_BODY_CHARS)),
-        repeating: rows(data.recurring_schedule_entry_occurrences).map((raw) =>
+        entries: records(data.schedule_entries).map((raw) => toScheduleEntry(raw, markdown, LIST_BODY_CHARS)),
+        repeating: records(data.recurring_schedule_entry_occurrences).map((raw) =>
           toScheduleEntry(raw, markdown, LIST_BODY_CHARS),
         ),
       };
@@ -130,7 +128,7 @@ export const createGetUpload = (deps: ToolDeps) =>
           deps.client.get<unknown>(target.path, { signal, notFound: target.notFound }),
         ),
       ]);
-      return { items: rows(response.data).map((raw) => toUpload(raw, markdown, ITEM_BODY_CHARS)) };
+      return { items: records(response.data).map((raw) => toUpload(raw, markdown, ITEM_BODY_CHARS)) };
     },
   });
 
@@ -215,7 +213,7 @@ export const createListPingablePeople = (deps: ToolDeps) =>
     handler: async (_input, { signal }) => {
       const data = (await deps.client.get<unknown>('/circles/people.json', { signal })).data;
       return {
-        items: rows(data)
+        items: records(data)
           .map(toPerson)
           .filter((person) => person !== null),
       };
@@ -234,7 +232,7 @@ export const createAssignedTodos = (deps: ToolDeps) =>
       if (input.person_id === undefined) {
         const data = (await deps.client.get<unknown>('/reports/todos/assigned.json', { signal })).data;
         return {
-          people: rows(data)
+          people: records(data)
             .map(toPersonRef)
             .filter((person) => person !== null),
           todos: [],
@@ -251,7 +249,7 @@ export const createAssignedTodos = (deps: ToolDeps) =>
       const person = toPersonRef(data.person);
       return {
         people: person ? [person] : [],
-        todos: rows(data.todos).map((raw) => toTodo(raw, markdown, 500)),
+        todos: records(data.todos).map((raw) => toTodo(raw, markdown, 500)),
       };
     },
   });

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
+import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
@@ -29,8 +29,6 @@ const toNotification = (raw: Raw, unread: boolean): z.infer<typeof NotificationS
   at: text(raw.unread_at) ?? text(raw.read_at) ?? text(raw.updated_at),
   app_url: text(raw.app_url),
 });
-const rows = (value: unknown): Raw[] =>
-  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
 
 export const createMyNotifications = (deps: ToolDeps) =>
   defineTool({
@@ -52,8 +50,8 @@ export const createMyNotifications = (deps: ToolDeps) =>
           })
         ).data ?? {};
       return {
-        unread: rows(data.unreads).map((raw) => toNotification(raw, true)),
-        read: rows(data.reads).map((raw) => toNotification(raw, false)),
+        unread: records(data.unreads).map((raw) => toNotification(raw, true)),
+        read: records(data.reads).map((raw) => toNotification(raw, false)),
       };
     },
   });

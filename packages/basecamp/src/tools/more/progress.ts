@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
+import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, limit, listPage, page, READS, type ToolDeps } from '../shared.js';
 
@@ -61,10 +61,7 @@ export const createLatestActivity = (deps: ToolDeps) =>
               notFound: `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`,
             })
           ).data ?? {};
-        const events = (Array.isArray(data.events) ? data.events : [])
-          .map(record)
-          .filter((entry): entry is Raw => entry !== undefined)
-          .map(toEvent);
+        const events = records(data.events).map(toEvent);
         const start = (input.page - 1) * input.limit;
         const hasMore = start + input.limit < events.length;
         return {

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
+import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, id, itemProjectId, itemScope, READS, SETS_STATE, send, type ToolDeps } from '../shared.js';
 
@@ -35,8 +35,6 @@ const toEntry = (raw: Raw): z.infer<typeof EntrySchema> => {
         : null,
   };
 };
-const rows = (value: unknown): Raw[] =>
-  (Array.isArray(value) ? value : []).map(record).filter((entry): entry is Raw => entry !== undefined);
 const hours = () =>
   z
     .string()
@@ -72,7 +70,7 @@ export const createListTimesheet = (deps: ToolDeps) =>
           notFound: `That project or item was not found, or you have no access to it. Use ${toolRef('list_projects')} or a list tool to see IDs.`,
         })
       ).data;
-      return { items: rows(data).map(toEntry) };
+      return { items: records(data).map(toEntry) };
     },
   });
 

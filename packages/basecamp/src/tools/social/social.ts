@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, text, toPersonRef } from '../../shapes.js';
+import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -148,10 +148,7 @@ export const createListBoosts = (deps: ToolDeps) =>
         deps.client.get<unknown>(target.path, { signal, notFound: target.notFound }),
       );
       return {
-        items: (Array.isArray(response.data) ? response.data : [])
-          .map(record)
-          .filter((entry): entry is Raw => entry !== undefined)
-          .map(toBoost),
+        items: records(response.data).map(toBoost),
       };
     },
   });
