@@ -65,6 +65,11 @@ export class DockResolver {
     return project;
   }
 
+  /** Drops a project's cached dock, after a tool changed it (switched a tool on or off, added one). */
+  forget(projectId: number): void {
+    for (const key of this.#projects.keys()) if (key.endsWith(`:${projectId}`)) this.#projects.delete(key);
+  }
+
   /** The ID of a project's tool: the override when given, else the one enabled dock entry of that kind. */
   async resolve(
     projectId: number,

@@ -6,7 +6,6 @@
 /** Left out on purpose. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
   GetGaugeNeedle: 'One reading on its own: list_gauge_needles returns every needle whole.',
-  GetComment: 'One comment on its own: list_comments returns every comment whole.',
   GetMessageBoard:
     'The board itself holds only its name and message count; list_messages finds it from project_id and lists its messages.',
   GetTodoset:
@@ -23,9 +22,7 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   GetBoost: 'One boost on its own: list_boosts returns every boost whole.',
   GetCampfire:
     'One chat on its own: list_chats returns each chat, and the chat tools find it from project_id.',
-  GetCampfireLine: 'One line on its own: list_campfire_lines returns every line whole.',
   GetClientReply: 'One reply on its own: list_client_replies returns every reply whole.',
-  GetForwardReply: 'One reply on its own: list_forward_replies returns every reply whole.',
   GetInbox:
     'The Email Forwards tool itself holds only its name; list_email_forwards finds it from project_id and lists its emails.',
   GetQuestionnaire:
@@ -34,47 +31,16 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   GetCardColumn: 'A column on its own: get_card_table returns every column with all its fields.',
   RemoveAccountLogo: 'Account branding: owner-only, done once in the UI.',
   UpdateAccountLogo: 'Account branding (uploads an image as the logo): owner-only, done once in the UI.',
-  UpdateAccountName: 'Renames the whole account: owner-only, done once in the UI.',
-  SetCardColumnColor: "A column's colour: display only.",
-  ListChatbots:
-    'Chatbot integrations carry secret callback keys: administration for a person, not agent work.',
-  CreateChatbot:
-    'Chatbot integrations carry secret callback keys: administration for a person, not agent work.',
-  DeleteChatbot:
-    'Chatbot integrations carry secret callback keys: administration for a person, not agent work.',
-  GetChatbot: 'Chatbot integrations carry secret callback keys: administration for a person, not agent work.',
-  UpdateChatbot:
-    'Chatbot integrations carry secret callback keys: administration for a person, not agent work.',
-  CloneTool:
-    "Changes a project's dock (which tools it shows): project setup in the UI; get_project_tools shows the dock.",
+  GetChatbot: 'One chatbot on its own: list_chatbots returns every chatbot whole (without its secret URL).',
   DeleteTool:
     "Removes a tool from a project's dock with its content: project setup in the UI, too destructive for an agent.",
   GetTool: 'A dock entry on its own: get_project_tools already returns every entry with its state.',
-  UpdateTool: "Renames a project's dock tool: project setup in the UI.",
-  GetMyPreferences:
-    'Personal display preferences (time format, first day of week): nothing an agent acts on.',
-  UpdateMyPreferences:
-    'Personal display preferences (time format, first day of week): nothing an agent acts on.',
-  DisableTool: "Switches a project's dock tool off (hides its content): project setup in the UI.",
-  EnableTool: "Switches a project's dock tool on: project setup in the UI.",
-  RepositionTool: "Reorders a project's dock: display only.",
-  UpdateHillChartSettings: 'Which lists a hill chart shows: a display setting.',
 };
 
 /** Not reached yet: gaps to close, shown as such in the table. */
 export const NOT_YET: readonly string[] = [
-  'GetAccount',
   'CreateAttachment',
   'ListCampfireUploads',
   'CreateCampfireUpload',
-  'ListLineupMarkers',
-  'CreateLineupMarker',
-  'DeleteLineupMarker',
-  'UpdateLineupMarker',
-  'UpdateMyProfile',
-  'GetQuestionReminders',
-  'UpdateQuestionNotificationSettings',
-  'UpdateScheduleSettings',
-  'GetHillChart',
   'CreateUpload',
 ];

@@ -404,4 +404,77 @@ export const SCENARIO: readonly {
       title: 'What did you do today?',
     }),
   },
+
+  { tool: 'get_comment', args: () => ({ comment_id: 1069479710 }) },
+  { tool: 'get_chat_line', args: ({ LOCATOR, IDS }) => ({ project_id: LOCATOR, line_id: IDS.locatorLine }) },
+  {
+    tool: 'get_email_forward',
+    args: ({ CLIENTS }) => ({ forward_id: CLIENTS.forward, reply_id: CLIENTS.forwardReply }),
+  },
+  {
+    tool: 'update_card_column',
+    args: ({ CARDS }) => ({ column_id: CARDS.review, color: 'green' }),
+  },
+  {
+    tool: 'update_checkin_question',
+    args: ({ CHECKINS }) => ({ question_id: CHECKINS.dailyQuestion, notify_on_answer: true }),
+  },
+  { tool: 'list_checkin_reminders', args: () => ({}) },
+  { tool: 'get_hill_chart', args: ({ LAPTOP }) => ({ project_id: LAPTOP }) },
+  {
+    tool: 'track_on_hill_chart',
+    args: ({ LAPTOP, IDS }) => ({ project_id: LAPTOP, track: [IDS.launchList] }),
+  },
+  { tool: 'my_preferences', args: () => ({}) },
+  {
+    tool: 'update_my_profile',
+    args: () => ({ title: 'Chief Strategist', time_zone_name: 'London', time_format: 'twenty_four_hour' }),
+  },
+  {
+    tool: 'update_schedule_settings',
+    args: ({ LAPTOP }) => ({ project_id: LAPTOP, include_due_assignments: true }),
+  },
+  { tool: 'list_lineup_markers', args: () => ({}) },
+  { tool: 'create_lineup_marker', args: () => ({ name: 'Launch', date: '2026-09-01' }) },
+  { tool: 'update_lineup_marker', args: (_, previous) => ({ marker_id: previous?.id, date: '2026-09-02' }) },
+  { tool: 'delete_lineup_marker', args: (_, previous) => ({ marker_id: previous?.id }) },
+  { tool: 'get_account', args: () => ({}) },
+  { tool: 'rename_account', args: () => ({ name: 'Honcho Design Studio' }) },
+  { tool: 'list_chatbots', args: ({ LOCATOR }) => ({ project_id: LOCATOR }) },
+  { tool: 'create_chatbot', args: ({ LOCATOR }) => ({ project_id: LOCATOR, service_name: 'tally' }) },
+  {
+    tool: 'update_chatbot',
+    args: ({ LOCATOR }, previous) => ({
+      project_id: LOCATOR,
+      chatbot_id: previous?.id,
+      service_name: 'uptime',
+      command_url: 'https://example.com/uptime',
+    }),
+  },
+  {
+    tool: 'delete_chatbot',
+    args: ({ LOCATOR }, previous) => ({ project_id: LOCATOR, chatbot_id: previous?.id }),
+  },
+  {
+    tool: 'update_project_tool',
+    args: ({ LOCATOR, DOCK }) => ({
+      project_id: LOCATOR,
+      tool_id: DOCK.locator.questionnaire,
+      title: 'Daily check-ins',
+      enabled: false,
+    }),
+  },
+  {
+    tool: 'update_project_tool',
+    args: ({ LOCATOR, DOCK }) => ({
+      project_id: LOCATOR,
+      tool_id: DOCK.locator.questionnaire,
+      enabled: true,
+      position: 1,
+    }),
+  },
+  {
+    tool: 'add_project_tool',
+    args: ({ LOCATOR, DOCK }) => ({ project_id: LOCATOR, source_tool_id: DOCK.locator.chat, title: 'Q&A' }),
+  },
 ];

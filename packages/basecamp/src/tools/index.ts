@@ -2,6 +2,14 @@ import type { BasecampToolSpec } from '../toolsets.js';
 import { myAssignments, overdueTodos } from './activity/assignments.js';
 import { listEvents, listRecordings, setRecordingStatus } from './activity/recordings.js';
 import {
+  createChatbot,
+  deleteChatbot,
+  getAccount,
+  listChatbots,
+  renameAccount,
+  updateChatbot,
+} from './admin/account.js';
+import {
   createProjectFromTemplate,
   createTemplate,
   createWebhook,
@@ -88,6 +96,14 @@ import {
   updateGaugeNeedle,
 } from './more/gauges.js';
 import {
+  createLineupMarker,
+  deleteLineupMarker,
+  listLineupMarkers,
+  updateLineupMarker,
+  updateScheduleSettings,
+} from './more/lineup.js';
+import { listCheckinReminders, myPreferences, updateMyProfile } from './more/me.js';
+import {
   assignedTodos,
   createMessageType,
   deleteMessageType,
@@ -99,8 +115,10 @@ import {
 } from './more/more.js';
 import { markNotificationsRead, myNotifications, outOfOffice } from './more/people.js';
 import { latestActivity } from './more/progress.js';
+import { getChatLine, getComment } from './more/singles.js';
 import { getTimeEntry, listTimesheet, logTime, updateTimeEntry } from './more/timesheets.js';
 import { postCampfireLine } from './post-campfire-line.js';
+import { addProjectTool, updateProjectTool } from './projects/dock-tools.js';
 import {
   createProject,
   getPerson,
@@ -119,6 +137,7 @@ import {
   listChats,
   updateSubscribers,
 } from './social/social.js';
+import { getHillChart, trackOnHillChart } from './todos/hill-chart.js';
 import {
   createTodolist,
   createTodolistGroup,
@@ -255,4 +274,24 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   logTime,
   updateTimeEntry,
   latestActivity,
+  getComment,
+  getChatLine,
+  getHillChart,
+  trackOnHillChart,
+  listCheckinReminders,
+  myPreferences,
+  updateMyProfile,
+  updateProjectTool,
+  addProjectTool,
+  updateScheduleSettings,
+  listLineupMarkers,
+  createLineupMarker,
+  updateLineupMarker,
+  deleteLineupMarker,
+  getAccount,
+  renameAccount,
+  listChatbots,
+  createChatbot,
+  updateChatbot,
+  deleteChatbot,
 ];

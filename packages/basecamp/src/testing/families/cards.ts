@@ -99,6 +99,21 @@ function renumber(records: FakeRecording[]): void {
 
 const byPosition = (a: FakeRecording, b: FakeRecording) => (a.position ?? 0) - (b.position ?? 0);
 
+/** The colours a column can have (the API docs' list). */
+const COLUMN_COLORS = [
+  'white',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'aqua',
+  'purple',
+  'gray',
+  'pink',
+  'brown',
+];
+
 function route(c: FamilyContext): Result | undefined {
   if (!c.path.startsWith('/card_tables/')) return undefined;
   const watched = c.id(/^\/card_tables\/lists\/(\d+)\/subscription\.json$/);
@@ -306,6 +321,15 @@ function route(c: FamilyContext): Result | undefined {
       }
       return touch(card);
     }
+    value = c.id(/^\/card_tables\/columns\/(\d+)\/color\.json$/);
+    if (value !== undefined) {
+      const column = c.recording(value, ...COLUMN_TYPES);
+      if (!column) return c.notFound;
+      if (typeof c.body.color !== 'string' || !COLUMN_COLORS.includes(c.body.color))
+        return c.invalid(`color must be one of ${COLUMN_COLORS.join(', ')}`);
+      column.extra = { ...column.extra, color: c.body.color };
+      return touch(column);
+    }
     value = c.id(/^\/card_tables\/steps\/(\d+)\/completions\.json$/);
     if (value !== undefined) {
       const step = c.recording(value, 'Kanban::Step');
@@ -382,7 +406,7 @@ export const cardsFamily: Family = {
     const people = (ids: number[] | undefined) => (ids ?? []).map((id) => context.person(id));
     if (COLUMN_TYPES.includes(record.type)) {
       json.description = record.html;
-      json.color = null;
+      json.color = (record.extra?.color as string | undefined) ?? null;
       json.cards_count = live(record.id, 'Kanban::Card').length;
       json.cards_url = `${context.base}/buckets/${record.projectId}/card_tables/lists/${record.id}/cards.json`;
       if (record.type === 'Kanban::Column')

@@ -1,9 +1,11 @@
+import { accountFamily } from './account.js';
 import { activityFamily } from './activity.js';
 import { adminFamily } from './admin.js';
 import { cardsFamily } from './cards.js';
 import { checkinsFamily } from './checkins.js';
 import { clientsFamily } from './clients.js';
 import { editsFamily } from './edits.js';
+import { extrasFamily } from './extras.js';
 import { gaugesFamily } from './gauges.js';
 import { peopleFamily } from './people.js';
 import { progressFamily } from './progress.js';
@@ -16,6 +18,8 @@ import type { Family } from './types.js';
 
 /** The API families served beyond the core routes of `fake-basecamp.ts`, each in its own file. */
 export const FAMILIES: readonly Family[] = [
+  accountFamily,
+  extrasFamily,
   cardsFamily,
   checkinsFamily,
   todosFamily,
@@ -32,6 +36,7 @@ export const FAMILIES: readonly Family[] = [
   progressFamily,
 ];
 
+export { CHATBOT_ID, MARKER_ID, questionNotifications } from './account.js';
 export { TEMPLATE_ID } from './admin.js';
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';

@@ -51,27 +51,53 @@ export const createCreateCardColumn = (deps: ToolDeps) =>
     },
   });
 
+/** The colours Basecamp offers for a column (OpenAPI `SetCardColumnColor`). */
+const COLUMN_COLORS = [
+  'white',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'aqua',
+  'purple',
+  'gray',
+  'pink',
+  'brown',
+] as const;
+
 export const createUpdateCardColumn = (deps: ToolDeps) =>
   defineTool({
     name: 'update_card_column',
     title: 'Rename or describe a column',
-    description: `Changes a card-table column's name or description. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
+    description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: columnId(),
       title: z.string().trim().min(1).max(200).optional().describe('New name'),
       description: richText('New description.', 5_000).optional(),
+      color: z.enum(COLUMN_COLORS).optional().describe('New colour of the column'),
     }),
     outputSchema: CardColumnSchema,
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
-      if (input.title === undefined && input.description === undefined) {
-        throw new InvalidInputError('Nothing to change: pass title or description.');
+      if (input.title === undefined && input.description === undefined && input.color === undefined) {
+        throw new InvalidInputError('Nothing to change: pass title, description or color.');
+      }
+      const scope = columnScope(input.project_id, input.column_id);
+      if (input.color !== undefined) {
+        const colored = await sendOne(deps, 'PUT', `/card_tables/columns/${input.column_id}/color.json`, {
+          signal,
+          scope,
+          body: { color: input.color },
+          convert: toCardColumn,
+        });
+        if (input.title === undefined && input.description === undefined) return colored;
       }
       const html = await deps.html();
       return sendOne(deps, 'PUT', `/card_tables/columns/${input.column_id}.json`, {
         signal,
-        scope: columnScope(input.project_id, input.column_id),
+        scope,
         body: {
           ...(input.title === undefined ? {} : { title: input.title }),
           ...(input.description === undefined ? {} : { description: html(input.description) }),
@@ -139,7 +165,7 @@ export const createCardColumn = basecampTool(
   createCreateCardColumn,
 );
 export const updateCardColumn = basecampTool(
-  { toolset: 'cards', operations: ['UpdateCardColumn'] },
+  { toolset: 'cards', operations: ['UpdateCardColumn', 'SetCardColumnColor'] },
   createUpdateCardColumn,
 );
 export const moveCardColumn = basecampTool(

@@ -31,6 +31,7 @@ export const CardColumnSchema = z.object({
   cards_count: z.number(),
   on_hold: z.boolean().describe('The column has an "on hold" section'),
   position: z.number().nullable(),
+  color: z.string().nullable().describe('The column colour (white, red, ... brown); null: the default'),
 });
 
 export const CardTableSchema = z.object({
@@ -80,6 +81,7 @@ export function toCardColumn(
     cards_count: number(raw.cards_count) ?? 0,
     on_hold: record(raw.on_hold) !== undefined,
     position: number(raw.position),
+    color: text(raw.color),
   };
 }
 

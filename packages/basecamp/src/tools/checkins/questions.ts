@@ -111,21 +111,49 @@ export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'update_checkin_question',
     title: 'Change a check-in question',
-    description: `Changes a check-in question's wording or schedule, or pauses / resumes it (paused). Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
+    description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       question_id: questionId(),
       title: z.string().trim().min(1).max(500).optional().describe('New wording'),
       schedule: scheduleInput().optional(),
       paused: z.boolean().optional().describe('true: stop asking for now; false: ask again'),
+      notify_on_answer: z
+        .boolean()
+        .optional()
+        .describe('Your own notifications: true to be notified of each answer'),
+      digest_include_unanswered: z
+        .boolean()
+        .optional()
+        .describe("Your own notifications: true to list who hasn't answered in the daily digest"),
     }),
     outputSchema: QuestionSchema,
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
-      if (input.title === undefined && input.schedule === undefined && input.paused === undefined) {
-        throw new InvalidInputError('Nothing to change: pass title, schedule or paused.');
+      const notifications = {
+        ...(input.notify_on_answer === undefined ? {} : { notify_on_answer: input.notify_on_answer }),
+        ...(input.digest_include_unanswered === undefined
+          ? {}
+          : { digest_include_unanswered: input.digest_include_unanswered }),
+      };
+      if (
+        input.title === undefined &&
+        input.schedule === undefined &&
+        input.paused === undefined &&
+        Object.keys(notifications).length === 0
+      ) {
+        throw new InvalidInputError(
+          'Nothing to change: pass title, schedule, paused, notify_on_answer or digest_include_unanswered.',
+        );
       }
       const scope = questionScope(input.project_id, input.question_id);
+      if (Object.keys(notifications).length > 0) {
+        await send(deps, 'PUT', `/questions/${input.question_id}/notification_settings.json`, {
+          signal,
+          scope,
+          body: notifications,
+        });
+      }
       if (input.paused !== undefined) {
         await send(deps, input.paused ? 'POST' : 'DELETE', `/questions/${input.question_id}/pause.json`, {
           signal,
@@ -160,6 +188,9 @@ export const createCheckinQuestion = basecampTool(
   createCreateCheckinQuestion,
 );
 export const updateCheckinQuestion = basecampTool(
-  { toolset: 'checkins', operations: ['UpdateQuestion', 'PauseQuestion', 'ResumeQuestion'] },
+  {
+    toolset: 'checkins',
+    operations: ['UpdateQuestion', 'PauseQuestion', 'ResumeQuestion', 'UpdateQuestionNotificationSettings'],
+  },
   createUpdateCheckinQuestion,
 );

@@ -213,19 +213,34 @@ export const createGetEmailForward = (deps: ToolDeps) =>
   defineTool({
     name: 'get_email_forward',
     title: 'Get a forwarded email',
-    description: `Returns one forwarded email, whole, as Markdown, with its sender. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
+    description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from list_forward_replies or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       forward_id: id('Forward ID, from list_email_forwards'),
+      reply_id: id('Reply ID, from list_forward_replies: return that reply, whole').optional(),
     }),
     outputSchema: ClientItemSchema,
     annotations: READS,
     handler: (input, { signal }) =>
-      getOne(deps, `/inbox_forwards/${input.forward_id}.json`, {
-        signal,
-        scope: forwardScope(input.project_id, input.forward_id),
-        convert: toClientItem,
-      }),
+      getOne(
+        deps,
+        input.reply_id === undefined
+          ? `/inbox_forwards/${input.forward_id}.json`
+          : `/inbox_forwards/${input.forward_id}/replies/${input.reply_id}.json`,
+        {
+          signal,
+          scope:
+            input.reply_id === undefined
+              ? forwardScope(input.project_id, input.forward_id)
+              : itemScope(
+                  input.project_id,
+                  `Reply ${input.reply_id} to forwarded email ${input.forward_id}`,
+                  `/inbox_forwards/${input.forward_id}/replies/${input.reply_id}.json`,
+                  'list_forward_replies',
+                ),
+          convert: toClientItem,
+        },
+      ),
   });
 
 export const createListForwardReplies = (deps: ToolDeps) =>
@@ -298,7 +313,7 @@ export const listEmailForwards = basecampTool(
   createListEmailForwards,
 );
 export const getEmailForward = basecampTool(
-  { toolset: 'clients', operations: ['GetForward'] },
+  { toolset: 'clients', operations: ['GetForward', 'GetForwardReply'] },
   createGetEmailForward,
 );
 export const listForwardReplies = basecampTool(
