@@ -11,6 +11,9 @@ const tools = new ToolRegistry().use(
   { prefix: 'basecamp_', readOnly: true },
 );
 
-const server = new McpServer({ name: 'my-server', version: '1.0.0' }, { instructions: tools.instructions ?? '' });
+const server = new McpServer(
+  { name: 'my-server', version: '1.0.0' },
+  { instructions: tools.instructions ?? '' },
+);
 mountTools(server, tools);
 await server.connect(new StdioServerTransport());

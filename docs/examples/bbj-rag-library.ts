@@ -6,10 +6,17 @@ import { createBbjRagProvider } from '@x/mcp-bbj-rag';
 import { mountTools, ToolRegistry } from '@x/mcp-core';
 
 const tools = new ToolRegistry().use(
-  createBbjRagProvider({ apiUrl: 'http://localhost:10800', compilerPath: 'bbjcpl', compilerTimeoutSeconds: 10 }),
+  createBbjRagProvider({
+    apiUrl: 'http://localhost:10800',
+    compilerPath: 'bbjcpl',
+    compilerTimeoutSeconds: 10,
+  }),
   { prefix: 'bbj_' },
 );
 
-const server = new McpServer({ name: 'my-server', version: '1.0.0' }, { instructions: tools.instructions ?? '' });
+const server = new McpServer(
+  { name: 'my-server', version: '1.0.0' },
+  { instructions: tools.instructions ?? '' },
+);
 mountTools(server, tools);
 await server.connect(new StdioServerTransport());

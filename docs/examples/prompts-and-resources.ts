@@ -1,6 +1,6 @@
 // A prompt and a resource template next to your tools, with argument completion.
 // Install: npm install @x/mcp-core @modelcontextprotocol/server zod
-import { defineResourceTemplate, definePrompt, matchCompletions, ToolRegistry } from '@x/mcp-core';
+import { definePrompt, defineResourceTemplate, matchCompletions, ToolRegistry } from '@x/mcp-core';
 import { z } from 'zod';
 
 const notes = new Map([['n1', { body: 'Buy milk, then call the plumber about the leak.' }]]);
