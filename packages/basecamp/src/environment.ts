@@ -50,4 +50,8 @@ export const ENVIRONMENT: readonly SettingVariable[] = [
     default: 'default',
   },
   { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
+  {
+    name: 'BASECAMP_UPLOAD_DIR',
+    description: 'absolute folder whose files the upload tools may send by path (unset: base64 only)',
+  },
 ];

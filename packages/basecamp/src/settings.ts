@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
 import { type CredentialSource, loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
 import type { BasecampCredentials } from './auth/credentials.js';
@@ -60,6 +60,12 @@ export interface BasecampSettings {
    * as a list or comma-separated. Default: `$BASECAMP_TOOLSETS`, then `default`. Read by the provider.
    */
   toolsets?: string | readonly string[];
+  /**
+   * A directory whose files the upload tools may read by `path` (relative to it, or absolute inside
+   * it). Default: `$BASECAMP_UPLOAD_DIR`; unset, files are sent only as base64 `content_base64`, so a
+   * shared server never reads its own disk for a caller.
+   */
+  uploadDir?: string;
   /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Environment to read the defaults from. Default: `process.env`. */
@@ -85,6 +91,8 @@ export interface ResolvedSettings {
   maxResponseChars: number;
   refreshMarginMs: number;
   dockCacheMs: number;
+  /** Absolute; undefined: no file is read by path. */
+  uploadDir: string | undefined;
   fetch: typeof fetch;
 }
 
@@ -155,6 +163,9 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     maxResponseChars: settings.maxResponseChars ?? 80_000,
     refreshMarginMs: settings.refreshMarginMs ?? 10 * 60_000,
     dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
+    uploadDir: uploadDirectory(
+      loadSetting({ value: settings.uploadDir, env, variable: 'BASECAMP_UPLOAD_DIR' }),
+    ),
     fetch: settings.fetch ?? globalThis.fetch,
   };
 }
@@ -174,4 +185,14 @@ export function defaultTokenFile(
   else if (platform === 'darwin') base = join(home, 'Library', 'Application Support');
   else base = env.XDG_CONFIG_HOME || join(home, '.config');
   return join(base, 'basecamp-mcp', 'token.json');
+}
+
+function uploadDirectory(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!isAbsolute(value.trim())) {
+    throw new ConfigError(
+      `BASECAMP_UPLOAD_DIR must be an absolute directory path, got "${value.slice(0, 80)}".`,
+    );
+  }
+  return resolve(value.trim());
 }

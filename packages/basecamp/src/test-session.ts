@@ -1,7 +1,7 @@
 import { ToolRegistry } from '@x/mcp-core';
 import { type ConnectedClient, connectInMemory } from '@x/mcp-core/testing';
 import { afterAll, beforeAll } from 'vitest';
-import { createBasecampProvider } from './index.js';
+import { type BasecampSettings, createBasecampProvider } from './index.js';
 import { type FakeBasecamp, startFakeBasecamp } from './testing/index.js';
 
 export interface BasecampSession {
@@ -15,9 +15,9 @@ export interface BasecampSession {
 
 /**
  * One fake Basecamp and one MCP client for a test file, serving the given toolsets; started
- * before the file's tests and closed after them.
+ * before the file's tests and closed after them. `settings` adds provider settings (e.g. `uploadDir`).
  */
-export function useBasecampSession(toolsets: string): BasecampSession {
+export function useBasecampSession(toolsets: string, settings: BasecampSettings = {}): BasecampSession {
   let fake: FakeBasecamp | undefined;
   let connection: ConnectedClient | undefined;
   beforeAll(async () => {
@@ -31,6 +31,7 @@ export function useBasecampSession(toolsets: string): BasecampSession {
           rateLimitRequests: 10_000,
           env: {},
           toolsets,
+          ...settings,
         }),
       ),
     );

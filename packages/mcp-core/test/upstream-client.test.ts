@@ -165,6 +165,32 @@ describe('bounded bodies', () => {
   });
 });
 
+describe('file bodies', () => {
+  it('sends bytes as they are, with their Content-Type and Content-Length', async () => {
+    const received: Buffer[] = [];
+    const server = createServer((request, response) => {
+      request.on('data', (chunk: Buffer) => received.push(chunk));
+      request.on('end', () =>
+        json(response, 201, {
+          type: request.headers['content-type'],
+          length: request.headers['content-length'],
+        }),
+      );
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // Bytes that are not valid UTF-8, so a text round trip would change them.
+    const data = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x0a]);
+    const answer = await client(url).request<{ type: string; length: string }>('POST', '/attachments', {
+      bytes: { data, contentType: 'image/png' },
+      query: { name: 'logo.png' },
+    });
+    expect(answer.data).toEqual({ type: 'image/png', length: '8' });
+    expect([...Buffer.concat(received)]).toEqual([...data]);
+  });
+});
+
 describe('redirects', () => {
   it('never follows a POST to another origin, and says so instead of reporting success', async () => {
     const elsewhere = await serve((_request, response) => json(response, 200, { ok: true }));

@@ -17,6 +17,8 @@ import { SlidingWindowLimiter } from './limiter.js';
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A file sent as the body, as is, instead of JSON (attachments, chat uploads, the account logo). */
+  upload?: { data: Uint8Array; contentType: string };
   signal?: AbortSignal;
   /** The message of a 404, naming the thing and the tool that lists valid IDs. */
   notFound?: string;
@@ -168,11 +170,13 @@ export class BasecampClient {
     }
     const headers: Record<string, string> = {};
     // Basecamp answers 415 to a write without a JSON content type, even one without a body.
-    if (method === 'POST' || method === 'PUT') headers['content-type'] = 'application/json; charset=utf-8';
+    if ((method === 'POST' || method === 'PUT') && !options.upload)
+      headers['content-type'] = 'application/json; charset=utf-8';
     if (cached) headers['if-none-match'] = cached.etag;
     const answer: UpstreamResponse<T, BasecampCredentials> = await upstream.request<T>(method, target, {
       ...(options.query ? { query: options.query } : {}),
       ...(options.body === undefined ? {} : { json: options.body }),
+      ...(options.upload ? { bytes: options.upload } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.notFound === undefined ? {} : { notFound: options.notFound }),
       headers,

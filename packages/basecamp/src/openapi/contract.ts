@@ -59,7 +59,21 @@ export function createContractChecker(document: OpenApiDocument) {
         problems.push(`${where} (${operation.id}): path parameter ${segment} is "${value}", not an ID`);
       }
     });
-    if (operation.body) {
+    if (operation.fileBody) {
+      // A file: its own media type (a multipart form for `multipart/form-data`) and a length.
+      const type = (request.headers['content-type'] ?? '').toLowerCase();
+      const multipart = operation.fileBody === 'multipart/form-data';
+      if (
+        multipart
+          ? !/^multipart\/form-data;\s*boundary=\S+$/.test(type)
+          : type === '' || type.startsWith('application/json')
+      )
+        problems.push(
+          `${where} (${operation.id}): Content-Type "${type}" is not ${multipart ? 'a multipart form' : "the file's own type"}`,
+        );
+      if (!(Number(request.headers['content-length']) > 0))
+        problems.push(`${where} (${operation.id}): the file has no Content-Length`);
+    } else if (operation.body) {
       if (request.body === undefined && operation.bodyRequired) {
         problems.push(`${where} (${operation.id}): the request has no body, which the operation requires`);
       } else if (request.body !== undefined) {

@@ -26,6 +26,8 @@ export interface Operation {
   /** The JSON body schema (`$ref`s into `components`), when the operation takes one. */
   body: Record<string, unknown> | undefined;
   bodyRequired: boolean;
+  /** The media type of the body when it is not JSON (`application/octet-stream`, `multipart/form-data`). */
+  fileBody: string | undefined;
 }
 
 export interface OpenApiDocument {
@@ -70,6 +72,9 @@ export function loadOpenApi(): OpenApiDocument {
         ],
         body: operation.requestBody?.content?.['application/json']?.schema,
         bodyRequired: operation.requestBody?.required ?? false,
+        fileBody: Object.keys(operation.requestBody?.content ?? {}).find(
+          (type) => type !== 'application/json',
+        ),
       });
     }
   }

@@ -1,5 +1,9 @@
 import type { CARDS, CHECKINS, CLIENTS, DOCK, IDS } from '../testing/index.js';
 
+/** A 1×1 PNG, base64. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 /** The structured answer of the step before. */
 export type Previous = { items?: { id: number }[]; id?: number } | undefined;
 
@@ -477,4 +481,55 @@ export const SCENARIO: readonly {
     tool: 'add_project_tool',
     args: ({ LOCATOR, DOCK }) => ({ project_id: LOCATOR, source_tool_id: DOCK.locator.chat, title: 'Q&A' }),
   },
+  {
+    tool: 'upload_file',
+    args: ({ LAPTOP }) => ({
+      project_id: LAPTOP,
+      content_base64: Buffer.from('Quarterly plan').toString('base64'),
+      filename: 'plan.txt',
+      description: 'The **plan**',
+      name: 'Q3 plan',
+    }),
+  },
+  {
+    tool: 'upload_file',
+    args: ({ LAPTOP, IDS }) => ({
+      project_id: LAPTOP,
+      folder_id: IDS.folder,
+      content_base64: PNG,
+      filename: 'chart.png',
+    }),
+  },
+  {
+    tool: 'attach_file',
+    args: ({ IDS }) => ({ recording_id: IDS.richMessage, content_base64: PNG, filename: 'chart.png' }),
+  },
+  {
+    tool: 'attach_file',
+    args: ({ IDS }) => ({
+      recording_id: IDS.document,
+      content_base64: PNG,
+      filename: 'chart.png',
+      caption: 'Q3',
+    }),
+  },
+  {
+    tool: 'attach_file',
+    args: () => ({ recording_id: 1069479710, content_base64: PNG, filename: 'chart.png' }),
+  },
+  {
+    tool: 'upload_chat_file',
+    args: ({ LOCATOR, DOCK }) => ({
+      project_id: LOCATOR,
+      chat_id: DOCK.locator.chat,
+      content_base64: PNG,
+      filename: 'chart.png',
+    }),
+  },
+  {
+    tool: 'list_chat_uploads',
+    args: ({ LOCATOR, DOCK }) => ({ project_id: LOCATOR, chat_id: DOCK.locator.chat }),
+  },
+  { tool: 'set_account_logo', args: () => ({ content_base64: PNG, filename: 'logo.png' }) },
+  { tool: 'remove_account_logo', args: () => ({}) },
 ];

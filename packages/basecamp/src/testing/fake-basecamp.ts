@@ -104,6 +104,9 @@ export interface FakeBasecamp {
 
 const PAGE_SIZES = [15, 30, 50, 100];
 const WRITE_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
+/** Routes whose body is a file (below the account, with or without a project prefix). */
+const UPLOAD_ROUTE =
+  /^(?:\/buckets\/\d+)?\/(?:attachments\.json|chats\/\d+\/uploads\.json|account\/logo\.json)$/;
 
 /**
  * A faithful local fake of the bc3 API and of Launchpad on one HTTP server on 127.0.0.1:
@@ -271,7 +274,8 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       }
       budget.push(now);
     }
-    if (record.method !== 'GET' && record.method !== 'DELETE') {
+    // File uploads take the file's own bytes and type (the families check them), not JSON.
+    if (record.method !== 'GET' && record.method !== 'DELETE' && !UPLOAD_ROUTE.test(rest)) {
       const type = (record.headers['content-type'] ?? '').toLowerCase().replace(/\s+/g, ' ');
       if (!WRITE_TYPES.has(type)) {
         reply(415, { status: 415, error: 'Unsupported Media Type' });
@@ -282,7 +286,10 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         return;
       }
     }
-    const result = api(record.method, rest, url, (record.body ?? {}) as Record<string, unknown>);
+    const result = api(record.method, rest, url, (record.body ?? {}) as Record<string, unknown>, {
+      headers: record.headers,
+      text: raw,
+    });
     if (result.status === 200 && record.method === 'GET') {
       const text = JSON.stringify(result.body);
       const etag = `W/"${createHash('sha1').update(text).digest('hex')}"`;
@@ -463,7 +470,13 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
   const notFound: Result = { status: 404, body: { status: 404, error: 'Not Found' } };
   const base = () => `${state.url}/${ACCOUNT_ID}`;
 
-  function api(method: string, path: string, url: URL, body: Record<string, unknown>): Result {
+  function api(
+    method: string,
+    path: string,
+    url: URL,
+    body: Record<string, unknown>,
+    request: { headers: Record<string, string>; text: string },
+  ): Result {
     // Legacy project-scoped routes answer like the flat ones, for content of that project.
     let bucket: number | undefined;
     const legacy = /^\/buckets\/(\d+)(\/.*)$/.exec(path);
@@ -506,6 +519,8 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
 
     const context: FamilyContext = {
       method,
+      headers: request.headers,
+      text: request.text,
       path,
       url,
       body,

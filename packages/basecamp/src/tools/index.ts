@@ -72,6 +72,14 @@ import {
   updateScheduleEntry,
   updateUpload,
 } from './edits/schedule-docs.js';
+import {
+  attachFile,
+  listChatUploads,
+  removeAccountLogo,
+  setAccountLogo,
+  uploadChatFile,
+  uploadFile,
+} from './files/uploads.js';
 import { getDocument } from './get-document.js';
 import { getMessage } from './get-message.js';
 import { getProjectTools } from './get-project-tools.js';
@@ -294,4 +302,10 @@ export const TOOL_SPECS: readonly BasecampToolSpec[] = [
   createChatbot,
   updateChatbot,
   deleteChatbot,
+  uploadFile,
+  attachFile,
+  listChatUploads,
+  uploadChatFile,
+  setAccountLogo,
+  removeAccountLogo,
 ];

@@ -72,6 +72,8 @@ export interface UpstreamRequestOptions {
   json?: unknown;
   /** Sent as `application/x-www-form-urlencoded`. Values of secret-looking keys are redacted from quoted text. */
   form?: Record<string, string>;
+  /** Sent as is with this `Content-Type` (a file upload); `fetch` sets `Content-Length`. */
+  bytes?: { data: Uint8Array; contentType: string };
   headers?: Record<string, string>;
   /** The caller's cancellation (the tool call's signal). */
   signal?: AbortSignal;
@@ -192,7 +194,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
   async function exchange(
     method: string,
     first: URL,
-    init: { headers: Record<string, string>; body: string | undefined },
+    init: { headers: Record<string, string>; body: string | Uint8Array | undefined },
     callerSignal: AbortSignal | undefined,
   ): Promise<Exchange> {
     if (callerSignal?.aborted) throw callerSignal.reason;
@@ -282,12 +284,15 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
     const auth = options.auth;
     let credentials = auth ? await auth.source.current(call.signal) : undefined;
     const retryable = isIdempotent(upper) || call.idempotencyKey !== undefined;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     const bodyHeaders: Record<string, string> = {};
     const callSecrets: (string | undefined)[] = [...(call.secrets ?? [])];
     if (call.json !== undefined) {
       body = JSON.stringify(call.json);
       bodyHeaders['content-type'] = options.jsonContentType ?? 'application/json';
+    } else if (call.bytes !== undefined) {
+      body = call.bytes.data;
+      bodyHeaders['content-type'] = call.bytes.contentType;
     } else if (call.form !== undefined) {
       body = new URLSearchParams(call.form).toString();
       bodyHeaders['content-type'] = 'application/x-www-form-urlencoded';

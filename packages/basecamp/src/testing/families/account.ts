@@ -99,6 +99,7 @@ function accountJson(account: AccountState) {
   };
 }
 
+const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/heic'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function route(c: FamilyContext): Result | undefined {
@@ -113,6 +114,30 @@ function route(c: FamilyContext): Result | undefined {
     account.name = c.body.name;
     account.updated_at = nowIso();
     return { status: 200, body: accountJson(account) };
+  }
+
+  // The logo: a multipart upload with one `logo` file field (PNG, JPEG, GIF, WebP, AVIF, HEIC; 5 MB).
+  if (path === '/account/logo.json') {
+    if (!(c.me.admin || c.me.owner)) return { status: 403, body: { status: 403, error: 'Forbidden' } };
+    if (method === 'DELETE') {
+      account.logo = null;
+      return { status: 204 };
+    }
+    if (method !== 'PUT') return undefined;
+    const boundary = /^multipart\/form-data;\s*boundary=(.+)$/i.exec(c.headers['content-type'] ?? '')?.[1];
+    if (!boundary) return c.invalid('The logo must be sent as multipart/form-data');
+    const part = new RegExp(
+      `--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\r\nContent-Disposition: form-data; name="logo"; filename="([^"]+)"\r\nContent-Type: ([^\r]+)\r\n\r\n`,
+    ).exec(c.text);
+    if (!part) return c.invalid('logo is missing');
+    const [, filename = '', contentType = ''] = part;
+    if (!LOGO_TYPES.includes(contentType))
+      return c.invalid('The logo must be a PNG, JPEG, GIF, WebP, AVIF or HEIC image');
+    const bytes = Number(c.headers['content-length']);
+    if (!(bytes > 0) || bytes > 5 * 1024 * 1024 + 1024) return c.invalid('The logo is larger than 5 MB');
+    account.logo = { filename, contentType, bytes };
+    account.updated_at = nowIso();
+    return { status: 204 };
   }
 
   // Chatbots: account-wide, managed through any chat of a project.
@@ -308,6 +333,11 @@ function route(c: FamilyContext): Result | undefined {
     return { status: 200, body: { ...c.json(found), notification_settings: settings } };
   }
   return undefined;
+}
+
+/** A fake's account logo, when set (tests). */
+export function accountLogo(recordings: Map<number, FakeRecording>) {
+  return states.get(recordings)?.logo ?? null;
 }
 
 /** Reads a fake's notification settings of a question (tests). */

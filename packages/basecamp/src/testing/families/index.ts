@@ -15,11 +15,13 @@ import { socialFamily } from './social.js';
 import { timesheetsFamily } from './timesheets.js';
 import { todosFamily } from './todos.js';
 import type { Family } from './types.js';
+import { uploadsFamily } from './uploads.js';
 
 /** The API families served beyond the core routes of `fake-basecamp.ts`, each in its own file. */
 export const FAMILIES: readonly Family[] = [
   accountFamily,
   extrasFamily,
+  uploadsFamily,
   cardsFamily,
   checkinsFamily,
   todosFamily,

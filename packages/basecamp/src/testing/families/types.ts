@@ -14,6 +14,10 @@ export interface FamilyContext {
   path: string;
   url: URL;
   body: Record<string, unknown>;
+  /** The request headers, lower-case names (a file upload's Content-Type and Content-Length). */
+  headers: Record<string, string>;
+  /** The body as text (a file upload's bytes, decoded as UTF-8: use Content-Length for its size). */
+  text: string;
   /** The project of a `/buckets/{id}/...` request: content of other projects is then 404. */
   bucket: number | undefined;
   recordings: Map<number, FakeRecording>;

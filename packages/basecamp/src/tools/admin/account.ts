@@ -15,7 +15,7 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const AccountSchema = z.object({
+export const AccountSchema = z.object({
   id: z.number(),
   name: z.string(),
   owner_name: z.string().nullable(),
@@ -32,7 +32,7 @@ const AccountSchema = z.object({
   created_at: z.string().nullable(),
 });
 
-function toAccount(raw: Raw): z.infer<typeof AccountSchema> {
+export function toAccount(raw: Raw): z.infer<typeof AccountSchema> {
   const limits = record(raw.limits) ?? {};
   const subscription = record(raw.subscription) ?? {};
   return {
