@@ -3,17 +3,17 @@ import type { ToolDeps } from './tools/shared.js';
 
 /** The groups tools are served in; `--toolsets` / `BASECAMP_TOOLSETS` picks them. */
 export const TOOLSETS = {
-  projects: 'Projects, their tools (dock), people and search',
+  projects: 'Projects, their tools (dock), people, your profile and search',
   todos: 'To-do lists, groups and to-dos: create, update, assign, reschedule, move, complete, trash',
   messages: 'Message boards, messages, message types and comments',
-  docs: 'Docs & Files: folders, documents and uploads',
-  schedule: 'Schedules and their entries',
+  docs: 'Docs & Files: folders, documents, uploads and attaching files',
+  schedule: 'Schedules and their entries, timesheets, Lineup markers',
   cards: 'Card tables (Kanban): columns, cards, steps, moving cards',
   checkins: 'Automatic check-ins: questions and answers',
-  chat: 'Campfire chats and their lines',
+  chat: 'Campfire chats, their lines and files',
   clients: 'Client approvals, correspondences and replies, email forwards',
   activity: 'Events, assignments and recordings across projects (archive, trash, restore)',
-  admin: 'Account administration: webhooks, templates',
+  admin: 'Account administration: the account, its logo, chatbots, webhooks, templates',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
