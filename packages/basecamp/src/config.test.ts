@@ -13,5 +13,7 @@ describe('BasecampConfigSchema', () => {
     expect(secret.success).toBe(false);
     expect(secret.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['accessToken'] });
     expect(BasecampConfigSchema.safeParse({}).success).toBe(true);
+    expect(BasecampConfigSchema.safeParse({ uploadDir: '/srv/files' }).success).toBe(true);
+    expect(BasecampConfigSchema.safeParse({ uploadDir: 'files' }).success).toBe(false);
   });
 });

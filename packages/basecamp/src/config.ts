@@ -22,6 +22,11 @@ export const BasecampConfigSchema = z.strictObject({
   timeoutMs: z.int().min(1).max(120_000).optional().describe('Time limit of one HTTP request, in ms'),
   rateLimitRequests: z.int().min(1).max(1000).optional().describe('Requests per window, per account'),
   rateLimitWindowMs: z.int().min(100).max(600_000).optional().describe('The rate-limit window, in ms'),
+  uploadDir: z
+    .string()
+    .regex(/^(\/|[A-Za-z]:[\\/])/, 'an absolute path')
+    .optional()
+    .describe('Absolute folder whose files the upload tools may send by path (default: none, base64 only)'),
   toolsets: z
     .array(z.string().regex(/^[a-z]+$/))
     .min(1)
