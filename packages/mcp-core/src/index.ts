@@ -64,6 +64,7 @@ export {
   type RegistryReadiness,
   ToolRegistry,
   type ToolRegistryOptions,
+  type ToolsAddedListener,
   type UseOptions,
 } from './registry.js';
 export { McpRequestError } from './request-error.js';
@@ -112,6 +113,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolProvider,
+  type ToolsetInfo,
 } from './tool.js';
 export {
   renderToolRefs,
@@ -120,4 +122,5 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
+export type { EnabledToolset, ToolsetStatus } from './toolset-tools.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './upstream/helpers.js';
