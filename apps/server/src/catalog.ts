@@ -38,12 +38,17 @@ export const CATALOG = {
         .describe(
           'Basecamp toolsets: "default", "all", or names such as "todos", "cards" (default: default)',
         ),
+      dynamicToolsets: z
+        .boolean()
+        .optional()
+        .describe('Also serve list_toolsets and enable_toolset, to add toolsets while connected'),
     }),
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
     sandbox: async (settings) =>
-      (await import('@x/mcp-basecamp/testing')).createSandbox(
-        settings.toolsets ? { toolsets: settings.toolsets } : {},
-      ),
+      (await import('@x/mcp-basecamp/testing')).createSandbox({
+        ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
+        ...(settings.dynamicToolsets === undefined ? {} : { dynamicToolsets: settings.dynamicToolsets }),
+      }),
   }),
   forge: entry({
     settings: z.strictObject({
