@@ -2,15 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type AnyToolDefinition,
+  createLogger,
   defineTool,
   mountTools,
   NotFoundError,
+  serveHttp,
   type ToolProvider,
   ToolRegistry,
   toolRef,
 } from '../src/index.js';
 import {
   type ConnectedClient,
+  connectHttp,
   connectInMemory,
   describeToolProvider,
   errorBody,
@@ -275,5 +278,27 @@ describe('dynamic toolsets', () => {
       await registry.call('enable_toolset', { toolset: 'archive' }),
     );
     expect(added.added).toEqual(['list_archived']);
+  });
+
+  it('over stateless HTTP adds the tools for every later request', async () => {
+    const logger = createLogger('toolsets-test', { level: 'silent' });
+    const registry = new ToolRegistry({ logger }).use(notesProvider({ dynamic: true }));
+    const handle = await serveHttp({ name: 'notes', version: '1.0.0', registry, port: 0, logger });
+    try {
+      const first = await connectHttp(handle.url);
+      connections.push(first);
+      const enabled = await first.client.callTool({
+        name: 'enable_toolset',
+        arguments: { toolset: 'archive' },
+      });
+      expect(resultData<{ added: string[] }>(enabled).added).toEqual(['list_archived', 'archive_note']);
+      const later = await connectHttp(handle.url);
+      connections.push(later);
+      expect((await later.client.listTools()).tools.map((tool) => tool.name)).toContain('archive_note');
+      expect(resultText(await later.client.callTool({ name: 'list_archived', arguments: {} }))).toBe('n0');
+    } finally {
+      await Promise.all(connections.splice(0).map((connection) => connection.close()));
+      await handle.close();
+    }
   });
 });
