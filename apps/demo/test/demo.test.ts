@@ -30,7 +30,9 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   expect(out).toContain('## Result 1: BBjWindow::addButton');
   expect(out).toContain('created to-do 1100000000  Review FOR-1 once merged');
   expect(out).toMatch(/cards {5}off \(0\/15 tools served\)/);
-  expect(out).toMatch(/→ basecamp_enable_toolset \{"toolset":"cards"\}\n {2}✓\n {4}added 15 tools: basecamp_get_card_table,/);
+  expect(out).toMatch(
+    /→ basecamp_enable_toolset \{"toolset":"cards"\}\n {2}✓\n {4}added 15 tools: basecamp_get_card_table,/,
+  );
   expect(out).toContain('notifications/tools/list_changed received 1×; tools/list → 64 tools');
   expect(out).toContain('"Pick the hinge supplier" is now in Review');
   expect(out).toMatch(/→ basecamp_enable_toolset \{"toolset":"checkins"\}\n {2}✓\n {4}added 9 tools:/);
