@@ -1,12 +1,12 @@
 import {
   type AnyToolDefinition,
-  checkReachable,
   McpToolError,
   type ReadinessCheck,
   type ToolProvider,
   type ToolsetInfo,
   toolRef,
 } from '@x/mcp-core';
+import { checkReachable } from '@x/mcp-core/upstream';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
 import { basecampResources } from './resources.js';

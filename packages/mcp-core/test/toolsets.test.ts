@@ -6,11 +6,11 @@ import {
   defineTool,
   mountTools,
   NotFoundError,
-  serveHttp,
   type ToolProvider,
   ToolRegistry,
   toolRef,
 } from '../src/index.js';
+import { serveHttp } from '../src/node/index.js';
 import {
   type ConnectedClient,
   connectHttp,
