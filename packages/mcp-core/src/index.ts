@@ -12,6 +12,7 @@ export {
   validateToolDefinition,
 } from './descriptor.js';
 export {
+  AuthRequiredError,
   ConfigError,
   ConflictError,
   DuplicateToolError,
