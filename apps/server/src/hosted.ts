@@ -24,7 +24,7 @@ const PER_USER = new Set(['basecamp', 'forge']);
  * Forge tools that read the server's own disk (its working directory's git repository), never
  * a user's: not served in oauth mode.
  */
-const FORGE_LOCAL_TOOLS = new Set(['get_repository_context']);
+const FORGE_LOCAL_TOOLS = ['get_repository_context'];
 
 /**
  * Which selected providers oauth mode serves, and how: Basecamp and Forge per user (each user's
@@ -242,14 +242,12 @@ export async function createOAuthSetup(
               ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
             },
           });
+          // Excluded like a config rule, so the prompts that name these tools go with them.
           const entries = own.map((entry) =>
             entry.provider.id === 'forge'
               ? {
                   ...entry,
-                  provider: {
-                    ...entry.provider,
-                    tools: entry.provider.tools.filter((tool) => !FORGE_LOCAL_TOOLS.has(tool.name)),
-                  },
+                  use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] },
                 }
               : entry,
           );

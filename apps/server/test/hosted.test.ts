@@ -110,7 +110,8 @@ describe('oauth provider policy', () => {
       dropped: [],
     });
     expect(
-      oauthProviderPolicy({ config: parseConfig({ providers: { 'context-forge': { shared: false } } }) }).dropped,
+      oauthProviderPolicy({ config: parseConfig({ providers: { 'context-forge': { shared: false } } }) })
+        .dropped,
     ).toEqual(['context-forge']);
   });
 
