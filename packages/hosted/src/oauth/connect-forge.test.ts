@@ -3,10 +3,11 @@ import { ToolRegistry } from '@x/mcp-core';
 import { createForgeProvider } from '@x/mcp-forge';
 import { type FakeForge, startFakeForge } from '@x/mcp-forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SealedRecords } from '../store/sealed.js';
 import { type BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
 import { revokeUser } from './admin.js';
 import { ALICE, BOB, type Hosted, quiet, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
-import { forgeLinkKey } from './forge-links.js';
+import { type ForgeLink, forgeLinkKey } from './forge-links.js';
 
 // Per-user Forge links at /connect/forge, in process: the hosted auth in front of serveHttp, the
 // fake Launchpad/Basecamp and the fake Forge (its device login), a real MCP client per user.
@@ -187,9 +188,28 @@ describe('/connect/forge', () => {
     expect(forge.requests.length).toBe(count);
   });
 
+  it('keeps using a still valid token while Forge cannot refresh it', async () => {
+    const records = new SealedRecords(env.store, env.keyring);
+    const entry = await records.get<ForgeLink>(forgeLinkKey('basecamp:101'));
+    if (!entry) throw new Error('alice has no link');
+    // Due for an early refresh (inside the margin), still valid.
+    await records.set(forgeLinkKey('basecamp:101'), { ...entry.value, expiresAt: Date.now() + 30_000 });
+    forge.failNext({ status: 503, path: '/auth/refresh' });
+    forge.requests.length = 0;
+    const result = await alice.client.callTool({ name: 'forge_list_tickets', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    // One attempt, then a pause: the next call does not try again at once.
+    expect((await alice.client.callTool({ name: 'forge_list_tickets', arguments: {} })).isError).toBeFalsy();
+    expect(forge.requests.filter((request) => request.path === '/auth/refresh').length).toBe(1);
+    const used = forge.requests.filter((request) => request.path.startsWith('/tickets'));
+    for (const request of used)
+      expect(request.headers.authorization).toBe(`Bearer ${entry.value.accessToken}`);
+  });
+
   it('refreshes an expired Forge token once, and ends the link with AUTH_REQUIRED when Forge refuses the refresh', async () => {
     const before = forge.accessToken;
     forge.expireAccessToken();
+    forge.requests.length = 0;
     const calls = await Promise.all(
       Array.from({ length: 5 }, () => alice.client.callTool({ name: 'forge_list_tickets', arguments: {} })),
     );

@@ -1,4 +1,4 @@
-import { AuthRequiredError, type McpToolError, UpstreamError, UpstreamUnavailableError } from '@x/mcp-core';
+import { AuthRequiredError, McpToolError, UpstreamError, UpstreamUnavailableError } from '@x/mcp-core';
 import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { RefreshCoordinator } from '../refresh.js';
@@ -56,6 +56,8 @@ export class ForgeGrantError extends Error {
   }
 }
 
+/** How long a failed (retryable) refresh is not tried again while the current token is valid. */
+const REFRESH_BACKOFF_MS = 30_000;
 /** The CLI records a token as valid for 15 minutes; a 401 before then renews it anyway. */
 const ASSUMED_TOKEN_LIFETIME_MS = 15 * 60_000;
 
@@ -219,6 +221,8 @@ export class ForgeLinks {
   readonly #records: SealedRecords;
   readonly #refresher: RefreshCoordinator;
   readonly #marginMs: number;
+  /** Users whose last refresh failed retryably: no new attempt before this time while their token is valid. */
+  readonly #backoff = new Map<string, number>();
   readonly auth: ForgeAuth;
   /** `<public>/connect/forge`. */
   readonly connectUrl: string;
@@ -240,6 +244,7 @@ export class ForgeLinks {
 
   async save(userId: string, link: ForgeLink): Promise<void> {
     await this.#records.set(forgeLinkKey(userId), link);
+    this.#backoff.delete(userId);
   }
 
   async get(userId: string): Promise<ForgeLink | undefined> {
@@ -270,7 +275,10 @@ export class ForgeLinks {
       .current<ForgeLink>({
         key,
         needsRefresh: (value) =>
-          value.accessToken === force || value.expiresAt - this.#marginMs <= Date.now(),
+          value.accessToken === force ||
+          (value.expiresAt - this.#marginMs <= Date.now() &&
+            // After a failed attempt, a still valid token serves a while without another one.
+            !(value.expiresAt > Date.now() && (this.#backoff.get(userId) ?? 0) > Date.now())),
         refresh: async (value, signal) => {
           if (!value.refreshToken) throw new ForgeGrantError(0);
           const tokens = await this.auth.refresh(value.refreshToken, signal);
@@ -281,6 +289,12 @@ export class ForgeLinks {
         if (error instanceof ForgeGrantError) {
           await this.#store.delete(key);
           throw this.#required('Your Forge link has expired and was removed.');
+        }
+        // Forge down or slow: a token that is still valid (refreshed early) serves meanwhile.
+        if (McpToolError.isInstance(error) && error.retryable && force === undefined) {
+          this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+          const current = await this.get(userId);
+          if (current && current.expiresAt > Date.now()) return current;
         }
         throw error;
       });
