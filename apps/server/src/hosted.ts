@@ -186,6 +186,7 @@ export async function createOAuthSetup(
         env.MCP_OAUTH_REFRESH_TTL,
         30 * 24 * 3600,
       ),
+      clientTtl: hosted.secondsFromEnv('MCP_OAUTH_CLIENT_TTL', env.MCP_OAUTH_CLIENT_TTL, 30 * 24 * 3600),
       serverName: 'x-mcp-server',
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }

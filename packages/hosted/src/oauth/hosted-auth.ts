@@ -48,7 +48,7 @@ export interface HostedAuthOptions {
   serverName?: string;
   /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
   clientTtl?: number;
-  /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
+  /** Dynamic registrations per client address and window, shared by all replicas through the store. Default 120 per 10 minutes. */
   registrationLimit?: { requests: number; windowMs: number };
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
