@@ -164,7 +164,8 @@ export async function createAuthorizationServer(
     ),
     jwks: { keys },
     cookies: {
-      keys: [cookieKey.toString('base64url')],
+      // Signed with the current secret; cookies signed before a rotation still verify.
+      keys: options.keyring.deriveKeys('cookies').map((key) => key.toString('base64url')),
       long: { httpOnly: true, sameSite: 'lax', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },

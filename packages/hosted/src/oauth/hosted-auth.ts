@@ -162,6 +162,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     issuer,
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
