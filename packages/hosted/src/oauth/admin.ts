@@ -5,7 +5,7 @@ import { createOidcAdapter, grantIdsOfAccount, type OidcPayload, oidcKeys } from
 import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { type BasecampConnection, connectionKey } from './connections.js';
+import { type BasecampConnection, connectionKey, profileKey, type UserProfile } from './connections.js';
 import type { Launchpad } from './launchpad.js';
 
 /** When `keys rotate` last made a new signing key (epoch ms). */
@@ -33,18 +33,28 @@ export async function listUsers(store: KvStore, keyring: Keyring): Promise<UserS
     users.map(async (user) => {
       const connection = (await records.get<BasecampConnection>(connectionKey(user)))?.value;
       const grants = (await grantIdsOfAccount(store, user)).length;
-      return connection
-        ? {
-            user,
-            name: connection.identity.name,
-            email: connection.identity.email,
-            accountId: connection.accountId,
-            accountName: connection.accountName,
-            status: connection.status,
-            grants,
-            updatedAt: new Date(connection.updatedAt).toISOString(),
-          }
-        : { user, name: '', email: '', accountId: '', accountName: '', status: 'revoked' as const, grants };
+      if (connection) {
+        return {
+          user,
+          name: connection.identity.name,
+          email: connection.identity.email,
+          accountId: connection.accountId,
+          accountName: connection.accountName,
+          status: connection.status,
+          grants,
+          updatedAt: new Date(connection.updatedAt).toISOString(),
+        };
+      }
+      const profile = (await records.get<UserProfile>(profileKey(user)))?.value;
+      return {
+        user,
+        name: profile?.name ?? '',
+        email: profile?.email ?? '',
+        accountId: profile?.accountId ?? '',
+        accountName: profile?.accountName ?? '',
+        status: 'revoked' as const,
+        grants,
+      };
     }),
   );
 }
@@ -154,6 +164,7 @@ export async function forgetUser(
     }
   }
   await store.delete(oidcKeys.account(user));
+  await store.delete(profileKey(user));
   await store.srem(USERS_KEY, [user]);
   return { ...revoked, connections, consents, sessions };
 }

@@ -29,6 +29,15 @@ export interface BasecampCredentials {
 const REFRESH_BACKOFF_MS = 30_000;
 
 export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
+/** The sealed profile of a user (name, email, Basecamp account; no secrets). */
+export const profileKey = (userId: string): string => `user:${userId}`;
+
+export interface UserProfile {
+  name: string;
+  email: string;
+  accountId: string;
+  accountName: string;
+}
 const backoffKey = (userId: string): string => `backoff:${userId}:basecamp`;
 /** Errors that only report the shared back-off (not a new failure). */
 const backingOff = new WeakSet<object>();
@@ -74,6 +83,13 @@ export class Connections {
 
   async save(userId: string, connection: BasecampConnection): Promise<void> {
     await this.#records.set(connectionKey(userId), connection);
+    // Who the user is, kept after a revocation (which deletes the connection) for `users list`.
+    await this.#records.set(profileKey(userId), {
+      name: connection.identity.name,
+      email: connection.identity.email,
+      accountId: connection.accountId,
+      accountName: connection.accountName,
+    } satisfies UserProfile);
     await this.#store.sadd('users', [userId]);
     this.#backoff.delete(userId);
     await this.#store.delete(backoffKey(userId));
