@@ -236,6 +236,18 @@ export async function createOAuthSetup(
         try {
           await store.ping();
           checks.push({ name: 'store', ok: true });
+          // The signing keys open with MCP_SECRET (a wrong secret shows here, not at sign-in).
+          try {
+            const keys = await hosted.loadSigningKeys(store, keyring);
+            checks.push({ name: 'keys', ok: keys.length > 0, detail: `${keys.length} signing keys` });
+          } catch (error) {
+            if (hosted.StoreUnavailableError.isInstance(error)) throw error;
+            checks.push({
+              name: 'keys',
+              ok: false,
+              detail: 'the signing keys do not open with MCP_SECRET (or MCP_SECRET_PREVIOUS)',
+            });
+          }
           const state = await breaker.state();
           checks.push({
             name: 'launchpad-refresh',

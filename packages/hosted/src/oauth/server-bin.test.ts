@@ -112,6 +112,7 @@ describe('x-mcp-server --auth oauth', () => {
     const hosted = report.providers.find((provider) => provider.id === 'hosted');
     expect(hosted?.checks).toEqual([
       expect.objectContaining({ name: 'store', ok: true }),
+      expect.objectContaining({ name: 'keys', ok: true }),
       expect.objectContaining({ name: 'launchpad-refresh', ok: true }),
     ]);
     // Basecamp is per user: no process-wide login is checked (or needed) in this mode.
