@@ -199,5 +199,33 @@ for (const driver of drivers) {
         await front.close();
       }
     });
+
+    it('a fleet mid-rotation: a replica started before the new signing key accepts tokens signed with it', async (context) => {
+      driver.guard?.((note) => context.skip(note));
+      // Step 1 of a rotation: replicas run with the new secret and the old one as previous.
+      const keyring = Keyring.fromSecrets({ secret: NEW_SECRET, previous: SECRET });
+      const store = await createStore(await driver.url(), { keyring });
+      const front = await startRoundRobinProxy();
+      const replicas: Replica[] = [];
+      try {
+        replicas.push(await startReplica({ fake, store, keyring, publicUrl: front.origin }));
+        const before = (await loadSigningKeys(store, keyring))[0]?.kid;
+        // keys rotate, then one replica restarts (here: a new one starts) and signs with the new key.
+        const { signingKey } = await rotateKeys(store, keyring, { signingKeyMinAgeMs: 0 });
+        replicas.push(await startReplica({ fake, store, keyring, publicUrl: front.origin }));
+        front.upstreams.push(new URL((replicas[1] as Replica).http.url).origin);
+        const alice = await signIn({ url: `${front.origin}/mcp`, fake }, ALICE);
+        await alice.close();
+        const token = (alice.oauth.tokens() as { access_token: string }).access_token;
+        expect(decodeProtectedHeader(token).kid).toBe(signingKey);
+        expect(signingKey).not.toBe(before);
+        // The replica that loaded only the old key meets the new one and loads the keys again.
+        expect((await listTools((replicas[0] as Replica).http.url, token)).status).toBe(200);
+      } finally {
+        await Promise.all(replicas.map((replica) => replica.http.close()));
+        await store.close();
+        await front.close();
+      }
+    });
   });
 }
