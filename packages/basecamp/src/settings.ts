@@ -66,6 +66,11 @@ export interface BasecampSettings {
    * shared server never reads its own disk for a caller.
    */
   uploadDir?: string;
+  /**
+   * Serve `list_toolsets` and `enable_toolset`, so a model can add a toolset while connected.
+   * Default: `$BASECAMP_DYNAMIC_TOOLSETS` (`1`, `true`), then off. Read by the provider.
+   */
+  dynamicToolsets?: boolean;
   /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Environment to read the defaults from. Default: `process.env`. */
