@@ -82,7 +82,7 @@ describe('dynamic toolsets', () => {
     expect(cards).toMatchObject({ enabled: false, served_count: 0, tool_count: toolsOf('cards').length });
     expect(cards?.tools).toEqual(toolsOf('cards'));
     const chat = toolsets.find((toolset) => toolset.name === 'chat');
-    expect(chat).toMatchObject({ enabled: false, served_count: 2, tool_count: 4 });
+    expect(chat).toMatchObject({ enabled: false, served_count: 2, tool_count: 7 });
     expect(toolsets.reduce((sum, toolset) => sum + toolset.tool_count, 0)).toBe(TOOL_SPECS.length);
     expect(client.getInstructions()).toMatch(
       /Not served \(enable one with enable_toolset when a task needs it; list_toolsets lists their tools\): projects/,
@@ -139,6 +139,7 @@ describe('dynamic toolsets', () => {
       'list_checkin_answers',
       'list_checkin_answerers',
       'get_checkin_answer',
+      'list_checkin_reminders',
     ]);
     expect(await names()).not.toContain('answer_checkin');
     const answers = resultData<{ items: unknown[] }>(
