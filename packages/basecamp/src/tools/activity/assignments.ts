@@ -1,4 +1,4 @@
-import { defineTool } from '@x/mcp-core';
+import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { number, PersonRefSchema, record, records, TodoSchema, text, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -93,8 +93,7 @@ export const createOverdueTodos = (deps: ToolDeps) =>
   defineTool({
     name: 'overdue_todos',
     title: 'Overdue to-dos, everyone',
-    description:
-      'Lists every overdue to-do of the account (everyone\'s, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use my_assignments with show "due".',
+    description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use ${toolRef('my_assignments')} with show "due".`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object(
       Object.fromEntries(LATENESS.map((key) => [key, z.array(TodoSchema)])) as Record<

@@ -96,8 +96,7 @@ export const createListRecordings = (deps: ToolDeps) =>
   defineTool({
     name: 'list_recordings',
     title: 'List items of one type across projects',
-    description:
-      'Lists items of one type (e.g. every Todo, Message or Document) across all projects or the ones named, newest change first; status "archived" or "trashed" finds those instead. Good for "what changed lately" and for finding archived or trashed items to restore with set_recording_status.',
+    description: `Lists items of one type (e.g. every Todo, Message or Document) across all projects or the ones named, newest change first; status "archived" or "trashed" finds those instead. Good for "what changed lately" and for finding archived or trashed items to restore with ${toolRef('set_recording_status')}.`,
     inputSchema: z.strictObject({
       type: z.enum(RECORDING_TYPES).describe('The kind of item'),
       project_ids: z

@@ -183,10 +183,10 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
   defineTool({
     name: 'update_chatbot',
     title: 'Change a chatbot',
-    description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from list_chatbots.`,
+    description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
     inputSchema: z.strictObject({
       ...chatbotInput,
-      chatbot_id: id('Chatbot ID, from list_chatbots'),
+      chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
       service_name: serviceName(),
       command_url: commandUrl().nullable().optional().describe('New HTTPS command URL, or null for none'),
     }),
@@ -203,7 +203,7 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
             service_name: input.service_name,
             ...(input.command_url === undefined ? {} : { command_url: input.command_url ?? '' }),
           },
-          notFound: `Chatbot ${input.chatbot_id} was not found. Use list_chatbots to see chatbot IDs.`,
+          notFound: `Chatbot ${input.chatbot_id} was not found. Use ${toolRef('list_chatbots')} to see chatbot IDs.`,
         },
       );
       return toChatbot(response.data ?? {}, chat);
@@ -214,15 +214,18 @@ export const createDeleteChatbot = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_chatbot',
     title: 'Remove a chatbot',
-    description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from list_chatbots.`,
-    inputSchema: z.strictObject({ ...chatbotInput, chatbot_id: id('Chatbot ID, from list_chatbots') }),
+    description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+    inputSchema: z.strictObject({
+      ...chatbotInput,
+      chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
+    }),
     outputSchema: z.object({ chatbot_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request('DELETE', `/chats/${chat}/integrations/${input.chatbot_id}.json`, {
         signal,
-        notFound: `Chatbot ${input.chatbot_id} was not found. Use list_chatbots to see chatbot IDs.`,
+        notFound: `Chatbot ${input.chatbot_id} was not found. Use ${toolRef('list_chatbots')} to see chatbot IDs.`,
       });
       return { chatbot_id: input.chatbot_id, deleted: true as const };
     },

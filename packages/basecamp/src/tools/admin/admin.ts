@@ -44,7 +44,7 @@ const types = () =>
     .max(50)
     .describe('Recording types to report, e.g. ["Todo", "Message"]; [] for all');
 const webhookNotFound = (webhookId: number) =>
-  `Webhook ${webhookId} was not found, or you have no access to it. Use list_webhooks to see webhook IDs.`;
+  `Webhook ${webhookId} was not found, or you have no access to it. Use ${toolRef('list_webhooks')} to see webhook IDs.`;
 
 export const createListWebhooks = (deps: ToolDeps) =>
   defineTool({
@@ -93,10 +93,9 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
   defineTool({
     name: 'update_webhook',
     title: 'Change a webhook',
-    description:
-      "Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from list_webhooks.",
+    description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
     inputSchema: z.strictObject({
-      webhook_id: id('Webhook ID, from list_webhooks'),
+      webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
       payload_url: payloadUrl().optional(),
       types: types().optional(),
       active: z.boolean().optional().describe('false: pause deliveries; true: resume'),
@@ -120,9 +119,8 @@ export const createDeleteWebhook = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_webhook',
     title: 'Delete a webhook',
-    description:
-      'Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from list_webhooks.',
-    inputSchema: z.strictObject({ webhook_id: id('Webhook ID, from list_webhooks') }),
+    description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
+    inputSchema: z.strictObject({ webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`) }),
     outputSchema: z.object({ webhook_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {
@@ -146,16 +144,15 @@ const toTemplate = (raw: Raw): z.infer<typeof TemplateSchema> => ({
   status: text(raw.status) ?? 'active',
   app_url: text(raw.app_url),
 });
-const templateId = () => id('Template ID, from list_templates');
+const templateId = () => id(`Template ID, from ${toolRef('list_templates')}`);
 const templateNotFound = (template: number) =>
-  `Template ${template} was not found, or you have no access to it. Use list_templates to see template IDs.`;
+  `Template ${template} was not found, or you have no access to it. Use ${toolRef('list_templates')} to see template IDs.`;
 
 export const createListTemplates = (deps: ToolDeps) =>
   defineTool({
     name: 'list_templates',
     title: 'List project templates',
-    description:
-      "Lists the account's project templates; create a project from one with create_project_from_template.",
+    description: `Lists the account's project templates; create a project from one with ${toolRef('create_project_from_template')}.`,
     inputSchema: z.strictObject({
       status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
       page: page(),
@@ -195,7 +192,7 @@ export const createRenameTemplate = (deps: ToolDeps) =>
   defineTool({
     name: 'rename_template',
     title: 'Rename a project template',
-    description: 'Renames a project template. Pass template_id from list_templates.',
+    description: `Renames a project template. Pass template_id from ${toolRef('list_templates')}.`,
     inputSchema: z.strictObject({
       template_id: templateId(),
       name: z.string().trim().min(1).max(200).describe('New name'),
@@ -216,8 +213,7 @@ export const createTrashTemplate = (deps: ToolDeps) =>
   defineTool({
     name: 'trash_template',
     title: 'Trash a project template',
-    description:
-      'Moves a project template to the trash. Projects made from it stay. Pass template_id from list_templates.',
+    description: `Moves a project template to the trash. Projects made from it stay. Pass template_id from ${toolRef('list_templates')}.`,
     inputSchema: z.strictObject({ template_id: templateId() }),
     outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
     annotations: DESTROYS,
@@ -248,8 +244,7 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
   defineTool({
     name: 'create_project_from_template',
     title: 'Create a project from a template',
-    description:
-      'Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call get_project_construction until it is "completed" to get the project.',
+    description: `Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call ${toolRef('get_project_construction')} until it is "completed" to get the project.`,
     inputSchema: z.strictObject({
       template_id: templateId(),
       name: z.string().trim().min(1).max(200).describe("The new project's name"),
@@ -274,11 +269,10 @@ export const createGetProjectConstruction = (deps: ToolDeps) =>
   defineTool({
     name: 'get_project_construction',
     title: 'Check a project being created from a template',
-    description:
-      'Says whether a project started with create_project_from_template is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.',
+    description: `Says whether a project started with ${toolRef('create_project_from_template')} is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.`,
     inputSchema: z.strictObject({
       template_id: templateId(),
-      construction_id: id('Construction ID, from create_project_from_template'),
+      construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),
     }),
     outputSchema: ConstructionSchema,
     annotations: READS,

@@ -16,13 +16,13 @@ import {
 import { readCardTable } from './get-card-table.js';
 import { CardColumnSchema, CardTableSchema, columnScope, toCardColumn } from './shapes.js';
 
-const columnId = () => id('Column ID, from get_card_table');
+const columnId = () => id(`Column ID, from ${toolRef('get_card_table')}`);
 
 export const createCreateCardColumn = (deps: ToolDeps) =>
   defineTool({
     name: 'create_card_column',
     title: 'Add a card-table column',
-    description: `Adds a column to a project's card table (before Done). Take project_id from ${toolRef('list_projects')}. Returns the new column; reorder columns with move_card_column.`,
+    description: `Adds a column to a project's card table (before Done). Take project_id from ${toolRef('list_projects')}. Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       card_table_id: dockOverride('card table'),
@@ -70,7 +70,7 @@ export const createUpdateCardColumn = (deps: ToolDeps) =>
   defineTool({
     name: 'update_card_column',
     title: 'Rename or describe a column',
-    description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
+    description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: columnId(),
@@ -111,7 +111,7 @@ export const createMoveCardColumn = (deps: ToolDeps) =>
   defineTool({
     name: 'move_card_column',
     title: 'Reorder card-table columns',
-    description: `Moves a column to another place in its card table (1 = leftmost). Take project_id from ${toolRef('list_projects')} and column_id from get_card_table. Returns the card table with its columns in the new order.`,
+    description: `Moves a column to another place in its card table (1 = leftmost). Take project_id from ${toolRef('list_projects')} and column_id from ${toolRef('get_card_table')}. Returns the card table with its columns in the new order.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       card_table_id: dockOverride('card table'),
@@ -135,7 +135,7 @@ export const createSetCardColumnOnHold = (deps: ToolDeps) =>
   defineTool({
     name: 'set_card_column_on_hold',
     title: 'Turn a column\'s "on hold" section on or off',
-    description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out. Returns the column.`,
+    description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the column.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: columnId(),
@@ -181,7 +181,7 @@ export const createWatchCardColumn = (deps: ToolDeps) =>
   defineTool({
     name: 'watch_card_column',
     title: 'Watch a card-table column',
-    description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
+    description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       column_id: columnId(),

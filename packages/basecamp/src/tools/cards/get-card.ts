@@ -20,8 +20,11 @@ export const createGetCard = (deps: ToolDeps) =>
   defineTool({
     name: 'get_card',
     title: 'Get a card',
-    description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from list_cards); project_id may be left out.`,
-    inputSchema: z.strictObject({ project_id: itemProjectId(), card_id: id('Card ID, from list_cards') }),
+    description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out.`,
+    inputSchema: z.strictObject({
+      project_id: itemProjectId(),
+      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+    }),
     outputSchema: CardSchema,
     annotations: READS,
     handler: (input, { signal }) => readCard(deps, input.project_id, input.card_id, signal),

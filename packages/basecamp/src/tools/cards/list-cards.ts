@@ -9,10 +9,10 @@ export const createListCards = (deps: ToolDeps) =>
   defineTool({
     name: 'list_cards',
     title: 'List the cards in a column',
-    description: `Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps. Pass project_id (from ${toolRef('list_projects')}) and column_id (from get_card_table); project_id may be left out.`,
+    description: `Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      column_id: id('Column ID, from get_card_table'),
+      column_id: id(`Column ID, from ${toolRef('get_card_table')}`),
       page: page(),
       limit: limit(30),
     }),

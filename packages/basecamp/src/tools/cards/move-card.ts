@@ -9,11 +9,11 @@ export const createMoveCard = (deps: ToolDeps) =>
   defineTool({
     name: 'move_card',
     title: 'Move a card to another column',
-    description: `Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position. Pass project_id (from ${toolRef('list_projects')}), card_id (from list_cards) and column_id (from get_card_table); project_id may be left out. Returns the card where it is now.`,
+    description: `Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position. Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the card where it is now.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      card_id: id('Card ID, from list_cards'),
-      column_id: id('ID of the column to move it to, from get_card_table'),
+      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+      column_id: id(`ID of the column to move it to, from ${toolRef('get_card_table')}`),
       position: z
         .number()
         .int()

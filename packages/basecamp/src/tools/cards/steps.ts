@@ -16,16 +16,16 @@ import {
 import { readCard } from './get-card.js';
 import { CardSchema, CardStepSchema, cardScope, stepScope, toCardStep } from './shapes.js';
 
-const stepId = () => id('Step ID, from get_card (its steps)');
+const stepId = () => id(`Step ID, from ${toolRef('get_card')} (its steps)`);
 
 export const createCreateCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'create_card_step',
     title: 'Add a step to a card',
-    description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from list_cards); project_id may be left out. Returns the new step.`,
+    description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Returns the new step.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      card_id: id('Card ID, from list_cards'),
+      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
       title: z.string().trim().min(1).max(1_000).describe('What the step is (plain text)'),
       due_on: date('Due date').optional(),
       assignee_ids: assigneeIds().optional(),
@@ -49,7 +49,7 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'update_card_step',
     title: 'Change a card step',
-    description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from get_card); project_id may be left out. Complete it with complete_card_step.`,
+    description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Complete it with ${toolRef('complete_card_step')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       step_id: stepId(),
@@ -82,7 +82,7 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'complete_card_step',
     title: 'Complete or reopen a card step',
-    description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from get_card); project_id may be left out. Returns the step.`,
+    description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the step.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       step_id: stepId(),
@@ -103,10 +103,10 @@ export const createMoveCardStep = (deps: ToolDeps) =>
   defineTool({
     name: 'move_card_step',
     title: 'Reorder a card step',
-    description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from list_cards) and step_id (from get_card); project_id may be left out. Returns the card with its steps in the new order.`,
+    description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the card with its steps in the new order.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      card_id: id('Card ID, from list_cards'),
+      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
       step_id: stepId(),
       position: z.number().int().min(1).max(1_000).describe('New place among the steps, 1 = first'),
     }),

@@ -17,10 +17,10 @@ export const createUpdateCard = (deps: ToolDeps) =>
   defineTool({
     name: 'update_card',
     title: 'Change a card',
-    description: `Changes a card's title, description, due date or assignees; fields left out stay as they are. due_on: null clears the date; assignee_ids replaces the assignees ([] unassigns everyone). Pass project_id (from ${toolRef('list_projects')}) and card_id (from list_cards); project_id may be left out. Move it with move_card.`,
+    description: `Changes a card's title, description, due date or assignees; fields left out stay as they are. due_on: null clears the date; assignee_ids replaces the assignees ([] unassigns everyone). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Move it with ${toolRef('move_card')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      card_id: id('Card ID, from list_cards'),
+      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
       title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
       content: richText('New description.').optional(),
       due_on: clearableDate('New due date'),

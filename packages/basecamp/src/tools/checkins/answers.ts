@@ -21,7 +21,7 @@ import {
 } from '../shared.js';
 import { AnswerSchema, answerScope, questionScope, toAnswer } from './shapes.js';
 
-const questionId = () => id('Question ID, from list_checkin_questions');
+const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions')}`);
 const groupOn = () =>
   z.iso
     .date()
@@ -32,12 +32,12 @@ export const createListCheckinAnswers = (deps: ToolDeps) =>
   defineTool({
     name: 'list_checkin_answers',
     title: "Read a check-in question's answers",
-    description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page). Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
+    description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page). Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       question_id: questionId(),
       person_id: id(
-        `Only this person's answers, by ID from ${toolRef('list_people')} or list_checkin_answerers`,
+        `Only this person's answers, by ID from ${toolRef('list_people')} or ${toolRef('list_checkin_answerers')}`,
       ).optional(),
       page: page(),
       limit: limit(30),
@@ -81,7 +81,7 @@ export const createListCheckinAnswerers = (deps: ToolDeps) =>
   defineTool({
     name: 'list_checkin_answerers',
     title: 'Who answered a check-in question',
-    description: `Lists the people who have answered a check-in question. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out. Read one person's answers with list_checkin_answers and person_id.`,
+    description: `Lists the people who have answered a check-in question. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Read one person's answers with ${toolRef('list_checkin_answers')} and person_id.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
     outputSchema: z.object({ people: z.array(PersonRefSchema) }),
     annotations: READS,
@@ -102,10 +102,10 @@ export const createGetCheckinAnswer = (deps: ToolDeps) =>
   defineTool({
     name: 'get_checkin_answer',
     title: 'Get a check-in answer',
-    description: `Returns one check-in answer, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from list_checkin_answers); project_id may be left out.`,
+    description: `Returns one check-in answer, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      answer_id: id('Answer ID, from list_checkin_answers'),
+      answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
     }),
     outputSchema: AnswerSchema,
     annotations: READS,
@@ -121,7 +121,7 @@ export const createAnswerCheckin = (deps: ToolDeps) =>
   defineTool({
     name: 'answer_checkin',
     title: 'Answer a check-in question',
-    description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out. Returns the answer; change it later with update_checkin_answer.`,
+    description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Returns the answer; change it later with ${toolRef('update_checkin_answer')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       question_id: questionId(),
@@ -148,10 +148,10 @@ export const createUpdateCheckinAnswer = (deps: ToolDeps) =>
   defineTool({
     name: 'update_checkin_answer',
     title: 'Change a check-in answer',
-    description: `Replaces the text (Markdown) of a check-in answer. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from list_checkin_answers); project_id may be left out.`,
+    description: `Replaces the text (Markdown) of a check-in answer. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      answer_id: id('Answer ID, from list_checkin_answers'),
+      answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
       content: richText('The new answer.', 20_000),
       group_on: groupOn(),
     }),

@@ -20,13 +20,13 @@ import {
 } from '../shared.js';
 import { QuestionSchema, questionScope, scheduleInput, toQuestion } from './shapes.js';
 
-const questionId = () => id('Question ID, from list_checkin_questions');
+const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions')}`);
 
 export const createListCheckinQuestions = (deps: ToolDeps) =>
   defineTool({
     name: 'list_checkin_questions',
     title: 'List check-in questions',
-    description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with list_checkin_answers.`,
+    description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with ${toolRef('list_checkin_answers')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       questionnaire_id: dockOverride('Automatic Check-ins'),
@@ -56,7 +56,7 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'get_checkin_question',
     title: 'Get a check-in question',
-    description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
+    description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
     outputSchema: QuestionSchema,
     annotations: READS,
@@ -111,7 +111,7 @@ export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
     name: 'update_checkin_question',
     title: 'Change a check-in question',
-    description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from list_checkin_questions); project_id may be left out.`,
+    description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       question_id: questionId(),

@@ -82,7 +82,7 @@ export const createListClientItems = (deps: ToolDeps) =>
   defineTool({
     name: 'list_client_items',
     title: 'List client approvals or emails',
-    description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with list_client_replies.`,
+    description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with ${toolRef('list_client_replies')}.`,
     inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
     outputSchema: listSchema(ClientItemSchema),
     annotations: READS,
@@ -100,11 +100,11 @@ export const createGetClientItem = (deps: ToolDeps) =>
   defineTool({
     name: 'get_client_item',
     title: 'Get a client approval or email',
-    description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from list_client_items).`,
+    description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from ${toolRef('list_client_items')}).`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       kind: kind(),
-      item_id: id('ID from list_client_items'),
+      item_id: id(`ID from ${toolRef('list_client_items')}`),
     }),
     outputSchema: ClientItemSchema,
     annotations: READS,
@@ -127,10 +127,10 @@ export const createListClientReplies = (deps: ToolDeps) =>
   defineTool({
     name: 'list_client_replies',
     title: 'Read replies to a client approval or email',
-    description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from list_client_items).`,
+    description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_client_items')}).`,
     inputSchema: z.strictObject({
       project_id: projectId(),
-      recording_id: id('Approval or correspondence ID, from list_client_items'),
+      recording_id: id(`Approval or correspondence ID, from ${toolRef('list_client_items')}`),
       page: page(),
       limit: limit(30),
     }),
@@ -141,7 +141,7 @@ export const createListClientReplies = (deps: ToolDeps) =>
         page: input.page,
         limit: input.limit,
         signal,
-        notFound: `Item ${input.recording_id} was not found in project ${input.project_id}, or you have no access to it. Use list_client_items to see valid IDs.`,
+        notFound: `Item ${input.recording_id} was not found in project ${input.project_id}, or you have no access to it. Use ${toolRef('list_client_items')} to see valid IDs.`,
         convert: toClientItem,
       }),
   });
@@ -188,7 +188,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
   defineTool({
     name: 'list_email_forwards',
     title: 'List forwarded emails',
-    description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with list_forward_replies.`,
+    description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with ${toolRef('list_forward_replies')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       inbox_id: dockOverride('Email Forwards inbox'),
@@ -213,11 +213,11 @@ export const createGetEmailForward = (deps: ToolDeps) =>
   defineTool({
     name: 'get_email_forward',
     title: 'Get a forwarded email',
-    description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from list_forward_replies or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
+    description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from ${toolRef('list_forward_replies')} or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      forward_id: id('Forward ID, from list_email_forwards'),
-      reply_id: id('Reply ID, from list_forward_replies: return that reply, whole').optional(),
+      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
+      reply_id: id(`Reply ID, from ${toolRef('list_forward_replies')}: return that reply, whole`).optional(),
     }),
     outputSchema: ClientItemSchema,
     annotations: READS,
@@ -247,10 +247,10 @@ export const createListForwardReplies = (deps: ToolDeps) =>
   defineTool({
     name: 'list_forward_replies',
     title: 'Read replies to a forwarded email',
-    description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out.`,
+    description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      forward_id: id('Forward ID, from list_email_forwards'),
+      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
       page: page(),
       limit: limit(30),
     }),
@@ -273,10 +273,10 @@ export const createReplyToForward = (deps: ToolDeps) =>
   defineTool({
     name: 'reply_to_forward',
     title: 'Reply to a forwarded email',
-    description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from list_email_forwards); project_id may be left out. Returns the reply.`,
+    description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out. Returns the reply.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      forward_id: id('Forward ID, from list_email_forwards'),
+      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
       content: richText('The reply.', 20_000),
     }),
     outputSchema: ClientItemSchema,

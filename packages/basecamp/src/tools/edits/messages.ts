@@ -21,13 +21,13 @@ export const createUpdateMessage = (deps: ToolDeps) =>
   defineTool({
     name: 'update_message',
     title: 'Edit a message',
-    description: `Changes a message's subject, body (Markdown) or type (category_id, from list_message_types). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
+    description: `Changes a message's subject, body (Markdown) or type (category_id, from ${toolRef('list_message_types')}). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       message_id: id(`Message ID, from ${toolRef('list_messages')}`),
       subject: z.string().trim().min(1).max(500).optional().describe('New subject'),
       content: richText('New body.').optional(),
-      category_id: id('Message type ID, from list_message_types').optional(),
+      category_id: id(`Message type ID, from ${toolRef('list_message_types')}`).optional(),
     }),
     outputSchema: MessageSchema,
     annotations: SETS_STATE,
@@ -74,7 +74,7 @@ export const createListMessageTypes = (deps: ToolDeps) =>
   defineTool({
     name: 'list_message_types',
     title: 'List message types',
-    description: `Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that ${toolRef('create_message')} and update_message accept as category_id.`,
+    description: `Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that ${toolRef('create_message')} and ${toolRef('update_message')} accept as category_id.`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       items: z.array(z.object({ id: z.number(), name: z.string(), icon: z.string() })),
@@ -96,7 +96,7 @@ export const createUpdateComment = (deps: ToolDeps) =>
   defineTool({
     name: 'update_comment',
     title: 'Edit a comment',
-    description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with set_recording_status.`,
+    description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with ${toolRef('set_recording_status')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       comment_id: id(`Comment ID, from ${toolRef('list_comments')}`),

@@ -98,7 +98,7 @@ export const createAttachFile = (deps: ToolDeps) =>
   defineTool({
     name: 'attach_file',
     title: 'Attach a file to a message, document or comment',
-    description: `Attaches a file (an image is shown inline, anything else as a file to download) at the end of a message, document or comment. Give the file as path (inside the server's upload directory) or as content_base64 with filename, and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}); project_id may be left out. To add a file to Docs & Files on its own, use upload_file.`,
+    description: `Attaches a file (an image is shown inline, anything else as a file to download) at the end of a message, document or comment. Give the file as path (inside the server's upload directory) or as content_base64 with filename, and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}); project_id may be left out. To add a file to Docs & Files on its own, use ${toolRef('upload_file')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id('ID of the message, document or comment to attach the file to'),
@@ -131,7 +131,7 @@ export const createAttachFile = (deps: ToolDeps) =>
       const kind = ATTACHABLE[type];
       if (!kind) {
         throw new InvalidInputError(
-          `Item ${input.recording_id} is a ${type || 'item'} of no rich text a file can be attached to; pass a message, document or comment, or use upload_file to put the file in Docs & Files.`,
+          `Item ${input.recording_id} is a ${type || 'item'} of no rich text a file can be attached to; pass a message, document or comment, or use ${toolRef('upload_file')} to put the file in Docs & Files.`,
         );
       }
       const content = text(item.data?.content);

@@ -38,7 +38,7 @@ const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<typeof NeedleSche
   created_at: text(raw.created_at),
 });
 const needleNotFound = (needle: number) =>
-  `Gauge needle ${needle} was not found. Use list_gauge_needles to see needle IDs.`;
+  `Gauge needle ${needle} was not found. Use ${toolRef('list_gauge_needles')} to see needle IDs.`;
 const projectNotFound = (project: number) =>
   `Project ${project} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`;
 
@@ -127,7 +127,7 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     name: 'add_gauge_needle',
     title: 'Record project progress',
-    description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (set_gauge). Take project_id from ${toolRef('list_projects')}.`,
+    description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}). Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({
       project_id: projectId(),
       position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),
@@ -161,9 +161,9 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     name: 'update_gauge_needle',
     title: 'Edit a progress note',
-    description: 'Replaces the note (Markdown) of a gauge needle. Pass needle_id from list_gauge_needles.',
+    description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
     inputSchema: z.strictObject({
-      needle_id: id('Needle ID, from list_gauge_needles'),
+      needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
       description: richText('The new note.', 10_000),
     }),
     outputSchema: NeedleSchema,
@@ -183,8 +183,8 @@ export const createDeleteGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_gauge_needle',
     title: 'Delete a progress reading',
-    description: 'Deletes a gauge needle. Pass needle_id from list_gauge_needles.',
-    inputSchema: z.strictObject({ needle_id: id('Needle ID, from list_gauge_needles') }),
+    description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+    inputSchema: z.strictObject({ needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`) }),
     outputSchema: z.object({ needle_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {

@@ -36,7 +36,7 @@ async function markers(deps: ToolDeps, signal: AbortSignal) {
 
 const markerName = () => z.string().trim().min(1).max(255).describe('What the date marks, e.g. "Launch"');
 const markerNotFound = (markerId: number) =>
-  `Lineup marker ${markerId} was not found. Use list_lineup_markers to see marker IDs.`;
+  `Lineup marker ${markerId} was not found. Use ${toolRef('list_lineup_markers')} to see marker IDs.`;
 
 export const createListLineupMarkers = (deps: ToolDeps) =>
   defineTool({
@@ -73,7 +73,7 @@ export const createCreateLineupMarker = (deps: ToolDeps) =>
       );
       if (!added) {
         throw new UpstreamError(
-          'Basecamp accepted the marker but does not list it. Use list_lineup_markers to check before adding it again.',
+          `Basecamp accepted the marker but does not list it. Use ${toolRef('list_lineup_markers')} to check before adding it again.`,
         );
       }
       return added;
@@ -84,9 +84,9 @@ export const createUpdateLineupMarker = (deps: ToolDeps) =>
   defineTool({
     name: 'update_lineup_marker',
     title: 'Change a Lineup marker',
-    description: 'Renames a Lineup marker or moves it to another date. marker_id from list_lineup_markers.',
+    description: `Renames a Lineup marker or moves it to another date. marker_id from ${toolRef('list_lineup_markers')}.`,
     inputSchema: z.strictObject({
-      marker_id: id('Marker ID, from list_lineup_markers'),
+      marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`),
       name: markerName().optional(),
       date: date('The new date').optional(),
     }),
@@ -115,7 +115,7 @@ export const createDeleteLineupMarker = (deps: ToolDeps) =>
     name: 'delete_lineup_marker',
     title: 'Remove a Lineup marker',
     description: 'Removes a marker from the Lineup for everyone, at once (it is not kept in the trash).',
-    inputSchema: z.strictObject({ marker_id: id('Marker ID, from list_lineup_markers') }),
+    inputSchema: z.strictObject({ marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`) }),
     outputSchema: z.object({ marker_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {

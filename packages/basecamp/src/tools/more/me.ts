@@ -105,8 +105,7 @@ export const createListCheckinReminders = (deps: ToolDeps) =>
   defineTool({
     name: 'list_checkin_reminders',
     title: 'Check-ins waiting for your answer',
-    description:
-      'Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with answer_checkin (project_id and question_id from the question).',
+    description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with ${toolRef('answer_checkin')} (project_id and question_id from the question).`,
     inputSchema: z.strictObject({ page: page(), limit: limit(30) }),
     outputSchema: listSchema(ReminderSchema),
     annotations: READS,

@@ -139,7 +139,7 @@ const toMessageType = (raw: Raw) => ({
   icon: text(raw.icon) ?? '',
 });
 const typeNotFound = (typeId: number) =>
-  `Message type ${typeId} was not found. Use list_message_types to see message type IDs.`;
+  `Message type ${typeId} was not found. Use ${toolRef('list_message_types')} to see message type IDs.`;
 
 export const createCreateMessageType = (deps: ToolDeps) =>
   defineTool({
@@ -163,9 +163,9 @@ export const createUpdateMessageType = (deps: ToolDeps) =>
   defineTool({
     name: 'update_message_type',
     title: 'Change a message type',
-    description: 'Renames a message type or changes its icon. Pass type_id from list_message_types.',
+    description: `Renames a message type or changes its icon. Pass type_id from ${toolRef('list_message_types')}.`,
     inputSchema: z.strictObject({
-      type_id: id('Message type ID, from list_message_types'),
+      type_id: id(`Message type ID, from ${toolRef('list_message_types')}`),
       name: z.string().trim().min(1).max(100).optional().describe('New name'),
       icon: z.string().trim().min(1).max(16).optional().describe('New emoji'),
     }),
@@ -188,9 +188,8 @@ export const createDeleteMessageType = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_message_type',
     title: 'Delete a message type',
-    description:
-      'Deletes a message type; its messages stay, without a type. Pass type_id from list_message_types.',
-    inputSchema: z.strictObject({ type_id: id('Message type ID, from list_message_types') }),
+    description: `Deletes a message type; its messages stay, without a type. Pass type_id from ${toolRef('list_message_types')}.`,
+    inputSchema: z.strictObject({ type_id: id(`Message type ID, from ${toolRef('list_message_types')}`) }),
     outputSchema: z.object({ type_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {
@@ -224,7 +223,7 @@ export const createAssignedTodos = (deps: ToolDeps) =>
   defineTool({
     name: 'assigned_todos',
     title: "A person's open to-dos",
-    description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, my_assignments.`,
+    description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, ${toolRef('my_assignments')}.`,
     inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
     outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
     annotations: READS,

@@ -7,7 +7,7 @@ import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 type Raw = Record<string, unknown>;
 
 const NotificationSchema = z.object({
-  readable_id: z.string().describe('Pass to mark_notifications_read'),
+  readable_id: z.string().describe(`Pass to ${toolRef('mark_notifications_read')}`),
   unread: z.boolean(),
   type: z.string(),
   title: z.string(),
@@ -34,8 +34,7 @@ export const createMyNotifications = (deps: ToolDeps) =>
   defineTool({
     name: 'my_notifications',
     title: 'Your notifications',
-    description:
-      "Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with mark_notifications_read.",
+    description: `Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with ${toolRef('mark_notifications_read')}.`,
     inputSchema: z.strictObject({
       page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
     }),
@@ -60,10 +59,16 @@ export const createMarkNotificationsRead = (deps: ToolDeps) =>
   defineTool({
     name: 'mark_notifications_read',
     title: 'Mark notifications read',
-    description: 'Marks notifications as read, by their readable_id from my_notifications.',
+    description: `Marks notifications as read, by their readable_id from ${toolRef('my_notifications')}.`,
     inputSchema: z.strictObject({
       readable_ids: z
-        .array(z.string().min(1).max(500).describe('A readable_id from my_notifications'))
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(500)
+            .describe(`A readable_id from ${toolRef('my_notifications')}`),
+        )
         .min(1)
         .max(100)
         .describe('The notifications to mark read'),
@@ -106,7 +111,9 @@ export const createOutOfOffice = (deps: ToolDeps) =>
     title: 'Out of office: read or set',
     description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
     inputSchema: z.strictObject({
-      person_id: id(`Person ID, from ${toolRef('list_people')} (get_person without an ID gives yours)`),
+      person_id: id(
+        `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,
+      ),
       start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
       end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
       clear: z.boolean().default(false).describe('true: back in office (clears it)'),

@@ -111,10 +111,10 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
   defineTool({
     name: 'update_time_entry',
     title: 'Correct a time entry',
-    description: "Changes a time entry's day, hours or person. Pass entry_id from list_timesheet.",
+    description: `Changes a time entry's day, hours or person. Pass entry_id from ${toolRef('list_timesheet')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      entry_id: id('Time entry ID, from list_timesheet'),
+      entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
       date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
       hours: hours().optional(),
       person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
@@ -143,9 +143,8 @@ export const createGetTimeEntry = (deps: ToolDeps) =>
   defineTool({
     name: 'get_time_entry',
     title: 'Get a time entry',
-    description:
-      'Returns one time entry: day, hours, person and the item it is on. Pass entry_id from list_timesheet.',
-    inputSchema: z.strictObject({ entry_id: id('Time entry ID, from list_timesheet') }),
+    description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
+    inputSchema: z.strictObject({ entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`) }),
     outputSchema: EntrySchema,
     annotations: READS,
     handler: async (input, { signal }) =>
@@ -153,7 +152,7 @@ export const createGetTimeEntry = (deps: ToolDeps) =>
         (
           await deps.client.get<Raw>(`/timesheet_entries/${input.entry_id}.json`, {
             signal,
-            notFound: `Time entry ${input.entry_id} was not found. Use list_timesheet to see entry IDs.`,
+            notFound: `Time entry ${input.entry_id} was not found. Use ${toolRef('list_timesheet')} to see entry IDs.`,
           })
         ).data ?? {},
       ),

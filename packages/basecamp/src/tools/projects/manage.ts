@@ -24,8 +24,7 @@ export const createCreateProject = (deps: ToolDeps) =>
   defineTool({
     name: 'create_project',
     title: 'Create a project',
-    description:
-      'Creates a Basecamp project with its default tools; you are its first member (add people with update_project_access). Returns the project with its ID and enabled tools. An account at its plan limit answers LIMIT_EXCEEDED.',
+    description: `Creates a Basecamp project with its default tools; you are its first member (add people with ${toolRef('update_project_access')}). Returns the project with its ID and enabled tools. An account at its plan limit answers LIMIT_EXCEEDED.`,
     inputSchema: z.strictObject({
       name: name().describe("The project's name (unique among active projects)"),
       description: description().optional(),

@@ -133,11 +133,11 @@ export const createListBoosts = (deps: ToolDeps) =>
   defineTool({
     name: 'list_boosts',
     title: 'List boosts',
-    description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from list_events). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+    description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      event_id: id('Event ID, from list_events: boosts of that event instead').optional(),
+      event_id: id(`Event ID, from ${toolRef('list_events')}: boosts of that event instead`).optional(),
     }),
     outputSchema: z.object({ items: z.array(BoostSchema) }),
     annotations: READS,
@@ -161,7 +161,7 @@ export const createBoost = (deps: ToolDeps) =>
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      event_id: id('Event ID, from list_events: boost that event instead').optional(),
+      event_id: id(`Event ID, from ${toolRef('list_events')}: boost that event instead`).optional(),
       content: z
         .string()
         .trim()
@@ -185,15 +185,14 @@ export const createDeleteBoost = (deps: ToolDeps) =>
   defineTool({
     name: 'delete_boost',
     title: 'Remove a boost',
-    description:
-      "Removes one of your boosts, by boost_id from list_boosts. Removing someone else's is PERMISSION_DENIED.",
-    inputSchema: z.strictObject({ boost_id: id('Boost ID, from list_boosts') }),
+    description: `Removes one of your boosts, by boost_id from ${toolRef('list_boosts')}. Removing someone else's is PERMISSION_DENIED.`,
+    inputSchema: z.strictObject({ boost_id: id(`Boost ID, from ${toolRef('list_boosts')}`) }),
     outputSchema: z.object({ boost_id: z.number(), deleted: z.literal(true) }),
     annotations: DESTROYS,
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/boosts/${input.boost_id}.json`, {
         signal,
-        notFound: `Boost ${input.boost_id} was not found. Use list_boosts to see boost IDs.`,
+        notFound: `Boost ${input.boost_id} was not found. Use ${toolRef('list_boosts')} to see boost IDs.`,
       });
       return { boost_id: input.boost_id, deleted: true as const };
     },

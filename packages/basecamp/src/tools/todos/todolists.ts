@@ -24,7 +24,7 @@ const todolistId = () => id(`To-do list ID, from ${toolRef('list_todolists')}`);
 const groupScope = (projectId: number | undefined, groupId: number) => ({
   ...todolistScope(projectId, groupId),
   what: `Group ${groupId}`,
-  notFound: `Group ${groupId} was not found, or you have no access to it. Use list_todolist_groups to see valid IDs.`,
+  notFound: `Group ${groupId} was not found, or you have no access to it. Use ${toolRef('list_todolist_groups')} to see valid IDs.`,
 });
 
 export const createGetTodolist = (deps: ToolDeps) =>
@@ -80,7 +80,7 @@ export const createUpdateTodolist = (deps: ToolDeps) =>
   defineTool({
     name: 'update_todolist',
     title: 'Rename or describe a to-do list',
-    description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or list_todolist_groups); project_id may be left out.`,
+    description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todolist_id: todolistId(),
@@ -160,10 +160,10 @@ export const createMoveTodolistGroup = (deps: ToolDeps) =>
   defineTool({
     name: 'move_todolist_group',
     title: 'Reorder a to-do list group',
-    description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from list_todolist_groups); project_id may be left out.`,
+    description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from ${toolRef('list_todolist_groups')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
-      group_id: id('Group ID, from list_todolist_groups'),
+      group_id: id(`Group ID, from ${toolRef('list_todolist_groups')}`),
       position: z.number().int().min(1).max(1_000).describe('New place, 1 = first'),
     }),
     outputSchema: TodolistSchema,

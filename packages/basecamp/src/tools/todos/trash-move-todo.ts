@@ -9,7 +9,7 @@ export const createTrashTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'trash_todo',
     title: 'Trash a to-do',
-    description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; set_recording_status with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
+    description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; ${toolRef('set_recording_status')} with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
@@ -41,7 +41,7 @@ export const createMoveTodo = (deps: ToolDeps) =>
         .default(1)
         .describe('Place in the list, 1 = top (default)'),
       todolist_id: id(
-        `Move it into this to-do list or group, from ${toolRef('list_todolists')} or list_todolist_groups`,
+        `Move it into this to-do list or group, from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}`,
       ).optional(),
     }),
     outputSchema: TodoSchema,

@@ -26,7 +26,7 @@ export const createUpdateTodo = (deps: ToolDeps) =>
   defineTool({
     name: 'update_todo',
     title: 'Change a to-do',
-    description: `Changes a to-do: title, description, assignees, completion subscribers, start and due dates (reschedule). Fields left out stay as they are; null clears a date; a list replaces the people ([] removes all). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Move it with move_todo.`,
+    description: `Changes a to-do: title, description, assignees, completion subscribers, start and due dates (reschedule). Fields left out stay as they are; null clears a date; a list replaces the people ([] removes all). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Move it with ${toolRef('move_todo')}.`,
     inputSchema: z.strictObject({
       project_id: itemProjectId(),
       todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
