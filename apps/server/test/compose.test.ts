@@ -80,6 +80,9 @@ describe('composition', () => {
       'basecamp_post_campfire_line',
       'basecamp_list_chats',
       'basecamp_delete_campfire_line',
+      'basecamp_get_chat_line',
+      'basecamp_list_chat_uploads',
+      'basecamp_upload_chat_file',
     ]);
     const unknown = run([
       '--sandbox',
