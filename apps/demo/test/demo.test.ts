@@ -35,7 +35,7 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   );
   expect(out).toContain('notifications/tools/list_changed received 1×; tools/list → 64 tools');
   expect(out).toContain('"Pick the hinge supplier" is now in Review');
-  expect(out).toMatch(/→ basecamp_enable_toolset \{"toolset":"checkins"\}\n {2}✓\n {4}added 9 tools:/);
+  expect(out).toMatch(/→ basecamp_enable_toolset \{"toolset":"checkins"\}\n {2}✓\n {4}added 10 tools:/);
   expect(out).toContain('What did you work on today?');
   expect(out).toContain('answered as Victor Cooper: Picked up **FOR-1** and moved the hinge card to Review.');
   expect(out).toContain('"error_code": "NOT_FOUND"');
