@@ -6,6 +6,7 @@ import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type BasecampConnection, connectionKey, profileKey, type UserProfile } from './connections.js';
+import { forgeLinkKey } from './forge-links.js';
 import type { Launchpad } from './launchpad.js';
 
 /** When `keys rotate` last made a new signing key (epoch ms). */
@@ -66,11 +67,13 @@ export interface RevokeResult {
   connection: boolean;
   /** Whether Launchpad was asked to revoke the user's Basecamp token. */
   upstream: boolean;
+  /** Whether a Forge link was deleted. */
+  forge: boolean;
 }
 
 /**
  * Signs a user out everywhere at once: every grant with its tokens (our resource server refuses
- * their access tokens from the next request on), the stored Basecamp connection, and — when
+ * their access tokens from the next request on), the stored Basecamp connection and Forge link, and — when
  * `launchpad` is given — the Basecamp token at Launchpad. The user can sign in again unless the
  * account allowlist now refuses them.
  */
@@ -96,7 +99,8 @@ export async function revokeUser(
     upstream = true;
   }
   const deleted = await store.delete(connectionKey(user));
-  return { grants: grants.length, connection: deleted, upstream };
+  const forge = await store.delete(forgeLinkKey(user));
+  return { grants: grants.length, connection: deleted, upstream, forge };
 }
 
 /**
@@ -145,7 +149,7 @@ export async function forgetUser(
 ): Promise<ForgetResult> {
   const revoked = await revokeUser(store, keyring, user, options);
   const records = new SealedRecords(store, keyring);
-  let connections = revoked.connection ? 1 : 0;
+  let connections = (revoked.connection ? 1 : 0) + (revoked.forge ? 1 : 0);
   for (const key of await store.keys(`conn:${user}:`)) if (await store.delete(key)) connections++;
   let consents = 0;
   for (const key of await store.keys(`consent:${user}:`)) if (await store.delete(key)) consents++;
