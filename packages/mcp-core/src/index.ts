@@ -104,10 +104,14 @@ export { type CreateMcpServerOptions, createMcpServer } from './server.js';
 export { claimStdout, type ServeStdioOptions, type StdioHandle, serveStdio } from './stdio.js';
 export {
   type AnyToolDefinition,
+  CREATES,
+  DESTRUCTIVE,
   defineTool,
   type ProviderReadiness,
+  READ_ONLY,
   type ReadinessCheck,
   type RequestInfo,
+  SETS_STATE,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,
