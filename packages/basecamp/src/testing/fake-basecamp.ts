@@ -1,11 +1,15 @@
 import { type FakeRequest, send, startFakeServer } from '@x/mcp-core/testing/fake-server';
 import { createApi } from './fake-basecamp/api.js';
-import { createLaunchpad } from './fake-basecamp/launchpad.js';
 import { createState } from './fake-basecamp/state.js';
+import { type FakeIdentity, FakeLaunchpad } from './fake-launchpad.js';
+
+export type { FakeIdentity } from './fake-launchpad.js';
+
 import { ACCOUNT_ID, type FakeProject, type FakeRecording } from './fixtures.js';
 
-// The fake's parts live in ./fake-basecamp/: launchpad.ts (OAuth), api.ts (the bc3 API and its
-// JSON shapes), state.ts (what both share). This file wires them to the shared fake-server harness.
+// The fake's parts: fake-launchpad.ts (OAuth, and the tokens), fake-basecamp/api.ts (the bc3 API and
+// its JSON shapes), fake-basecamp/state.ts (the API's data). This file wires them to the shared
+// fake-server harness.
 
 export interface FakeBasecampOptions {
   /**
@@ -19,16 +23,6 @@ export interface FakeBasecampOptions {
   client?: { id: string; secret: string };
   /** Which accounts `authorization.json` lists. Default: two bc3 accounts and a non-bc3 one. */
   accounts?: 'one' | 'several';
-}
-
-/** Someone who can sign in at the fake Launchpad (see `signInAs`). */
-export interface FakeIdentity {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  /** The accounts `authorization.json` lists for this identity. Default: the fake's own (`accounts` option). */
-  accounts?: Array<{ id: number; name: string; product?: string }>;
 }
 
 /**
@@ -99,17 +93,23 @@ export interface FakeBasecamp {
  * `/authorization/new`, `/authorization/token` and `/authorization.json` for login and refresh.
  */
 export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Promise<FakeBasecamp> {
-  const world = createState(options);
-  const { client, accessTokens, refreshTokens, recordings, projects, issueTokens } = world;
+  const client = options.client ?? { id: 'fake-client-id', secret: 'fake-client-secret' };
+  const lifetime = options.tokenLifetimeSeconds ?? 1_209_600;
+  const launchpad = new FakeLaunchpad(client, lifetime, options.accounts);
+  const accessTokens = launchpad.accessTokens;
+  const world = createState(options, launchpad);
+  const { recordings, projects } = world;
+  const issueTokens = () => launchpad.issueTokens();
   const initial = issueTokens();
   const server = await startFakeServer({
     // Every path is the fake's: Launchpad under `/authorization`, the bc3 API below the account.
-    fallback: (record, response) => {
+    fallback: async (record, response) => {
       const reply = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
         record.status = status;
         send(response, status, body, headers);
       };
-      if (record.path.startsWith('/authorization')) launchpad(record, record.url, reply, response);
+      if (record.path.startsWith('/authorization'))
+        await launchpad.handle(record, record.url, reply, response);
       else bc3(record, record.url, reply, response);
       return undefined;
     },
@@ -125,8 +125,12 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     requests: server.requests,
     recordings,
     projects,
-    refreshes: { succeeded: 0, failed: 0 },
-    revoked: [],
+    get refreshes() {
+      return launchpad.refreshes;
+    },
+    get revoked() {
+      return launchpad.revoked;
+    },
     rateLimited: 0,
     fail: (fault) =>
       server.fail({
@@ -134,23 +138,22 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         headers: { 'content-type': 'application/json; charset=utf-8', ...fault.headers },
         body: fault.body ?? '',
       }),
-    expireAccessTokens: () => {
-      for (const token of accessTokens.values()) token.expiresAt = 0;
-    },
-    revokeRefreshTokens: () => refreshTokens.clear(),
+    expireAccessTokens: () => launchpad.expireAccessTokens(),
+    revokeRefreshTokens: () => launchpad.revokeRefreshTokens(),
     issueTokens,
-    signInAs: (identity) => {
-      world.signingIn = identity;
-    },
+    signInAs: (identity) => launchpad.signInAs(identity),
     identityOf: (accessToken) => accessTokens.get(accessToken)?.identity,
     resetLog: () => {
       state.requests.length = 0;
-      state.refreshes = { succeeded: 0, failed: 0 };
+      launchpad.resetCounters();
       state.rateLimited = 0;
     },
     close: () => server.close(),
   };
-  const launchpad = createLaunchpad(world, state);
+  launchpad.baseUrl = state.url;
+  launchpad.onRefreshed = (accessToken) => {
+    state.accessToken = accessToken;
+  };
   const bc3 = createApi(world, state);
   return state;
 }
