@@ -77,6 +77,7 @@ describe('startFakeServer', () => {
     });
     expect(json?.headers['x-custom']).toBe('yes');
     expect(json?.at).toBeGreaterThan(0);
+    expect(json?.address).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
     expect(form).toMatchObject({
       body: { grant_type: 'refresh_token', code: 'a b' },
       json: false,

@@ -24,6 +24,8 @@ export interface FakeRequest {
   status: number;
   /** When it arrived (ms since the epoch). */
   at: number;
+  /** The caller's address, e.g. `127.0.0.1`. */
+  address: string;
 }
 
 /** What a route answers. A string body is sent as is; anything else as JSON. */
@@ -258,6 +260,7 @@ async function readRequest(
     ...parseBody(text, headers['content-type']),
     status: 0,
     at: Date.now(),
+    address: incoming.socket.remoteAddress ?? '',
   };
 }
 
