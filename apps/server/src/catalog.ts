@@ -1,7 +1,8 @@
 import { BasecampConfigSchema } from '@x/mcp-basecamp/config';
 import { BbjRagConfigSchema } from '@x/mcp-bbj-rag/config';
 import { ContextForgeConfigSchema } from '@x/mcp-context-forge/config';
-import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle } from '@x/mcp-core/node';
 import { ForgeConfigSchema } from '@x/mcp-forge/config';
 import type { z } from 'zod';
 
@@ -27,9 +28,10 @@ export const CATALOG = {
     settings: BasecampConfigSchema,
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
     sandbox: async (settings) =>
-      (await import('@x/mcp-basecamp/testing')).createSandbox(
-        settings.toolsets ? { toolsets: settings.toolsets } : {},
-      ),
+      (await import('@x/mcp-basecamp/testing')).createSandbox({
+        ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
+        ...(settings.dynamicToolsets === undefined ? {} : { dynamicToolsets: settings.dynamicToolsets }),
+      }),
   }),
   forge: entry({
     settings: ForgeConfigSchema,

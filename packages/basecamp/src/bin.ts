@@ -1,4 +1,4 @@
-import { runBin } from '@x/mcp-core';
+import { runBin } from '@x/mcp-core/node';
 import { authCommands } from '@x/mcp-core/upstream';
 import { ENVIRONMENT } from './environment.js';
 import { VERSION } from './version.js';
@@ -10,6 +10,11 @@ const TOOLSET_LIST =
 /** `--toolsets` wins over `BASECAMP_TOOLSETS`, which the provider reads itself. */
 function toolsets(flag: string | boolean | undefined): { toolsets: string } | undefined {
   return typeof flag === 'string' ? { toolsets: flag } : undefined;
+}
+
+/** `--dynamic-toolsets` switches it on; otherwise the provider reads `BASECAMP_DYNAMIC_TOOLSETS`. */
+function dynamic(flag: string | boolean | undefined): { dynamicToolsets: true } | undefined {
+  return flag === true ? { dynamicToolsets: true } : undefined;
 }
 
 await runBin({
@@ -34,11 +39,22 @@ await runBin({
       value: '<a,b>',
       description: `tools to serve: default, all, or ${TOOLSET_LIST} (env BASECAMP_TOOLSETS)`,
     },
+    'dynamic-toolsets': {
+      type: 'boolean',
+      description:
+        'also serve list_toolsets and enable_toolset, to add toolsets while connected (env BASECAMP_DYNAMIC_TOOLSETS=1)',
+    },
   },
   createProvider: async ({ flags }) =>
-    (await import('./index.js')).createBasecampProvider(toolsets(flags.toolsets) ?? {}),
+    (await import('./index.js')).createBasecampProvider({
+      ...toolsets(flags.toolsets),
+      ...dynamic(flags['dynamic-toolsets']),
+    }),
   createSandbox: async ({ flags }) =>
     (await import('./testing/index.js')).createSandbox({
       toolsets: toolsets(flags.toolsets)?.toolsets ?? process.env.BASECAMP_TOOLSETS,
+      dynamicToolsets:
+        flags['dynamic-toolsets'] === true ||
+        /^(1|true|yes|on)$/i.test(process.env.BASECAMP_DYNAMIC_TOOLSETS ?? ''),
     }),
 });

@@ -1,9 +1,14 @@
 import { type FakeRequest, send, startFakeServer } from '@x/mcp-core/testing/fake-server';
 import { createApi } from './fake-basecamp/api.js';
 import { createState } from './fake-basecamp/state.js';
-import { type FakeIdentity, FakeLaunchpad } from './fake-launchpad.js';
+import {
+  type FakeIdentity,
+  FakeLaunchpad,
+  type FakeLaunchpadLatency,
+  type FakeLaunchpadOptions,
+} from './fake-launchpad.js';
 
-export type { FakeIdentity } from './fake-launchpad.js';
+export type { FakeIdentity, FakeLaunchpadLatency, FakeLaunchpadOptions } from './fake-launchpad.js';
 
 import { ACCOUNT_ID, type FakeProject, type FakeRecording } from './fixtures.js';
 
@@ -23,6 +28,8 @@ export interface FakeBasecampOptions {
   client?: { id: string; secret: string };
   /** Which accounts `authorization.json` lists. Default: two bc3 accounts and a non-bc3 one. */
   accounts?: 'one' | 'several';
+  /** Launchpad's refresh-token rotation, abuse-tracker ban and latency (see `FakeLaunchpadOptions`). */
+  launchpad?: FakeLaunchpadOptions;
 }
 
 /**
@@ -61,8 +68,11 @@ export interface FakeBasecamp {
   fail(fault: Fault): void;
   /** Every access token issued so far stops working (401), as after two weeks. */
   expireAccessTokens(): void;
-  /** Refresh tokens stop working too (`invalid_grant`), as after a revoked authorization. */
-  revokeRefreshTokens(): void;
+  /**
+   * Refresh tokens stop working too (`invalid_grant`), as after a revoked authorization:
+   * everyone's, or only those of the identity with this id.
+   */
+  revokeRefreshTokens(identityId?: number): void;
   /** Issues a fresh token pair, as a login would. */
   issueTokens(): { accessToken: string; refreshToken: string };
   /** Refresh requests answered so far, and how many failed. */
@@ -77,6 +87,21 @@ export interface FakeBasecamp {
    * (or `undefined`): Victor Cooper with the fake's accounts.
    */
   signInAs(identity: FakeIdentity | undefined): void;
+  /**
+   * A Launchpad session for `identity` as a cookie: a test browser that sends it to
+   * `launchpadUrl` signs in as that identity (whatever `signInAs` says), so browsers of
+   * different users can sign in at the same time.
+   */
+  sessionCookie(identity: FakeIdentity): { name: string; value: string };
+  /** Changes Launchpad's per-endpoint delays (milliseconds). */
+  setLatency(latency: FakeLaunchpadLatency): void;
+  /** Whether the abuse tracker bans this app from `address` (default 127.0.0.1) after failed refreshes. */
+  launchpadBanned(address?: string): boolean;
+  /**
+   * The Launchpad token requests recorded so far (`POST /authorization/token`), optionally only
+   * refreshes or code exchanges: the request log to count refreshes by.
+   */
+  tokenRequests(kind?: 'refresh' | 'code'): RecordedRequest[];
   /** The identity an access token was issued to (`undefined`: the default identity or unknown token). */
   identityOf(accessToken: string): FakeIdentity | undefined;
   /** Clears the request log and counters. */
@@ -95,7 +120,7 @@ export interface FakeBasecamp {
 export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Promise<FakeBasecamp> {
   const client = options.client ?? { id: 'fake-client-id', secret: 'fake-client-secret' };
   const lifetime = options.tokenLifetimeSeconds ?? 1_209_600;
-  const launchpad = new FakeLaunchpad(client, lifetime, options.accounts);
+  const launchpad = new FakeLaunchpad(client, lifetime, options.accounts, options.launchpad);
   const accessTokens = launchpad.accessTokens;
   const world = createState(options, launchpad);
   const { recordings, projects } = world;
@@ -139,9 +164,19 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
         body: fault.body ?? '',
       }),
     expireAccessTokens: () => launchpad.expireAccessTokens(),
-    revokeRefreshTokens: () => launchpad.revokeRefreshTokens(),
+    revokeRefreshTokens: (identityId) => launchpad.revokeRefreshTokens(identityId),
     issueTokens,
     signInAs: (identity) => launchpad.signInAs(identity),
+    sessionCookie: (identity) => launchpad.sessionCookie(identity),
+    setLatency: (latency) => launchpad.setLatency(latency),
+    launchpadBanned: (address) => launchpad.banned(address),
+    tokenRequests: (kind) =>
+      state.requests.filter((request) => {
+        if (request.method !== 'POST' || request.path !== '/authorization/token') return false;
+        const form = (request.body ?? {}) as Record<string, string>;
+        const refresh = form.grant_type === 'refresh_token' || form.type === 'refresh';
+        return kind === undefined || (kind === 'refresh') === refresh;
+      }),
     identityOf: (accessToken) => accessTokens.get(accessToken)?.identity,
     resetLog: () => {
       state.requests.length = 0;
