@@ -11,6 +11,7 @@ export {
   MCP_SCOPE,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
+export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
 export {
   type BasecampConnection,
   type BasecampCredentials,
@@ -19,6 +20,20 @@ export {
   type ConnectionsOptions,
   connectionKey,
 } from './oauth/connections.js';
+export {
+  CONNECT_FORGE_PATH,
+  DEFAULT_FORGE_API_URL,
+  ForgeAuth,
+  type ForgeAuthOptions,
+  type ForgeDevicePoll,
+  type ForgeDeviceStart,
+  ForgeGrantError,
+  type ForgeLink,
+  type ForgeLinkCredentials,
+  ForgeLinks,
+  type ForgeLinksOptions,
+  forgeLinkKey,
+} from './oauth/forge-links.js';
 export {
   createHostedAuth,
   DEFAULT_LAUNCHPAD_URL,

@@ -19,6 +19,7 @@ export {
   validateToolDefinition,
 } from './descriptor.js';
 export {
+  AuthRequiredError,
   ConfigError,
   ConflictError,
   DuplicateToolError,

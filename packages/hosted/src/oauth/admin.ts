@@ -3,6 +3,7 @@ import { createOidcAdapter, grantIdsOfAccount } from '../oidc-adapter.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type BasecampConnection, connectionKey } from './connections.js';
+import { forgeLinkKey } from './forge-links.js';
 import type { Launchpad } from './launchpad.js';
 
 /** The set of every user who ever signed in (user ids, no secrets). */
@@ -50,11 +51,13 @@ export interface RevokeResult {
   connection: boolean;
   /** Whether Launchpad was asked to revoke the user's Basecamp token. */
   upstream: boolean;
+  /** Whether a Forge link was deleted. */
+  forge: boolean;
 }
 
 /**
  * Signs a user out everywhere at once: every grant with its tokens (our resource server refuses
- * their access tokens from the next request on), the stored Basecamp connection, and — when
+ * their access tokens from the next request on), the stored Basecamp connection and Forge link, and — when
  * `launchpad` is given — the Basecamp token at Launchpad. The user can sign in again unless the
  * account allowlist now refuses them.
  */
@@ -80,5 +83,6 @@ export async function revokeUser(
     upstream = true;
   }
   const deleted = await store.delete(connectionKey(user));
-  return { grants: grants.length, connection: deleted, upstream };
+  const forge = await store.delete(forgeLinkKey(user));
+  return { grants: grants.length, connection: deleted, upstream, forge };
 }

@@ -105,6 +105,8 @@ export interface AuthorizationServer {
   provider: { readonly issuer: string };
   /** Serves the AS routes, the interaction pages and the upstream callback; `false` for other paths. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The user this browser is signed in as (our session cookie), if any. */
+  sessionUser(req: IncomingMessage, res: ServerResponse): Promise<string | undefined>;
 }
 
 /** Whether a redirect URI passes the host policy: HTTPS to a listed host, or HTTP(S) to loopback. */
@@ -629,7 +631,10 @@ export async function createAuthorizationServer(
     }
   }
 
-  return { provider, handle };
+  const sessionUser = async (req: IncomingMessage, res: ServerResponse) =>
+    (await provider.Session.get({ req, res, secure })).accountId || undefined;
+
+  return { provider, handle, sessionUser };
 }
 
 /**
@@ -703,18 +708,18 @@ function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
 
 const pendingKey = (state: string) => `pending:${sha256(state)}`;
 
-function sha256(value: string): string {
+export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
-function sameSecret(given: string | null | undefined, expected: string): boolean {
+export function sameSecret(given: string | null | undefined, expected: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
+export function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
   return [
     `${name}=${value}`,
     'Path=/',
@@ -725,7 +730,7 @@ function cookie(name: string, value: string, options: { secure: boolean; maxAge:
   ].join('; ');
 }
 
-function readCookie(req: IncomingMessage, name: string): string | undefined {
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');
@@ -733,7 +738,7 @@ function readCookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

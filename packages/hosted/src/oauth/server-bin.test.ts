@@ -163,6 +163,7 @@ describe('x-mcp-server users', () => {
       grants: 1,
       connection: true,
       upstream: true,
+      forge: false,
     });
     expect((await cli('frobnicate')).code).toBe(2);
 
