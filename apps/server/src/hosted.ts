@@ -212,6 +212,7 @@ export async function createOAuthSetup(
         env.MCP_OAUTH_REFRESH_TTL,
         30 * 24 * 3600,
       ),
+      clientTtl: hosted.secondsFromEnv('MCP_OAUTH_CLIENT_TTL', env.MCP_OAUTH_CLIENT_TTL, 30 * 24 * 3600),
       serverName: 'x-mcp-server',
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
@@ -292,6 +293,18 @@ export async function createOAuthSetup(
         try {
           await store.ping();
           checks.push({ name: 'store', ok: true });
+          // The signing keys open with MCP_SECRET (a wrong secret shows here, not at sign-in).
+          try {
+            const keys = await hosted.loadSigningKeys(store, keyring);
+            checks.push({ name: 'keys', ok: keys.length > 0, detail: `${keys.length} signing keys` });
+          } catch (error) {
+            if (hosted.StoreUnavailableError.isInstance(error)) throw error;
+            checks.push({
+              name: 'keys',
+              ok: false,
+              detail: 'the signing keys do not open with MCP_SECRET (or MCP_SECRET_PREVIOUS)',
+            });
+          }
           const state = await breaker.state();
           checks.push({
             name: 'launchpad-refresh',
@@ -327,23 +340,24 @@ export async function createOAuthSetup(
   }
 }
 
+type HostedModule = typeof import('@x/mcp-hosted');
+
 /**
- * `x-mcp-server users list` and `x-mcp-server users revoke <user>`: the store of `--auth oauth`
- * (`MCP_STORE`, `MCP_SECRET`). For a file store, stop the server first (one process per file).
+ * Runs an admin command on the store of `--auth oauth` (`MCP_STORE`, `MCP_SECRET`); for a
+ * `file:` store, stop the server first (one process per file).
  */
-export async function usersCommand(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+async function withStore(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  run: (
+    hosted: HostedModule,
+    store: Awaited<ReturnType<HostedModule['createStore']>>,
+    keyring: ReturnType<HostedModule['Keyring']['fromEnv']>,
+  ) => Promise<void>,
 ): Promise<number> {
-  const [action, user, ...rest] = argv;
-  const usage = 'Usage: x-mcp-server users list | users revoke <user id, e.g. basecamp:123>\n';
-  if (!(action === 'list' && user === undefined) && !(action === 'revoke' && user && rest.length === 0)) {
-    process.stderr.write(usage);
-    return 2;
-  }
   if (!nodeAtLeast(22, 12)) {
     process.stderr.write(
-      `x-mcp-server users needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
+      `x-mcp-server ${command} needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
     );
     return 2;
   }
@@ -352,27 +366,86 @@ export async function usersCommand(
   try {
     const keyring = hosted.Keyring.fromEnv(env);
     store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env), { keyring });
-    if (action === 'list') {
-      for (const entry of await hosted.listUsers(store, keyring))
-        process.stdout.write(`${JSON.stringify(entry)}\n`);
-      return 0;
-    }
-    const launchpad =
-      env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
-        ? new hosted.Launchpad({
-            clientId: env.BASECAMP_CLIENT_ID,
-            clientSecret: env.BASECAMP_CLIENT_SECRET,
-            url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
-            redirectUri: '',
-          })
-        : undefined;
-    const result = await hosted.revokeUser(store, keyring, user as string, launchpad ? { launchpad } : {});
-    process.stdout.write(`${JSON.stringify({ user, ...result })}\n`);
+    await run(hosted, store, keyring);
     return 0;
   } catch (error) {
-    process.stderr.write(`x-mcp-server users: ${(error as Error).message}\n`);
+    process.stderr.write(`x-mcp-server ${command}: ${(error as Error).message}\n`);
     return 1;
   } finally {
     await store?.close();
   }
+}
+
+function launchpadFromEnv(hosted: HostedModule, env: NodeJS.ProcessEnv) {
+  return env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
+    ? new hosted.Launchpad({
+        clientId: env.BASECAMP_CLIENT_ID,
+        clientSecret: env.BASECAMP_CLIENT_SECRET,
+        url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
+        redirectUri: '',
+      })
+    : undefined;
+}
+
+/**
+ * `x-mcp-server users list | revoke <user> | forget <user>`: who signed in; sign one out
+ * everywhere; delete everything about one. `<user>` is an id `users list` prints or an email.
+ */
+export async function usersCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const [action, user, ...rest] = argv;
+  const usage =
+    'Usage: x-mcp-server users list | users revoke <user> | users forget <user>\n' +
+    '  <user>: an id users list prints (e.g. basecamp:123) or the user’s email\n';
+  const valid =
+    (action === 'list' && user === undefined) ||
+    ((action === 'revoke' || action === 'forget') && user && rest.length === 0);
+  if (!valid) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  return withStore('users', env, async (hosted, store, keyring) => {
+    if (action === 'list') {
+      for (const entry of await hosted.listUsers(store, keyring))
+        process.stdout.write(`${JSON.stringify(entry)}\n`);
+      return;
+    }
+    const id = await hosted.resolveUser(store, keyring, user as string);
+    const launchpad = launchpadFromEnv(hosted, env);
+    const options = launchpad ? { launchpad } : {};
+    const result =
+      action === 'revoke'
+        ? await hosted.revokeUser(store, keyring, id, options)
+        : await hosted.forgetUser(store, keyring, id, options);
+    process.stdout.write(`${JSON.stringify({ user: id, ...result })}\n`);
+  });
+}
+
+/**
+ * `x-mcp-server keys rotate`, with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS`:
+ * every stored record sealed again with the new secret, and a new signing key (the previous one
+ * stays published until the tokens it signed have expired).
+ */
+export async function keysCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  if (argv.length !== 1 || argv[0] !== 'rotate') {
+    process.stderr.write(
+      'Usage: x-mcp-server keys rotate   (MCP_SECRET = the new secret, MCP_SECRET_PREVIOUS = the old one)\n',
+    );
+    return 2;
+  }
+  return withStore('keys', env, async (hosted, store, keyring) => {
+    const accessTtl = hosted.secondsFromEnv('MCP_OAUTH_ACCESS_TTL', env.MCP_OAUTH_ACCESS_TTL, 3600);
+    const result = await hosted.rotateKeys(store, keyring, { signingKeyMinAgeMs: accessTtl * 1000 });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (result.unreadable > 0) {
+      process.stderr.write(
+        `x-mcp-server keys: ${result.unreadable} records open with neither MCP_SECRET nor MCP_SECRET_PREVIOUS; keep MCP_SECRET_PREVIOUS until you know why.\n`,
+      );
+    }
+  });
 }

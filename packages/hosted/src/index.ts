@@ -1,6 +1,17 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
-export { listUsers, type RevokeResult, revokeUser, USERS_KEY, type UserSummary } from './oauth/admin.js';
+export {
+  type ForgetResult,
+  forgetUser,
+  listUsers,
+  type RevokeResult,
+  type RotateKeysResult,
+  resolveUser,
+  revokeUser,
+  rotateKeys,
+  USERS_KEY,
+  type UserSummary,
+} from './oauth/admin.js';
 export {
   type AuthorizationServer,
   type AuthorizationServerOptions,

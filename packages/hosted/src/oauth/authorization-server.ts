@@ -57,8 +57,9 @@ export interface AuthorizationServerOptions {
    */
   clientTtl?: number;
   /**
-   * Dynamic registrations per client address and window, per process (Claude registers on every
-   * connection, and all Claude traffic comes from Anthropic's addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   * Dynamic registrations per client address and window, counted in the store across replicas
+   * (Claude registers on every connection, and all Claude traffic comes from Anthropic's
+   * addresses; a flood is refused with 429). Default 120 per 10 minutes.
    */
   registrationLimit?: { requests: number; windowMs: number };
   logger?: Logger;
@@ -166,7 +167,8 @@ export async function createAuthorizationServer(
     ),
     jwks: { keys },
     cookies: {
-      keys: [cookieKey.toString('base64url')],
+      // Signed with the current secret; cookies signed before a rotation still verify.
+      keys: options.keyring.deriveKeys('cookies').map((key) => key.toString('base64url')),
       long: { httpOnly: true, sameSite: 'lax', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },
@@ -295,7 +297,7 @@ export async function createAuthorizationServer(
     }
   });
   const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
-  const registrations = new SlidingWindow(registrationLimit.requests, registrationLimit.windowMs);
+  const registrations = new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs);
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
@@ -591,7 +593,7 @@ export async function createAuthorizationServer(
         if (
           path === '/register' &&
           req.method === 'POST' &&
-          !registrations.admit(clientAddress(req, secure))
+          !(await registrations.admit(clientAddress(req, secure)))
         ) {
           res.writeHead(429, {
             'content-type': 'application/json',
@@ -670,29 +672,32 @@ function withClientTtl(
   };
 }
 
-/** At most `limit` events per key in any `windowMs`; keys without recent events are dropped. */
-class SlidingWindow {
-  readonly #events = new Map<string, number[]>();
-
+/**
+ * At most `limit` events per key and window, counted in the store so every replica shares one
+ * count (a fixed window: at a window's edge a burst of up to twice the limit can pass).
+ */
+class StoreWindow {
   constructor(
+    readonly store: KvStore,
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
-  admit(key: string, now = Date.now()): boolean {
-    if (this.#events.size > 10_000) {
-      for (const [other, times] of this.#events) {
-        if ((times.at(-1) ?? 0) <= now - this.windowMs) this.#events.delete(other);
-      }
+  async admit(key: string, now = Date.now()): Promise<boolean> {
+    const window = Math.floor(now / this.windowMs);
+    const record = `ratelimit:register:${sha256(key)}:${window}`;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const entry = await this.store.get(record);
+      const count = entry ? Number.parseInt(entry.value, 10) || 0 : 0;
+      if (count >= this.limit) return false;
+      const written = await this.store.set(record, String(count + 1), {
+        ifVersion: entry?.version ?? 0,
+        ttlMs: this.windowMs,
+      });
+      if (written !== undefined) return true;
     }
-    const times = (this.#events.get(key) ?? []).filter((time) => time > now - this.windowMs);
-    if (times.length >= this.limit) {
-      this.#events.set(key, times);
-      return false;
-    }
-    times.push(now);
-    this.#events.set(key, times);
-    return true;
+    // Heavy contention on one address: that is a flood.
+    return false;
   }
 }
 

@@ -44,7 +44,7 @@ export interface HostedAuthOptions {
   serverName?: string;
   /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
   clientTtl?: number;
-  /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
+  /** Dynamic registrations per client address and window, shared by all replicas through the store. Default 120 per 10 minutes. */
   registrationLimit?: { requests: number; windowMs: number };
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
@@ -165,6 +165,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     issuer,
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
