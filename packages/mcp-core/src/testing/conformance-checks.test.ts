@@ -116,6 +116,33 @@ describe('conformanceProblems', () => {
     );
   });
 
+  it('accepts a toolRef to a tool of a toolset that is not served', async () => {
+    const dangling = defineTool({
+      ...getNote,
+      description: `Returns one note with its full body. Take the id from ${toolRef('list_notes')}.`,
+    });
+    const toolsets = [
+      { name: 'notes', description: 'Reading notes.', tools: ['get_note'] },
+      { name: 'more', description: 'Listing notes.', tools: ['list_notes'] },
+    ];
+    expect(await problems(provider([dangling], { toolsets }))).toEqual([]);
+  });
+
+  it('reports a served tool that is in no declared toolset', async () => {
+    const toolsets = [{ name: 'other', description: 'Other notes tools.', tools: ['list_notes'] }];
+    expect(await problems(provider([getNote], { toolsets }))).toContain(
+      'get_note is served but in no toolset',
+    );
+  });
+
+  it('reports a toolset whose loadToolset does not return its declared tools', async () => {
+    const toolsets = [{ name: 'notes', description: 'Reading notes.', tools: ['get_note'] }];
+    const loadToolset = () => [];
+    expect(await problems(provider([getNote], { toolsets, loadToolset }))).toContain(
+      'loadToolset("notes") does not return its declared tools',
+    );
+  });
+
   it('reports a plain Error thrown on fuzzed input as an unhandled failure', async () => {
     const fragile = defineTool({
       ...getNote,

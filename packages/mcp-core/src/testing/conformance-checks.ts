@@ -92,15 +92,54 @@ export const PROVIDER_CHECKS: readonly ProviderCheck[] = [
         .map((tool) => `${tool.name}: its name says it writes, but readOnlyHint is true`),
   },
   {
-    title: 'refers with toolRef only to its own tools',
+    title: 'refers with toolRef only to its own tools (of any toolset, served or not)',
     run: (provider) => {
-      const names = new Set(provider.tools.map((tool) => tool.name));
+      const names = new Set([
+        ...provider.tools.map((tool) => tool.name),
+        ...(provider.toolsets ?? []).flatMap((toolset) => toolset.tools),
+        ...(provider.loadToolset ? ['list_toolsets', 'enable_toolset'] : []),
+      ]);
       const texts = [
         provider.instructions ?? '',
         ...provider.tools.map((tool) => JSON.stringify(descriptorOf(tool) ?? tool.description ?? '')),
       ];
       const unknown = new Set(texts.flatMap((text) => toolRefsIn(text)).filter((name) => !names.has(name)));
       return [...unknown].map((name) => `toolRef names ${name}, which this provider does not have`);
+    },
+  },
+  {
+    title: 'declares toolsets that hold every tool it serves, and loads each as declared',
+    run: (provider) => {
+      const toolsets = provider.toolsets ?? [];
+      if (toolsets.length === 0)
+        return provider.loadToolset ? ['has loadToolset but declares no toolsets'] : [];
+      const problems: string[] = [];
+      const names = toolsets.map((toolset) => toolset.name);
+      if (new Set(names).size !== names.length) problems.push('toolset names are not unique');
+      for (const toolset of toolsets) {
+        if (!/^[a-z][a-z0-9_-]*$/.test(toolset.name))
+          problems.push(`toolset name "${toolset.name}" is not valid`);
+        if (toolset.description.trim().length === 0)
+          problems.push(`toolset ${toolset.name} has no description`);
+        if (toolset.tools.length === 0) problems.push(`toolset ${toolset.name} has no tools`);
+      }
+      const declared = new Set(toolsets.flatMap((toolset) => toolset.tools));
+      for (const tool of provider.tools) {
+        if (!declared.has(tool.name)) problems.push(`${tool.name} is served but in no toolset`);
+      }
+      if (!provider.loadToolset) return problems;
+      for (const toolset of toolsets) {
+        const loaded = provider.loadToolset(toolset.name);
+        const loadedNames = loaded.map((tool) => tool.name).sort();
+        if (!isDeepStrictEqual(loadedNames, [...toolset.tools].sort())) {
+          problems.push(`loadToolset("${toolset.name}") does not return its declared tools`);
+        }
+        for (const tool of loaded) {
+          if (!descriptorOf(tool))
+            problems.push(`loadToolset("${toolset.name}"): ${tool.name} has an invalid descriptor`);
+        }
+      }
+      return problems;
     },
   },
 ];
