@@ -7,6 +7,18 @@ export {
 } from './clients.js';
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
 export { type ConformanceOptions, conformanceProblems } from './conformance-checks.js';
+export {
+  type FakeFault,
+  type FakeHandler,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRoute,
+  type FakeServer,
+  type FakeServerOptions,
+  parseBody,
+  send,
+  startFakeServer,
+} from './fake-server.js';
 export { type FuzzCase, fuzzCases } from './fuzz.js';
 export {
   closedPort,
