@@ -1,22 +1,26 @@
 import { defineConfig, type Options } from 'tsup';
 
 /**
- * The shebang goes on dist/bin.js only (tsup's `banner` would put it on every chunk, and
- * make them all executable): library modules are imported, never executed.
+ * A shebang on the named entry's chunk only (`dist/<entry>.js`, made executable): tsup's `banner`
+ * would put it on every chunk, and library modules are imported, never executed. The apps use it
+ * too.
  */
-const binShebang: NonNullable<Options['plugins']>[number] = {
-  name: 'bin-shebang',
-  renderChunk(code, chunk) {
-    if (!/[\\/]bin\.js$/.test(chunk.path)) return;
-    chunk.mode = 0o755;
-    if (chunk.map) {
-      // One line more at the top: the source map starts with one empty line of mappings.
-      const map = typeof chunk.map === 'string' ? JSON.parse(chunk.map) : chunk.map;
-      chunk.map = { ...map, mappings: `;${map.mappings}` };
-    }
-    return { code: `#!/usr/bin/env node\n${code}` };
-  },
-};
+export function binShebang(entry = 'bin'): NonNullable<Options['plugins']>[number] {
+  const file = new RegExp(`[\\\\/]${entry}\\.js$`);
+  return {
+    name: 'bin-shebang',
+    renderChunk(code, chunk) {
+      if (!file.test(chunk.path)) return;
+      chunk.mode = 0o755;
+      if (chunk.map) {
+        // One line more at the top: the source map starts with one empty line of mappings.
+        const map = typeof chunk.map === 'string' ? JSON.parse(chunk.map) : chunk.map;
+        chunk.map = { ...map, mappings: `;${map.mappings}` };
+      }
+      return { code: `#!/usr/bin/env node\n${code}` };
+    },
+  };
+}
 
 /**
  * The build of every provider package: the library (`.`), its config-file schema (`./config`), its
@@ -38,5 +42,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   splitting: true,
-  plugins: [binShebang],
+  plugins: [binShebang('bin')],
 });

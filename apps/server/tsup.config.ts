@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { binShebang } from '../../tsup.provider.js';
 
 export default defineConfig({
   entry: { bin: 'src/bin.ts', index: 'src/index.ts' },
@@ -8,5 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   splitting: true,
-  banner: { js: '#!/usr/bin/env node' },
+  plugins: [binShebang('bin')],
 });
