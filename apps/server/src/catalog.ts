@@ -1,7 +1,8 @@
 import { BasecampConfigSchema } from '@x/mcp-basecamp/config';
 import { BbjRagConfigSchema } from '@x/mcp-bbj-rag/config';
 import { ContextForgeConfigSchema } from '@x/mcp-context-forge/config';
-import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle } from '@x/mcp-core/node';
 import { ForgeConfigSchema } from '@x/mcp-forge/config';
 import type { z } from 'zod';
 
