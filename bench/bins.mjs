@@ -6,6 +6,7 @@
 //   node bench/bins.mjs                 15 cold starts each (about 40 s)
 //   node bench/bins.mjs --quick         7 each
 //   node bench/bins.mjs --only forge-mcp,x-mcp-server
+//   node bench/bins.mjs --compare ../other-checkout   the same bins of another built checkout too
 //   node bench/bins.mjs --help
 //
 // Build first (`pnpm bench` does): the bins run from their packages' dist/.
@@ -38,6 +39,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     pin: { type: 'boolean', default: true },
     out: { type: 'string' },
+    compare: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   allowNegative: true,
@@ -50,6 +52,7 @@ if (flags.help) {
   --quick         7 cold starts each instead of 15
   --runs <n>      cold starts per server, interleaved (default 15)
   --no-pin        do not pin this driver to CPU 0 and the servers to CPU 1
+  --compare <dir> also measure the bins of another built checkout (e.g. main), as "<bin> (before)"
   --out <file>    results file (default bench/results/bins.json)`);
   process.exit(0);
 }
@@ -81,9 +84,17 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const bins = only ? BINS.filter((bin) => only.includes(bin.name)) : BINS;
-for (const { file } of [...bins, ...REFERENCES]) {
-  if (!existsSync(join(ROOT, file))) {
-    console.error(`Missing ${file}. Build first: pnpm bench (or pnpm build).`);
+const compareRoot = flags.compare ? resolve(flags.compare) : undefined;
+const measured = [
+  ...REFERENCES.map((item) => ({ ...item, path: join(ROOT, item.file) })),
+  ...bins.flatMap((bin) => [
+    ...(compareRoot ? [{ name: `${bin.name} (before)`, path: join(compareRoot, bin.file) }] : []),
+    { ...bin, path: join(ROOT, bin.file) },
+  ]),
+];
+for (const { path } of measured) {
+  if (!existsSync(path)) {
+    console.error(`Missing ${path}. Build first: pnpm bench (or pnpm build).`);
     process.exit(1);
   }
 }
@@ -100,7 +111,7 @@ const env = {
   CONTEXT_FORGE_DATA_DIR: join(home, 'context-forge'),
   FORGE_CONFIG_PATH: join(home, 'forge/config.json'),
 };
-const targets = [...REFERENCES, ...bins].map(({ name, file }) => ({ name, args: [join(ROOT, file)], env }));
+const targets = measured.map(({ name, path }) => ({ name, args: [path], env }));
 
 const checkTools = (name) => (result) => {
   if (!Array.isArray(result?.tools) || result.tools.length === 0) {
@@ -160,7 +171,7 @@ for (const { name } of targets) {
     `| ${name} | ${toolCounts[name]} | ${fmt(row.medianMs)} | ${fmt(row.p10Ms)} | ${fmt(row.p90Ms)} | ${fmt(ratio(name, 'floor'), 2)}× | ${fmt(ratio(name, 'plain-sdk'), 2)}× | ${fmt(ratio(name, 'plain-sdk-v1'), 2)}× | ${fmt(row.cpu.medianMs)} | ${fmt(ratio(name, 'floor', 'cpu'), 2)}× | ${fmt(ratio(name, 'plain-sdk', 'cpu'), 2)}× |`,
   );
 }
-const verdicts = bins.map(({ name }) => {
+const verdicts = measured.slice(REFERENCES.length).map(({ name }) => {
   const toFloor = ratio(name, 'floor');
   const toPlain = ratio(name, 'plain-sdk');
   return { name, toFloor, toPlain, pass: toFloor <= 2 && toPlain < 1 };

@@ -12,7 +12,8 @@ export default defineConfig([
     clean: KEEP_BIN_OUTPUT,
     splitting: true,
   },
-  // The bin bundles the providers and their dependencies as well (this app is not published),
-  // except @x/mcp-hosted, which only `--auth oauth` loads, with its own dependencies (Node 22).
-  binBuild({ bundle: [/^(?!@x\/mcp-hosted(\/|$))/] }),
+  // The bin: the launcher (compile cache) and the server's own code; the providers, the core, the
+  // SDK and zod stay imports from node_modules. Bundled, `--auth oauth` broke: @x/mcp-hosted,
+  // loaded from node_modules, must share the core and the providers with the bin (docs/benchmarks.md).
+  binBuild({ bundle: [] }),
 ]);
