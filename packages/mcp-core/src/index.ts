@@ -19,6 +19,7 @@ export {
   validateToolDefinition,
 } from './descriptor.js';
 export {
+  AuthRequiredError,
   ConfigError,
   ConflictError,
   DuplicateToolError,
@@ -61,6 +62,7 @@ export {
   type RegistryReadiness,
   ToolRegistry,
   type ToolRegistryOptions,
+  type ToolsAddedListener,
   type UseOptions,
 } from './registry.js';
 export { McpRequestError } from './request-error.js';
@@ -95,6 +97,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolProvider,
+  type ToolsetInfo,
 } from './tool.js';
 export {
   renderToolRefs,
@@ -103,3 +106,4 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
+export type { EnabledToolset, ToolsetStatus } from './toolset-tools.js';
