@@ -38,7 +38,6 @@ export const FAMILIES: readonly Family[] = [
   progressFamily,
 ];
 
-export { CHATBOT_ID, MARKER_ID, questionNotifications } from './account.js';
 export { TEMPLATE_ID } from './admin.js';
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';
