@@ -219,6 +219,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         allowUnauthenticated: flags.allowUnauthenticated,
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
         ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
+        metrics: metricsOption(host),
         logger,
       });
       logger.info(
@@ -393,6 +394,18 @@ function helpText(options: RunBinOptions): string {
     },
     { name: 'PORT', description: 'default for --port' },
     { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
+    {
+      name: 'MCP_LOG_FORMAT',
+      description: 'json: one JSON object per log line; with --http also one per tool call (default text)',
+    },
+    {
+      name: 'MCP_METRICS_TOKEN',
+      description: 'with --http: bearer token for /metrics (needed to serve it beyond loopback)',
+    },
+    {
+      name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      description: 'with --http: send OpenTelemetry traces there (needs the @opentelemetry/* packages)',
+    },
   ];
   const width = Math.max(...environment.map((variable) => variable.name.length));
   const commands = Object.entries(options.commands ?? {});
@@ -429,4 +442,15 @@ ${ownFlags.join('')}  --http                   serve stateless Streamable HTTP i
 Environment:
 ${environment.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.description}`).join('\n')}
 `;
+}
+
+/**
+ * `/metrics`: behind `MCP_METRICS_TOKEN` when it is set; without it only on loopback (the
+ * counts of a public server are not for everyone); `MCP_METRICS=off` turns metrics off.
+ */
+function metricsOption(host: string): boolean | { token: string } {
+  if (process.env.MCP_METRICS?.toLowerCase() === 'off') return false;
+  const token = process.env.MCP_METRICS_TOKEN || undefined;
+  if (token) return { token };
+  return isLoopbackHost(host);
 }
