@@ -14,7 +14,7 @@ import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './lo
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
 import { observe } from './observability/events.js';
-import { METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
+import { Gauge, METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
 import {
   hashUserId,
   type RequestLogContext,
@@ -22,7 +22,6 @@ import {
   requestIdFrom,
   userHashKey,
 } from './observability/request-context.js';
-import { tracingRequested } from './observability/tracing.js';
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { createMcpServer } from './server.js';
 
@@ -72,8 +71,17 @@ export interface ServeHttpOptions {
    * keyed hash of the user id. Default: on with `MCP_LOG_FORMAT=json`.
    */
   requestLog?: boolean;
+  /** More gauges for `/metrics`, read at each scrape. Names must be unique `snake_case`. */
+  gauges?: readonly MetricGauge[];
   /** The key that hashes user ids in logs. Default: `MCP_LOG_USER_KEY`, else random per process. */
   userHashKey?: string | Uint8Array;
+}
+
+/** A value read at each scrape of `/metrics`. */
+export interface MetricGauge {
+  name: string;
+  help: string;
+  read(): number;
 }
 
 /** How `serveHttp` authenticates MCP requests when a static `token` is not enough. */
@@ -136,6 +144,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       `Refusing to serve /metrics on ${host} without a token: pass \`metrics: { token }\` (MCP_METRICS_TOKEN), or listen on 127.0.0.1.`,
     );
   }
+  for (const gauge of options.gauges ?? []) {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(gauge.name)) {
+      throw new ConfigError(`Gauge name "${gauge.name}" is not a Prometheus metric name.`);
+    }
+  }
   const registry = toRegistry(options.registry);
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
@@ -168,7 +181,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
 
   // Observers are per process (like the metrics a scrape sees); each is removed on close.
   const unsubscribe: Array<() => void> = [];
-  const metrics = options.metrics ? new ServerMetrics() : undefined;
+  const metrics = options.metrics
+    ? new ServerMetrics(
+        (options.gauges ?? []).map((gauge) => new Gauge(gauge.name, gauge.help, () => gauge.read())),
+      )
+    : undefined;
   if (metrics) unsubscribe.push(observe(metrics.observer));
   const expectedMetricsToken = metricsToken ? digest(metricsToken) : undefined;
   const requestLog = options.requestLog ?? logFormatFromEnv() === 'json';
@@ -327,6 +344,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       await tracing?.shutdown();
     },
   };
+}
+
+/** Whether the environment asks for traces: `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only one). */
+function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 function digest(token: string): Buffer {

@@ -39,12 +39,30 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   type HttpAuth,
   type HttpHandle,
+  type MetricGauge,
   type ServeHttpOptions,
   serveHttp,
 } from './http.js';
-export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
+export {
+  createLogger,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  redact,
+} from './logger.js';
 export { isLoopbackHost } from './loopback.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
+export {
+  type ObservedScope,
+  observe,
+  type TelemetryObserver,
+  type ToolCallEnd,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+  type UpstreamRequestEnd,
+  type UpstreamRequestEvent,
+} from './observability/events.js';
 export { writePrivateFile } from './private-file.js';
 export {
   type AnyPromptDefinition,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
-import type { HttpAuth } from './http.js';
+import type { HttpAuth, MetricGauge } from './http.js';
 import { createLogger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -57,6 +57,8 @@ export interface HttpAuthSetup {
   close?(): Promise<void>;
   /** What `/readyz` and `/healthz` report on in this mode, instead of the bin's providers. */
   provider?: ProviderSource;
+  /** Gauges of this mode for `/metrics`, e.g. how many users' registries are held. */
+  gauges?: readonly MetricGauge[];
 }
 
 /** What `createHttpAuth` receives. */
@@ -220,6 +222,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
         ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
         metrics: metricsOption(host),
+        ...(setup?.gauges ? { gauges: setup.gauges } : {}),
         logger,
       });
       logger.info(

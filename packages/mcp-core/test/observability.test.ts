@@ -138,6 +138,25 @@ describe('/metrics', () => {
     await scrape(metricsUrl);
   });
 
+  it('serves the gauges a mode adds, read at each scrape, and rejects names Prometheus cannot take', async () => {
+    let users = 3;
+    const gauge = { name: 'mcp_test_users', help: 'Users held.', read: () => users };
+    const { metricsUrl } = await itemsServer({ metrics: { token: METRICS_TOKEN }, gauges: [gauge] });
+    expect(await scrape(metricsUrl)).toContain('# TYPE mcp_test_users gauge\nmcp_test_users 3\n');
+    users = 5;
+    expect(value(await scrape(metricsUrl), 'mcp_test_users', {})).toBe(5);
+    await expect(
+      serveHttp({
+        name: 'x',
+        version: '1',
+        registry: [],
+        port: 0,
+        metrics: true,
+        gauges: [{ ...gauge, name: 'bad-name' }],
+      }),
+    ).rejects.toThrow(/not a Prometheus metric name/);
+  });
+
   it('is absent unless turned on, and refuses to open beyond loopback without a token', async () => {
     const { metricsUrl } = await itemsServer();
     expect((await fetch(metricsUrl)).status).toBe(404);

@@ -17,11 +17,6 @@ export const TRACING_PACKAGES = [
   '@opentelemetry/resources',
 ] as const;
 
-/** Whether the environment asks for traces: `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only one). */
-export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
-}
-
 export interface Tracing {
   observer: TelemetryObserver;
   /** Sends what is buffered and stops the exporter. */
