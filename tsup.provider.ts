@@ -19,15 +19,22 @@ const binShebang: NonNullable<Options['plugins']>[number] = {
 };
 
 /**
- * The build of every provider package: the library (`.`), its fake upstream (`./testing`), both
- * with types, and the bin; ESM for Node 20, `@x/mcp-core` and every other dependency external.
+ * The build of every provider package: the library (`.`), its config-file schema (`./config`), its
+ * fake upstream (`./testing`), all with types, and the bin; ESM for Node 20, `@x/mcp-core` and every other dependency external.
  */
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', bin: 'src/bin.ts' },
+  entry: {
+    index: 'src/index.ts',
+    config: 'src/config.ts',
+    'testing/index': 'src/testing/index.ts',
+    bin: 'src/bin.ts',
+  },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
+  dts: {
+    entry: { index: 'src/index.ts', config: 'src/config.ts', 'testing/index': 'src/testing/index.ts' },
+  },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -1,7 +1,8 @@
 // Your own tool with the core's contract, served by the same runner the bins use: stdio by
 // default, --http, --read-only, --include, ... (run it with --help).
 // Install: npm install @x/mcp-core @modelcontextprotocol/server zod
-import { defineTool, NotFoundError, runBin, toolRef } from '@x/mcp-core';
+import { defineTool, NotFoundError, toolRef } from '@x/mcp-core';
+import { runBin } from '@x/mcp-core/node';
 import { z } from 'zod';
 
 const notes = new Map([['n1', 'Buy milk']]);

@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
     'upstream/index': 'src/upstream/index.ts',
   },

@@ -1,4 +1,4 @@
-import { type BinContext, runBin } from '@x/mcp-core';
+import { type BinContext, runBin } from '@x/mcp-core/node';
 
 const VERSION = '0.0.0';
 

@@ -1,5 +1,10 @@
-import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
-import { z } from 'zod';
+import { BasecampConfigSchema } from '@x/mcp-basecamp/config';
+import { BbjRagConfigSchema } from '@x/mcp-bbj-rag/config';
+import { ContextForgeConfigSchema } from '@x/mcp-context-forge/config';
+import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle } from '@x/mcp-core/node';
+import { ForgeConfigSchema } from '@x/mcp-forge/config';
+import type { z } from 'zod';
 
 /**
  * The providers this server can compose: how to build each from its (non-secret) settings, and
@@ -14,31 +19,13 @@ export interface CatalogEntry<Settings extends z.ZodType = z.ZodType> {
   sandbox(settings: z.output<Settings>): Promise<SandboxHandle<ToolProvider>>;
 }
 
-const url = z.url({ protocol: /^https?$/ });
-const path = z.string().min(1);
-
 const entry = <Settings extends z.ZodType>(value: CatalogEntry<Settings>) => value;
 
+// Each provider's config-file schema comes from its light `./config` entry (zod only), so
+// validating a config loads no provider; the provider itself is imported when it is built.
 export const CATALOG = {
   basecamp: entry({
-    settings: z.strictObject({
-      apiUrl: url.optional().describe('Basecamp API base without the account'),
-      launchpadUrl: url.optional().describe('Launchpad (OAuth) base'),
-      accountId: z.string().regex(/^\d+$/).optional().describe('The Basecamp account id'),
-      tokenFile: path.optional().describe('The login file written by basecamp-mcp login'),
-      contact: z.string().min(3).max(200).optional().describe('Contact for the User-Agent (URL or email)'),
-      timeoutMs: z.int().min(1).max(120_000).optional(),
-      rateLimitRequests: z.int().min(1).max(1000).optional(),
-      rateLimitWindowMs: z.int().min(100).max(600_000).optional(),
-      toolsets: z
-        .array(z.string().regex(/^[a-z]+$/))
-        .min(1)
-        .max(20)
-        .optional()
-        .describe(
-          'Basecamp toolsets: "default", "all", or names such as "todos", "cards" (default: default)',
-        ),
-    }),
+    settings: BasecampConfigSchema,
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
     sandbox: async (settings) =>
       (await import('@x/mcp-basecamp/testing')).createSandbox(
@@ -46,26 +33,17 @@ export const CATALOG = {
       ),
   }),
   forge: entry({
-    settings: z.strictObject({
-      apiUrl: url.optional().describe('Forge API base including /api'),
-      configPath: path.optional().describe("The forge CLI's login file"),
-      timeoutMs: z.int().min(1).max(120_000).optional(),
-    }),
+    settings: ForgeConfigSchema,
     create: async (settings) => (await import('@x/mcp-forge')).createForgeProvider(settings),
     sandbox: async () => (await import('@x/mcp-forge/testing')).createSandbox(),
   }),
   'context-forge': entry({
-    settings: z.strictObject({ dataDir: path.optional().describe('Directory of projects.json') }),
+    settings: ContextForgeConfigSchema,
     create: async (settings) => (await import('@x/mcp-context-forge')).createContextForgeProvider(settings),
     sandbox: async () => (await import('@x/mcp-context-forge/testing')).createSandbox(),
   }),
   'bbj-rag': entry({
-    settings: z.strictObject({
-      apiUrl: url.optional().describe('BBj RAG REST service'),
-      compilerPath: path.optional().describe('The bbjcpl compiler'),
-      compilerTimeoutSeconds: z.number().positive().max(50).optional(),
-      requestTimeoutMs: z.int().min(1).max(120_000).optional(),
-    }),
+    settings: BbjRagConfigSchema,
     create: async (settings) => (await import('@x/mcp-bbj-rag')).createBbjRagProvider(settings),
     sandbox: async () => (await import('@x/mcp-bbj-rag/testing')).createSandbox(),
   }),

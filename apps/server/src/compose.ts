@@ -1,4 +1,5 @@
-import { ConfigError, type ProviderEntry, type SandboxHandle } from '@x/mcp-core';
+import { ConfigError } from '@x/mcp-core';
+import type { ProviderEntry, SandboxHandle } from '@x/mcp-core/node';
 import { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
 import type { ProviderConfig, ServerConfig } from './config.js';
 

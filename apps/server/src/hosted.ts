@@ -4,14 +4,12 @@ import {
   ConfigError,
   createLogger,
   defineTool,
-  type HttpAuthContext,
-  type HttpAuthSetup,
-  type ProviderEntry,
   type ReadinessCheck,
   TokenExpiredError,
   type ToolProvider,
   type ToolRegistry,
 } from '@x/mcp-core';
+import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
 import { z } from 'zod';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 

@@ -1,4 +1,5 @@
-import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
+import { McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
+import { checkReachable } from '@x/mcp-core/upstream';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
 import { basecampResources } from './resources.js';

@@ -1,4 +1,4 @@
-import { runBin } from '@x/mcp-core';
+import { runBin } from '@x/mcp-core/node';
 import { ENVIRONMENT } from './environment.js';
 import { VERSION } from './version.js';
 

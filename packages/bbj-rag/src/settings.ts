@@ -1,5 +1,6 @@
 import { ConfigError } from '@x/mcp-core';
 import { loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import { MAX_COMPILER_TIMEOUT_SECONDS, MAX_TIMEOUT_MS } from './config.js';
 
 export const DEFAULT_API_URL = 'http://localhost:10800';
 export const DEFAULT_COMPILER_PATH = 'bbjcpl';
@@ -7,9 +8,8 @@ export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 10;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** @deprecated The old name of `DEFAULT_TIMEOUT_MS`. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
-/** The compiler must finish well inside the registry's default 60 s call budget. */
-export const MAX_COMPILER_TIMEOUT_SECONDS = 50;
-export const MAX_TIMEOUT_MS = 120_000;
+
+export { MAX_COMPILER_TIMEOUT_SECONDS, MAX_TIMEOUT_MS };
 
 export interface BbjRagSettings {
   /** Base URL of the BBj RAG REST service. Default: `$BBJ_RAG_API_URL`, then `http://localhost:10800`. */

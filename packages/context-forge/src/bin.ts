@@ -1,4 +1,4 @@
-import { runBin } from '@x/mcp-core';
+import { runBin } from '@x/mcp-core/node';
 import { VERSION } from './version.js';
 
 await runBin({

@@ -23,6 +23,8 @@ export interface ContextForgeSettings {
   dataDir?: string;
   /** Lock timing for writes shared with other processes. */
   lock?: LockOptions;
+  /** Environment to read the defaults from. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -35,7 +37,7 @@ export function createContextForgeProvider(settings: ContextForgeSettings = {}):
   let store: ProjectStore | undefined;
   const getStore = () => {
     store ??= new ProjectStore({
-      dataDir: settings.dataDir ?? resolveDataDir(),
+      dataDir: settings.dataDir ?? resolveDataDir(settings.env ? { env: settings.env } : {}),
       // The app migrates its old macOS location only into its default directory.
       ...(settings.dataDir === undefined ? { legacyDir: legacyDataDir() } : {}),
       ...(settings.lock ? { lock: settings.lock } : {}),

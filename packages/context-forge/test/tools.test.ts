@@ -306,3 +306,21 @@ describe('beside the desktop app', () => {
     expect(note).toMatch(/^Note: Project 'harbor-api' .* The values we wrote are still stored\.$/);
   });
 });
+
+describe('settings.env', () => {
+  it('reads CONTEXT_FORGE_DATA_DIR from the given environment, not from process.env', async () => {
+    const client = await connectInMemory(
+      new ToolRegistry().use(
+        createContextForgeProvider({ env: { CONTEXT_FORGE_DATA_DIR: example.dataDir } }),
+      ),
+    );
+    try {
+      const listed = resultData<{ count: number }>(
+        await client.client.callTool({ name: 'project_list', arguments: {} }),
+      );
+      expect(listed.count).toBe(3);
+    } finally {
+      await client.close();
+    }
+  });
+});

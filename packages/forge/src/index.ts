@@ -1,4 +1,5 @@
-import { checkReachable, McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
+import { McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
+import { checkReachable } from '@x/mcp-core/upstream';
 import { ForgeClient } from './client/client.js';
 import { createListPrompt } from './prompts/list.js';
 import { createTicketPrompts } from './prompts/workflow.js';

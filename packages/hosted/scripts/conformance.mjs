@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { createLogger, serveHttp, ToolRegistry } from '@x/mcp-core';
+import { createLogger, ToolRegistry } from '@x/mcp-core';
+import { serveHttp } from '@x/mcp-core/node';
 import { createHostedAuth, Keyring, MemoryStore } from '@x/mcp-hosted';
 import { OAuthBrowser } from '@x/mcp-hosted/testing';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sleep, UpstreamUnavailableError } from '@x/mcp-core';
+import { UpstreamUnavailableError } from '@x/mcp-core';
+import { sleep } from '@x/mcp-core/upstream';
 import type { Keyring } from './crypto.js';
 import type { KvStore } from './store/kv.js';
 import { SealedRecords } from './store/sealed.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -221,7 +220,7 @@ function errorResult(toolName: string, error: unknown, log: Logger): ToolCallRes
     }
     return toolError(error.code, error.message, error.retryable, { ...error.details });
   }
-  const reference = randomUUID().slice(0, 8);
+  const reference = globalThis.crypto.randomUUID().slice(0, 8);
   log.error(`unexpected failure (ref ${reference})`, { error: describeCause(error) });
   return toolError(
     'INTERNAL_ERROR',

@@ -106,7 +106,7 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const READINESS_TTL_MS = 5_000;
 
 /**

@@ -1,3 +1,10 @@
+/**
+ * `@x/mcp-core`: what a tool author needs. The tool contract, the registry and its execute path,
+ * typed errors, results, prompts and resources, and mounting on an MCP server. Nothing here
+ * serves a transport or touches the network: serving and the bin runner are in
+ * `@x/mcp-core/node`, the upstream client and credentials in `@x/mcp-core/upstream`.
+ */
+
 export {
   type Completer,
   type CompletionContext,
@@ -36,14 +43,6 @@ export {
 } from './errors.js';
 export type { CallContext } from './execute.js';
 export {
-  DEFAULT_MAX_BODY_BYTES,
-  type HttpAuth,
-  type HttpHandle,
-  type MetricGauge,
-  type ServeHttpOptions,
-  serveHttp,
-} from './http.js';
-export {
   createLogger,
   type LogFormat,
   type Logger,
@@ -51,7 +50,6 @@ export {
   type LogLevel,
   redact,
 } from './logger.js';
-export { isLoopbackHost } from './loopback.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
 export {
   type ObservedScope,
@@ -63,7 +61,6 @@ export {
   type UpstreamRequestEnd,
   type UpstreamRequestEvent,
 } from './observability/events.js';
-export { writePrivateFile } from './private-file.js';
 export {
   type AnyPromptDefinition,
   type ContentContext,
@@ -75,7 +72,6 @@ export {
   type PromptMessage,
   type PromptResult,
 } from './prompt.js';
-export { checkReachable } from './readiness.js';
 export {
   DEFAULT_TIMEOUT_MS,
   globalToolRegistry,
@@ -105,21 +101,7 @@ export {
   toolError,
   toolSuccess,
 } from './result.js';
-export {
-  type BinCommand,
-  type BinContext,
-  type BinFlag,
-  type EnvironmentVariable,
-  type HttpAuthContext,
-  type HttpAuthSetup,
-  type ProviderEntry,
-  type ProviderSource,
-  type RunBinOptions,
-  runBin,
-  type SandboxHandle,
-} from './runner.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
-export { claimStdout, type ServeStdioOptions, type StdioHandle, serveStdio } from './stdio.js';
 export {
   type AnyToolDefinition,
   defineTool,
@@ -138,4 +120,3 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
-export { networkErrorCode, parseRetryAfter, sleep } from './upstream/helpers.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { McpToolError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -43,7 +42,7 @@ export function toRequestError(error: unknown, what: string, log: Logger, uri?: 
       error.code === 'INVALID_INPUT' || error.code === 'NOT_FOUND' ? INVALID_PARAMS : INTERNAL_ERROR;
     return new McpRequestError(code, error.message, data);
   }
-  const reference = randomUUID().slice(0, 8);
+  const reference = globalThis.crypto.randomUUID().slice(0, 8);
   log.error(`unexpected failure (ref ${reference})`, { error: describe(error) });
   return new McpRequestError(
     INTERNAL_ERROR,

@@ -1,13 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  createLogger,
-  type HttpAuth,
-  type HttpHandle,
-  serveHttp,
-  ToolRegistry,
-} from '../src/index.js';
+import { ConfigError, createLogger, ToolRegistry } from '../src/index.js';
+import { type HttpAuth, type HttpHandle, serveHttp } from '../src/node/index.js';
 import { connectHttp, resultData } from '../src/testing/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  checkReachable,
-  createLogger,
-  type HttpHandle,
-  serveHttp,
-  ToolRegistry,
-} from '../src/index.js';
+import { ConfigError, createLogger, ToolRegistry } from '../src/index.js';
+import { type HttpHandle, serveHttp } from '../src/node/index.js';
 import { closedPort, connectHttp, errorBody, resultData } from '../src/testing/index.js';
+import { checkReachable } from '../src/upstream/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 
 const TOKEN = 'test-token-0123456789';

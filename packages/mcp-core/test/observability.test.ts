@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, type HttpAuth, type HttpHandle, serveHttp, ToolRegistry } from '../src/index.js';
+import { createLogger, ToolRegistry } from '../src/index.js';
+import { type HttpAuth, type HttpHandle, serveHttp } from '../src/node/index.js';
 import { observe } from '../src/observability/events.js';
 import { hashUserId } from '../src/observability/request-context.js';
 import { connectHttp, errorBody, resultData } from '../src/testing/index.js';

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { networkErrorCode, parseRetryAfter, sleep, writePrivateFile } from '../src/index.js';
 import { closedPort } from '../src/testing/index.js';
+import { networkErrorCode, parseRetryAfter, sleep, writePrivateFile } from '../src/upstream/index.js';
 
 describe('parseRetryAfter', () => {
   it('reads delta-seconds and HTTP dates, and nothing else', () => {

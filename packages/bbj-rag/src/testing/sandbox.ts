@@ -1,4 +1,5 @@
-import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle } from '@x/mcp-core/node';
 import { createBbjRagProvider } from '../index.js';
 import { startFakeBbjRag } from './fake-server.js';
 

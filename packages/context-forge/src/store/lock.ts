@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { ConflictError, sleep } from '@x/mcp-core';
+import { ConflictError } from '@x/mcp-core';
+import { sleep } from '@x/mcp-core/upstream';
 
 export interface LockOptions {
   /** A lock older than this is taken over even when its owner cannot be checked. Default 10 s. */

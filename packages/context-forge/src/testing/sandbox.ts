@@ -1,4 +1,5 @@
-import type { SandboxHandle, ToolProvider } from '@x/mcp-core';
+import type { ToolProvider } from '@x/mcp-core';
+import type { SandboxHandle } from '@x/mcp-core/node';
 import { createContextForgeProvider } from '../index.js';
 import { createExampleStore } from './example-store.js';
 

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError, createLogger, isLoopbackHost, type Logger, McpToolError } from '@x/mcp-core';
+import { ConfigError, createLogger, type Logger, McpToolError } from '@x/mcp-core';
+import { isLoopbackHost } from '@x/mcp-core/node';
 import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';

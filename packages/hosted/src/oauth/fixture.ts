@@ -4,14 +4,8 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createBasecampProvider } from '@x/mcp-basecamp';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import {
-  createLogger,
-  defineTool,
-  type HttpAuth,
-  type HttpHandle,
-  serveHttp,
-  ToolRegistry,
-} from '@x/mcp-core';
+import { createLogger, defineTool, ToolRegistry } from '@x/mcp-core';
+import { type HttpAuth, type HttpHandle, serveHttp } from '@x/mcp-core/node';
 import { z } from 'zod';
 import { Keyring } from '../crypto.js';
 import type { KvStore } from '../store/kv.js';

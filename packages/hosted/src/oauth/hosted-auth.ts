@@ -1,12 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import {
-  ConfigError,
-  type HttpAuth,
-  isLoopbackHost,
-  type Logger,
-  McpToolError,
-  type ToolRegistry,
-} from '@x/mcp-core';
+import { ConfigError, type Logger, McpToolError, type ToolRegistry } from '@x/mcp-core';
+import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
 import { oidcKeys } from '../oidc-adapter.js';

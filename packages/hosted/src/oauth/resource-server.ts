@@ -8,7 +8,8 @@ import {
   OAuthErrorCode,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
-import { isLoopbackHost, McpToolError } from '@x/mcp-core';
+import { McpToolError } from '@x/mcp-core';
+import { isLoopbackHost } from '@x/mcp-core/node';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { StoreUnavailableError } from '../errors.js';
 import { MCP_SCOPE } from './authorization-server.js';

@@ -1,6 +1,7 @@
 import { chmod, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ConfigError, writePrivateFile } from '@x/mcp-core';
+import { ConfigError } from '@x/mcp-core';
+import { writePrivateFile } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { DecryptError, StoreUnavailableError } from '../errors.js';
 import { type MemorySnapshot, MemoryStore } from './memory.js';
