@@ -75,6 +75,10 @@ const config = {
   concurrency: Number(flags.concurrency ?? 16),
 };
 guardRun(20 * 60_000);
+process.on('uncaughtException', (error) => {
+  log(`uncaught: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+});
 
 const { startFakeBasecamp } = await import('../packages/basecamp/dist/testing/index.js');
 const { OAuthBrowser, TestOAuthClient, startRedisServer } = await import(
@@ -210,6 +214,9 @@ async function startProxy(targets) {
 // Sign-in: the whole flow as a real client does it (401, discovery, DCR, consent, Launchpad, token).
 
 let identities = 0;
+// One registered client per server origin, as one MCP client app used by many people: the server
+// rate-limits dynamic registrations per address, and a registration is not part of a person's sign-in.
+const registrations = new Map();
 async function signIn(url) {
   const id = 10_000 + ++identities;
   const identity = {
@@ -220,6 +227,8 @@ async function signIn(url) {
     accounts: [ACCOUNT],
   };
   const oauth = new TestOAuthClient(REDIRECT, 'none', 'Bench client');
+  const registered = registrations.get(new URL(url).origin);
+  if (registered) oauth.saveClientInformation(registered);
   const browser = new OAuthBrowser({ stopAt: (target) => target.href.startsWith(REDIRECT) });
   const t0 = performance.now();
   const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
@@ -239,6 +248,7 @@ async function signIn(url) {
     throw new Error(`sign-in failed: ${page.status} ${page.body.slice(0, 200)}`);
   await first.finishAuth(page.url.searchParams);
   const ms = performance.now() - t0;
+  if (!registered) registrations.set(new URL(url).origin, oauth.clientInformation());
   return { ms, token: oauth.tokens().access_token, userId: `basecamp:${id}` };
 }
 
@@ -457,6 +467,7 @@ if (!flags['no-memory']) {
         latencies.push(user.ms);
         if (!(await call(agent, port, user.token))) throw new Error('a signed-in user’s call failed');
         signedIn++;
+        if (signedIn % 100 === 0) log(`  ${signedIn} users signed in`);
       }
       fake.resetLog();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -473,6 +484,11 @@ if (!flags['no-memory']) {
       first10MedianMs: median(latencies.slice(0, 10)),
       last100MedianMs: median(latencies.slice(-100)),
     };
+  } catch (error) {
+    log(
+      `memory run failed: ${error?.stack ?? error}\nserver exit ${child.exitCode} ${child.signalCode}, stderr tail:\n${child.stderrTail}`,
+    );
+    throw error;
   } finally {
     agent.destroy();
     await stop(child, { signal: 'SIGTERM' });

@@ -20,6 +20,7 @@ import {
   type RequestLogContext,
   requestContext,
   requestIdFrom,
+  toolCallLog,
   userHashKey,
 } from './observability/request-context.js';
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
@@ -193,19 +194,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   let previousLogContext: ReturnType<typeof setLogContext> | undefined;
   if (requestLog) {
     previousLogContext = setLogContext(() => requestContext.getStore());
-    const callLog = logger.child('calls');
-    unsubscribe.push(
-      observe({
-        toolCall: (event) => ({
-          end: ({ outcome, durationMs }) =>
-            callLog.info('tool call', {
-              tool: event.tool,
-              outcome,
-              duration_ms: Math.round(durationMs * 10) / 10,
-            }),
-        }),
-      }),
-    );
+    unsubscribe.push(observe(toolCallLog(logger.child('calls'))));
   }
   const tracing =
     (options.tracing ?? tracingRequested())
