@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,6 +57,10 @@ const first = (list: unknown): Data => {
 };
 
 async function agentSession(client: Client): Promise<void> {
+  let listChanged = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    listChanged++;
+  });
   const info = client.getServerVersion();
   const { tools } = await client.listTools();
   console.log(`connected to ${info?.name} ${info?.version}: ${tools.length} tools`);
@@ -152,11 +156,85 @@ async function agentSession(client: Client): Promise<void> {
     { summary: (todo) => [`created to-do ${named(todo)}`, String(todo.app_url)] },
   );
 
-  step('5. Mistakes come back as typed errors the model can act on');
+  step('5. Basecamp: move a card and answer a check-in, adding their toolsets while connected');
+  await call(
+    client,
+    'basecamp_list_toolsets',
+    {},
+    {
+      lines: 12,
+      summary: items(
+        'toolsets',
+        (toolset) =>
+          `${String(toolset.name).padEnd(9)} ${toolset.enabled ? 'on' : dim(`off (${toolset.served_count}/${toolset.tool_count} tools served)`)}`,
+      ),
+    },
+  );
+  const added = (data: Data) => {
+    const names = (data.added as string[] | undefined) ?? [];
+    return [`added ${names.length} tools: ${names.slice(0, 4).join(', ')}, …`];
+  };
+  await call(client, 'basecamp_enable_toolset', { toolset: 'cards' }, { summary: added });
+  console.log(
+    `  ${dim(`notifications/tools/list_changed received ${listChanged}×; tools/list → ${(await client.listTools()).tools.length} tools`)}`,
+  );
+  const board = first(bcProjects.items);
+  const table = await call(
+    client,
+    'basecamp_get_card_table',
+    { project_id: board.id },
+    {
+      summary: items(
+        'columns',
+        (column) => `${column.id}  ${column.title} ${dim(`(${column.cards_count} cards)`)}`,
+      ),
+    },
+  );
+  const columns = (table.columns as Data[] | undefined) ?? [];
+  const column = (title: string) => {
+    const found = columns.find((each) => each.title === title);
+    if (!found) throw new Error(`no column ${title} in ${JSON.stringify(columns)}`);
+    return found;
+  };
+  const cards = await call(
+    client,
+    'basecamp_list_cards',
+    { column_id: column('In progress').id },
+    { summary: items('items', named) },
+  );
+  await call(
+    client,
+    'basecamp_move_card',
+    { card_id: first(cards.items).id, column_id: column('Review').id },
+    { summary: (card) => [`"${card.title}" is now in ${(card.parent as Data).title}`] },
+  );
+  await call(client, 'basecamp_enable_toolset', { toolset: 'checkins' }, { summary: added });
+  // The project whose dock has its check-ins switched on.
+  const team = ((bcProjects.items as Data[]) ?? []).find((item) =>
+    ((item.enabled_tools as string[] | undefined) ?? []).includes('questionnaire'),
+  );
+  if (!team) throw new Error('no project with check-ins');
+  const questions = await call(
+    client,
+    'basecamp_list_checkin_questions',
+    { project_id: team.id },
+    { summary: items('items', (question) => `${question.id}  ${question.title}`) },
+  );
+  await call(
+    client,
+    'basecamp_answer_checkin',
+    {
+      question_id: first(questions.items).id,
+      content: `Picked up **${ticketId}** and moved the hinge card to Review.`,
+    },
+    { summary: (answer) => [`answered as ${(answer.author as Data).name}: ${answer.content}`] },
+  );
+
+  step('6. Mistakes come back as typed errors the model can act on');
   await call(client, 'forge_get_ticket_context', { ticketId: 'FOR-9999' });
   await call(client, 'context_forge_project_update', { id: project.id });
 
-  step('6. Prompts and resources: what a client offers as slash commands and attachments');
+  step('7. Prompts and resources: what a client offers as slash commands and attachments');
   await promptsAndResources(client, ticketId);
 }
 
@@ -241,6 +319,19 @@ async function httpSession(env: Record<string, string | undefined>): Promise<voi
 }
 
 const home = await mkdtemp(join(tmpdir(), 'x-mcp-demo-'));
+// Every provider, with Basecamp's dynamic toolsets: the model adds card tables and check-ins itself.
+const config = join(home, 'server.json');
+await writeFile(
+  config,
+  JSON.stringify({
+    providers: {
+      basecamp: { settings: { dynamicToolsets: true } },
+      forge: {},
+      'context-forge': {},
+      'bbj-rag': {},
+    },
+  }),
+);
 // The server gets a home of its own and none of the user's provider settings: no login file,
 // config or store of the user is ever read.
 const env: Record<string, string | undefined> = {
@@ -257,10 +348,10 @@ try {
   console.log(
     bold('The composed MCP server with Basecamp, Forge, Context Forge and BBj docs, on local fakes'),
   );
-  step('stdio: spawning `x-mcp-server --sandbox` the way an agent does');
+  step('stdio: spawning `x-mcp-server --sandbox --config server.json` the way an agent does');
   const stdio = await spawnStdioClient({
     command: process.execPath,
-    args: [serverBin, '--sandbox'],
+    args: [serverBin, '--sandbox', '--config', config],
     env,
   });
   try {

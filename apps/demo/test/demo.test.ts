@@ -11,14 +11,16 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   expect(run.stderr).toMatch(/Built in \d+ s\. Starting the demo\./);
   expect(run.status).toBe(0);
   const out = run.stdout;
-  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 47 tools/);
+  // 47 tools and Basecamp's list_toolsets and enable_toolset.
+  expect(out).toMatch(/connected to x-mcp-server [\d.]+: 49 tools/);
   for (const heading of [
     '1. Forge',
     '2. Context Forge',
     '3. BBj documentation',
     '4. Basecamp',
-    '5. Mistakes',
-    '6. Prompts and resources',
+    '5. Basecamp: move a card and answer a check-in',
+    '6. Mistakes',
+    '7. Prompts and resources',
   ]) {
     expect(out).toContain(heading);
   }
@@ -27,6 +29,15 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   expect(out).toContain('### Current Work Context');
   expect(out).toContain('## Result 1: BBjWindow::addButton');
   expect(out).toContain('created to-do 1100000000  Review FOR-1 once merged');
+  expect(out).toMatch(/cards {5}off \(0\/15 tools served\)/);
+  expect(out).toMatch(
+    /→ basecamp_enable_toolset \{"toolset":"cards"\}\n {2}✓\n {4}added 15 tools: basecamp_get_card_table,/,
+  );
+  expect(out).toContain('notifications/tools/list_changed received 1×; tools/list → 64 tools');
+  expect(out).toContain('"Pick the hinge supplier" is now in Review');
+  expect(out).toMatch(/→ basecamp_enable_toolset \{"toolset":"checkins"\}\n {2}✓\n {4}added 9 tools:/);
+  expect(out).toContain('What did you work on today?');
+  expect(out).toContain('answered as Victor Cooper: Picked up **FOR-1** and moved the hinge card to Review.');
   expect(out).toContain('"error_code": "NOT_FOUND"');
   expect(out).toContain('"error_code": "INVALID_INPUT"');
   expect(out).toContain(

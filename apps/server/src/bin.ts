@@ -90,8 +90,14 @@ await runBin({
   createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),
   commands: {
     users: {
-      summary: 'users list | users revoke <user>: who signed in (--auth oauth); sign one out everywhere',
+      summary:
+        'users list | revoke <user> | forget <user>: who signed in (--auth oauth); sign one out everywhere; delete all about one',
       run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
+    },
+    keys: {
+      summary:
+        'keys rotate: seal the store again with MCP_SECRET (old one in MCP_SECRET_PREVIOUS), new signing key',
+      run: async (argv) => (await import('./hosted.js')).keysCommand(argv),
     },
   },
   createHttpAuth: async (context) =>

@@ -28,9 +28,10 @@ export const CATALOG = {
     settings: BasecampConfigSchema,
     create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
     sandbox: async (settings) =>
-      (await import('@x/mcp-basecamp/testing')).createSandbox(
-        settings.toolsets ? { toolsets: settings.toolsets } : {},
-      ),
+      (await import('@x/mcp-basecamp/testing')).createSandbox({
+        ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
+        ...(settings.dynamicToolsets === undefined ? {} : { dynamicToolsets: settings.dynamicToolsets }),
+      }),
   }),
   forge: entry({
     settings: ForgeConfigSchema,

@@ -33,7 +33,15 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       basecamp: providerConfig(CATALOG.basecamp.settings).optional(),
       forge: providerConfig(CATALOG.forge.settings).optional(),
-      'context-forge': providerConfig(CATALOG['context-forge'].settings).optional(),
+      'context-forge': providerConfig(CATALOG['context-forge'].settings)
+        .extend({
+          /**
+           * `--auth oauth` only: serve Context Forge (the server's own project files) to every
+           * signed-in user. Default false: not served in oauth mode.
+           */
+          shared: z.boolean().optional(),
+        })
+        .optional(),
       'bbj-rag': providerConfig(CATALOG['bbj-rag'].settings).optional(),
     } satisfies Record<ProviderId, z.ZodType>)
     .optional(),

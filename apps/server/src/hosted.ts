@@ -11,12 +11,38 @@ import {
 } from '@x/mcp-core';
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
 import { z } from 'zod';
+import type { ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 
 /** Providers every signed-in user shares: no per-user credentials. */
 const SHARED = new Set(['bbj-rag']);
-/** Providers built per user from that user's stored connection. */
-const PER_USER = new Set(['basecamp']);
+/** Providers built per user from that user's stored connection (Forge: the user's own link). */
+const PER_USER = new Set(['basecamp', 'forge']);
+/**
+ * Forge tools that read the server's own disk (its working directory's git repository), never
+ * a user's: not served in oauth mode.
+ */
+const FORGE_LOCAL_TOOLS = ['get_repository_context'];
+
+/**
+ * Which selected providers oauth mode serves, and how: Basecamp and Forge per user (each user's
+ * own sign-in and link), BBj RAG shared by every signed-in user, Context Forge (the server's local
+ * files) shared only when the config marks it `"shared": true`, else not at all.
+ */
+export function oauthProviderPolicy(composition: CompositionOptions): {
+  perUser: ProviderId[];
+  shared: ProviderId[];
+  dropped: ProviderId[];
+} {
+  const ids = selectProviders(composition);
+  const contextForgeShared = composition.config?.providers?.['context-forge']?.shared === true;
+  const isShared = (id: ProviderId) => SHARED.has(id) || (id === 'context-forge' && contextForgeShared);
+  return {
+    perUser: ids.filter((id) => PER_USER.has(id)),
+    shared: ids.filter(isShared),
+    dropped: ids.filter((id) => !PER_USER.has(id) && !isShared(id)),
+  };
+}
 
 export type AuthMode = 'none' | 'token' | 'oauth';
 
@@ -118,9 +144,9 @@ function nodeAtLeast(major: number, minor: number): boolean {
 /**
  * `--auth oauth`: the hosted, multi-user server. Each person signs in with Basecamp
  * (Launchpad) through our OAuth authorization server; each gets their own Basecamp provider
- * built from their stored connection. Providers without per-user credentials (BBj RAG) are
- * shared; Forge and Context Forge are not served in this mode (their credentials and files
- * belong to one person).
+ * built from their stored connection, and their own Forge provider on the Forge account they
+ * linked at `<public>/connect/forge`. Providers without per-user credentials (BBj RAG) are
+ * shared; Context Forge (the server's local files) only when the config marks it shared.
  */
 export async function createOAuthSetup(
   context: HttpAuthContext,
@@ -144,16 +170,18 @@ export async function createOAuthSetup(
     defaultStoreUrl(env);
   const store = await hosted.createStore(storeUrl, { keyring });
 
-  const ids = selectProviders(composition);
-  const dropped = ids.filter((id) => !SHARED.has(id) && !PER_USER.has(id));
-  if (dropped.length > 0) {
-    logger.warn(`--auth oauth does not serve ${dropped.join(', ')} (no per-user credentials for it yet)`);
+  const policy = oauthProviderPolicy(composition);
+  if (policy.dropped.length > 0) {
+    logger.warn(
+      `--auth oauth does not serve ${policy.dropped.join(', ')} (the server's local files; set "shared": true in its config to serve it to every signed-in user)`,
+    );
   }
-  if (!ids.includes('basecamp')) {
+  if (!policy.perUser.includes('basecamp')) {
     await store.close();
     throw new ConfigError('--auth oauth signs users in with Basecamp: serve the basecamp provider.');
   }
-  const sharedIds = ids.filter((id) => SHARED.has(id));
+  const servesForge = policy.perUser.includes('forge');
+  const sharedIds = policy.shared;
   const shared: ProviderEntry[] =
     sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : [];
   const cache = new UserRegistryCache();
@@ -184,22 +212,45 @@ export async function createOAuthSetup(
         env.MCP_OAUTH_REFRESH_TTL,
         30 * 24 * 3600,
       ),
+      clientTtl: hosted.secondsFromEnv('MCP_OAUTH_CLIENT_TTL', env.MCP_OAUTH_CLIENT_TTL, 30 * 24 * 3600),
       serverName: 'x-mcp-server',
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
         : {}),
+      ...(servesForge
+        ? {
+            forge: {
+              apiUrl:
+                composition.config?.providers?.forge?.settings?.apiUrl ??
+                (env.FORGE_API_URL || hosted.DEFAULT_FORGE_API_URL),
+            },
+          }
+        : {}),
       logger,
-      // One Basecamp provider per user (its own ETag and dock caches), kept while the user signs
-      // in to the same account; its credentials come from the user's stored connection,
-      // refreshed lazily and renewed after a 401 (settings.credentials).
+      // One Basecamp (and Forge) provider per user (its own ETag and dock caches), kept while the
+      // user signs in to the same account; its credentials come from the user's stored connection
+      // (and Forge link), refreshed lazily and renewed after a 401 (settings.credentials).
       registryFor: async (userId, credentials) =>
         cache.get(userId, credentials.accountId, async () => {
+          const forgeLinks = auth.forge;
           const own = await compose({
             ...composition,
-            only: ['basecamp'],
-            settings: { basecamp: { credentials: auth.connections.credentialSource(userId) } },
+            only: policy.perUser,
+            settings: {
+              basecamp: { credentials: auth.connections.credentialSource(userId) },
+              ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
+            },
           });
-          return context.compose([...own, ...shared, ...hostedEntry]);
+          // Excluded like a config rule, so the prompts that name these tools go with them.
+          const entries = own.map((entry) =>
+            entry.provider.id === 'forge'
+              ? {
+                  ...entry,
+                  use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] },
+                }
+              : entry,
+          );
+          return context.compose([...entries, ...shared, ...hostedEntry]);
         }),
     });
     const breaker = new hosted.InvalidGrantBreaker(store);
@@ -207,7 +258,7 @@ export async function createOAuthSetup(
     const whoami = defineTool({
       name: 'whoami',
       description:
-        'Who you are signed in as on this server: your Basecamp name and email, and the Basecamp account your tools use.',
+        'Who you are signed in as on this server: your Basecamp name and email, the Basecamp account your tools use, and (when Forge is served) whether your Forge account is linked and where to link it.',
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -216,11 +267,20 @@ export async function createOAuthSetup(
         if (!connection || typeof userId !== 'string') {
           throw new TokenExpiredError('Not signed in: reconnect this server in your MCP client.');
         }
+        const forgeLinks = auth.forge;
+        const link = forgeLinks ? await forgeLinks.get(userId) : undefined;
         return {
           user: userId,
           name: connection.identity.name,
           email: connection.identity.email,
           basecamp_account: { id: connection.accountId, name: connection.accountName },
+          ...(forgeLinks
+            ? {
+                forge: link
+                  ? { linked: true, email: link.user.email, team: link.teamId }
+                  : { linked: false, connect_url: forgeLinks.connectUrl },
+              }
+            : {}),
         };
       },
     });
@@ -233,6 +293,18 @@ export async function createOAuthSetup(
         try {
           await store.ping();
           checks.push({ name: 'store', ok: true });
+          // The signing keys open with MCP_SECRET (a wrong secret shows here, not at sign-in).
+          try {
+            const keys = await hosted.loadSigningKeys(store, keyring);
+            checks.push({ name: 'keys', ok: keys.length > 0, detail: `${keys.length} signing keys` });
+          } catch (error) {
+            if (hosted.StoreUnavailableError.isInstance(error)) throw error;
+            checks.push({
+              name: 'keys',
+              ok: false,
+              detail: 'the signing keys do not open with MCP_SECRET (or MCP_SECRET_PREVIOUS)',
+            });
+          }
           const state = await breaker.state();
           checks.push({
             name: 'launchpad-refresh',
@@ -275,23 +347,24 @@ export async function createOAuthSetup(
   }
 }
 
+type HostedModule = typeof import('@x/mcp-hosted');
+
 /**
- * `x-mcp-server users list` and `x-mcp-server users revoke <user>`: the store of `--auth oauth`
- * (`MCP_STORE`, `MCP_SECRET`). For a file store, stop the server first (one process per file).
+ * Runs an admin command on the store of `--auth oauth` (`MCP_STORE`, `MCP_SECRET`); for a
+ * `file:` store, stop the server first (one process per file).
  */
-export async function usersCommand(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+async function withStore(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  run: (
+    hosted: HostedModule,
+    store: Awaited<ReturnType<HostedModule['createStore']>>,
+    keyring: ReturnType<HostedModule['Keyring']['fromEnv']>,
+  ) => Promise<void>,
 ): Promise<number> {
-  const [action, user, ...rest] = argv;
-  const usage = 'Usage: x-mcp-server users list | users revoke <user id, e.g. basecamp:123>\n';
-  if (!(action === 'list' && user === undefined) && !(action === 'revoke' && user && rest.length === 0)) {
-    process.stderr.write(usage);
-    return 2;
-  }
   if (!nodeAtLeast(22, 12)) {
     process.stderr.write(
-      `x-mcp-server users needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
+      `x-mcp-server ${command} needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
     );
     return 2;
   }
@@ -300,27 +373,86 @@ export async function usersCommand(
   try {
     const keyring = hosted.Keyring.fromEnv(env);
     store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env), { keyring });
-    if (action === 'list') {
-      for (const entry of await hosted.listUsers(store, keyring))
-        process.stdout.write(`${JSON.stringify(entry)}\n`);
-      return 0;
-    }
-    const launchpad =
-      env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
-        ? new hosted.Launchpad({
-            clientId: env.BASECAMP_CLIENT_ID,
-            clientSecret: env.BASECAMP_CLIENT_SECRET,
-            url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
-            redirectUri: '',
-          })
-        : undefined;
-    const result = await hosted.revokeUser(store, keyring, user as string, launchpad ? { launchpad } : {});
-    process.stdout.write(`${JSON.stringify({ user, ...result })}\n`);
+    await run(hosted, store, keyring);
     return 0;
   } catch (error) {
-    process.stderr.write(`x-mcp-server users: ${(error as Error).message}\n`);
+    process.stderr.write(`x-mcp-server ${command}: ${(error as Error).message}\n`);
     return 1;
   } finally {
     await store?.close();
   }
+}
+
+function launchpadFromEnv(hosted: HostedModule, env: NodeJS.ProcessEnv) {
+  return env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
+    ? new hosted.Launchpad({
+        clientId: env.BASECAMP_CLIENT_ID,
+        clientSecret: env.BASECAMP_CLIENT_SECRET,
+        url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
+        redirectUri: '',
+      })
+    : undefined;
+}
+
+/**
+ * `x-mcp-server users list | revoke <user> | forget <user>`: who signed in; sign one out
+ * everywhere; delete everything about one. `<user>` is an id `users list` prints or an email.
+ */
+export async function usersCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const [action, user, ...rest] = argv;
+  const usage =
+    'Usage: x-mcp-server users list | users revoke <user> | users forget <user>\n' +
+    '  <user>: an id users list prints (e.g. basecamp:123) or the user’s email\n';
+  const valid =
+    (action === 'list' && user === undefined) ||
+    ((action === 'revoke' || action === 'forget') && user && rest.length === 0);
+  if (!valid) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  return withStore('users', env, async (hosted, store, keyring) => {
+    if (action === 'list') {
+      for (const entry of await hosted.listUsers(store, keyring))
+        process.stdout.write(`${JSON.stringify(entry)}\n`);
+      return;
+    }
+    const id = await hosted.resolveUser(store, keyring, user as string);
+    const launchpad = launchpadFromEnv(hosted, env);
+    const options = launchpad ? { launchpad } : {};
+    const result =
+      action === 'revoke'
+        ? await hosted.revokeUser(store, keyring, id, options)
+        : await hosted.forgetUser(store, keyring, id, options);
+    process.stdout.write(`${JSON.stringify({ user: id, ...result })}\n`);
+  });
+}
+
+/**
+ * `x-mcp-server keys rotate`, with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS`:
+ * every stored record sealed again with the new secret, and a new signing key (the previous one
+ * stays published until the tokens it signed have expired).
+ */
+export async function keysCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  if (argv.length !== 1 || argv[0] !== 'rotate') {
+    process.stderr.write(
+      'Usage: x-mcp-server keys rotate   (MCP_SECRET = the new secret, MCP_SECRET_PREVIOUS = the old one)\n',
+    );
+    return 2;
+  }
+  return withStore('keys', env, async (hosted, store, keyring) => {
+    const accessTtl = hosted.secondsFromEnv('MCP_OAUTH_ACCESS_TTL', env.MCP_OAUTH_ACCESS_TTL, 3600);
+    const result = await hosted.rotateKeys(store, keyring, { signingKeyMinAgeMs: accessTtl * 1000 });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (result.unreadable > 0) {
+      process.stderr.write(
+        `x-mcp-server keys: ${result.unreadable} records open with neither MCP_SECRET nor MCP_SECRET_PREVIOUS; keep MCP_SECRET_PREVIOUS until you know why.\n`,
+      );
+    }
+  });
 }

@@ -90,6 +90,48 @@ describe('composition', () => {
     expect(unknown.stderr).toContain('Unknown Basecamp toolset "kanban"');
   });
 
+  it('adds Basecamp toolsets at run time with dynamicToolsets in the config, under the prefix', async () => {
+    const config = await configFile({
+      providers: { forge: {}, basecamp: { settings: { dynamicToolsets: true } } },
+    });
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox', '--config', config],
+    });
+    try {
+      let changes = 0;
+      client.setNotificationHandler('notifications/tools/list_changed', () => {
+        changes++;
+      });
+      const before = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(before).toContain('basecamp_enable_toolset');
+      expect(before).not.toContain('basecamp_move_card');
+      expect(client.getInstructions()).toContain('enable one with basecamp_enable_toolset');
+      const enabled = resultData<{ added: string[] }>(
+        await client.callTool({ name: 'basecamp_enable_toolset', arguments: { toolset: 'cards' } }),
+      );
+      expect(enabled.added).toContain('basecamp_move_card');
+      const after = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(changes).toBe(1);
+      expect(after).toContain('basecamp_move_card');
+      expect(after.filter((name) => name.startsWith('forge_'))).toEqual(
+        before.filter((name) => name.startsWith('forge_')),
+      );
+      const table = resultData<{ columns: { id: number; title: string }[] }>(
+        await client.callTool({ name: 'basecamp_get_card_table', arguments: { project_id: 2085958504 } }),
+      );
+      expect(table.columns.map((column) => column.title)).toContain('Done');
+      const unknown = errorBody(
+        await client.callTool({ name: 'basecamp_enable_toolset', arguments: { toolset: 'kanban' } }),
+      );
+      expect(unknown.error_code).toBe('INVALID_INPUT');
+      expect(unknown.message).toContain('The toolsets are: projects, todos,');
+      expect(unknown.message).toContain('basecamp_list_toolsets describes them');
+    } finally {
+      await close();
+    }
+  });
+
   it('--providers picks providers and --no-prefix drops the default prefixes', async () => {
     const names = await toolNames(['--sandbox', '--providers', 'bbj-rag,context-forge', '--no-prefix']);
     expect(names.slice(0, 2)).toEqual(['project_list', 'project_get']);

@@ -1,7 +1,15 @@
 import { ConfigError, createLogger, ToolRegistry } from '@x/mcp-core';
 import { startProcess } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
-import { authMode, cimdEnabled, defaultStoreUrl, onOff, UserRegistryCache } from '../src/hosted.js';
+import { parseConfig } from '../src/config.js';
+import {
+  authMode,
+  cimdEnabled,
+  defaultStoreUrl,
+  oauthProviderPolicy,
+  onOff,
+  UserRegistryCache,
+} from '../src/hosted.js';
 import { bin } from './helpers.js';
 
 const registry = () => Promise.resolve(new ToolRegistry({ logger: createLogger('t', { level: 'silent' }) }));
@@ -85,5 +93,30 @@ describe('per-user registries', () => {
     await expect(cache.get('b', 'k', () => Promise.reject(new Error('no connection')))).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(cache.size).toBe(0);
+  });
+});
+
+describe('oauth provider policy', () => {
+  it('serves Basecamp and Forge per user, BBj RAG to everyone, and Context Forge only when marked shared', () => {
+    expect(oauthProviderPolicy({})).toEqual({
+      perUser: ['basecamp', 'forge'],
+      shared: ['bbj-rag'],
+      dropped: ['context-forge'],
+    });
+    const config = parseConfig({ providers: { basecamp: {}, 'context-forge': { shared: true } } });
+    expect(oauthProviderPolicy({ config })).toEqual({
+      perUser: ['basecamp'],
+      shared: ['context-forge'],
+      dropped: [],
+    });
+    expect(
+      oauthProviderPolicy({ config: parseConfig({ providers: { 'context-forge': { shared: false } } }) })
+        .dropped,
+    ).toEqual(['context-forge']);
+  });
+
+  it('accepts "shared" only on Context Forge', () => {
+    expect(() => parseConfig({ providers: { forge: { shared: true } } })).toThrow(/providers\.forge.*shared/);
+    expect(() => parseConfig({ providers: { 'context-forge': { shared: 'yes' } } })).toThrow(ConfigError);
   });
 });

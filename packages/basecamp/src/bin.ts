@@ -12,6 +12,11 @@ function toolsets(flag: string | boolean | undefined): { toolsets: string } | un
   return typeof flag === 'string' ? { toolsets: flag } : undefined;
 }
 
+/** `--dynamic-toolsets` switches it on; otherwise the provider reads `BASECAMP_DYNAMIC_TOOLSETS`. */
+function dynamic(flag: string | boolean | undefined): { dynamicToolsets: true } | undefined {
+  return flag === true ? { dynamicToolsets: true } : undefined;
+}
+
 await runBin({
   name: 'basecamp-mcp',
   version: VERSION,
@@ -34,11 +39,22 @@ await runBin({
       value: '<a,b>',
       description: `tools to serve: default, all, or ${TOOLSET_LIST} (env BASECAMP_TOOLSETS)`,
     },
+    'dynamic-toolsets': {
+      type: 'boolean',
+      description:
+        'also serve list_toolsets and enable_toolset, to add toolsets while connected (env BASECAMP_DYNAMIC_TOOLSETS=1)',
+    },
   },
   createProvider: async ({ flags }) =>
-    (await import('./index.js')).createBasecampProvider(toolsets(flags.toolsets) ?? {}),
+    (await import('./index.js')).createBasecampProvider({
+      ...toolsets(flags.toolsets),
+      ...dynamic(flags['dynamic-toolsets']),
+    }),
   createSandbox: async ({ flags }) =>
     (await import('./testing/index.js')).createSandbox({
       toolsets: toolsets(flags.toolsets)?.toolsets ?? process.env.BASECAMP_TOOLSETS,
+      dynamicToolsets:
+        flags['dynamic-toolsets'] === true ||
+        /^(1|true|yes|on)$/i.test(process.env.BASECAMP_DYNAMIC_TOOLSETS ?? ''),
     }),
 });

@@ -28,6 +28,10 @@ export const BasecampConfigSchema = z.strictObject({
     .max(20)
     .optional()
     .describe('Basecamp toolsets: "default", "all", or names such as "todos", "cards" (default: default)'),
+  dynamicToolsets: z
+    .boolean()
+    .optional()
+    .describe('Also serve list_toolsets and enable_toolset, to add toolsets while connected'),
 }) satisfies z.ZodType<BasecampSettings>;
 
 export type BasecampConfig = z.output<typeof BasecampConfigSchema>;

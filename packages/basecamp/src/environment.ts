@@ -49,5 +49,9 @@ export const ENVIRONMENT: readonly SettingVariable[] = [
     description: 'toolsets to serve, comma-separated (default: default; all: every tool)',
     default: 'default',
   },
+  {
+    name: 'BASECAMP_DYNAMIC_TOOLSETS',
+    description: '1: serve list_toolsets and enable_toolset to add toolsets at run time (default off)',
+  },
   { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
 ];

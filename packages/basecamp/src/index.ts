@@ -1,4 +1,11 @@
-import { McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
+import {
+  type AnyToolDefinition,
+  McpToolError,
+  type ReadinessCheck,
+  type ToolProvider,
+  type ToolsetInfo,
+  toolRef,
+} from '@x/mcp-core';
 import { checkReachable } from '@x/mcp-core/upstream';
 import { BasecampClient } from './client/client.js';
 import { DockResolver } from './dock.js';
@@ -6,28 +13,56 @@ import { basecampResources } from './resources.js';
 import type { BasecampSettings } from './settings.js';
 import { TOOL_SPECS } from './tools/index.js';
 import { createDeps } from './tools/shared.js';
-import { parseToolsets, selects, TOOLSET_NAMES, TOOLSETS, type ToolsetSelection } from './toolsets.js';
+import {
+  type BasecampToolSpec,
+  parseToolsets,
+  selects,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  type ToolsetSelection,
+} from './toolsets.js';
 import { VERSION } from './version.js';
 
 const CONTRACT =
   `Basecamp for an agent. Start with ${toolRef('list_projects')}: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. ${toolRef('get_message')} {project_id, message_id}, ${toolRef('list_todos')} {project_id, todolist_id}, ${toolRef('get_todo')} {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ` +
   'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
 
-/** The contract, and which toolsets this server has (and which it could have), so an agent can tell the user. */
-function instructions(selection: ToolsetSelection, names: readonly string[]): string {
+/**
+ * The contract, and which toolsets this server has (and which it could have), so an agent can
+ * enable one (dynamic toolsets) or tell the user.
+ */
+function instructions(selection: ToolsetSelection, names: readonly string[], dynamic: boolean): string {
   const served = TOOLSET_NAMES.filter((name) => selection.toolsets.has(name));
   const others = TOOLSET_NAMES.filter((name) => !selection.toolsets.has(name));
   const parts = [CONTRACT, `Tools here: ${names.join(', ')}.`];
   if (served.length > 0) parts.push(`Toolsets served: ${served.join(', ')}.`);
   if (others.length > 0) {
-    parts.push(
-      `Not served (the user can add them with --toolsets or BASECAMP_TOOLSETS): ${others
-        .map((name) => `${name} (${TOOLSETS[name]})`)
-        .join('; ')}.`,
-    );
+    const how = dynamic
+      ? `enable one with ${toolRef('enable_toolset')} when a task needs it; ${toolRef('list_toolsets')} lists their tools`
+      : 'the user can add them with --toolsets or BASECAMP_TOOLSETS';
+    parts.push(`Not served (${how}): ${others.map((name) => `${name} (${TOOLSETS[name]})`).join('; ')}.`);
   }
   return parts.join(' ');
 }
+
+let toolsetInfo: readonly ToolsetInfo[] | undefined;
+
+/**
+ * Every toolset with the names of all its tools, served or not. A spec knows its name only once
+ * built, so the first provider builds each tool once (it keeps them) and the names are kept here.
+ */
+function toolsets(create: (spec: BasecampToolSpec) => AnyToolDefinition): readonly ToolsetInfo[] {
+  toolsetInfo ??= TOOLSET_NAMES.map((name) => ({
+    name,
+    description: TOOLSETS[name],
+    tools: TOOL_SPECS.filter((spec) => spec.toolset === name).map((spec) => create(spec).name),
+  })).filter((toolset) => toolset.tools.length > 0);
+  return toolsetInfo;
+}
+
+/** `1`, `true`, `yes` and `on` switch a flag variable on. */
+const isOn = (value: string | undefined): boolean =>
+  value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 
 export interface BasecampProvider extends ToolProvider {
   /** The client the tools share (request counters in `client.stats`). */
@@ -42,14 +77,32 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
   const selection = parseToolsets(settings.toolsets ?? (settings.env ?? process.env).BASECAMP_TOOLSETS);
   const client = new BasecampClient(settings);
   const deps = createDeps(client, new DockResolver(client));
-  const tools = TOOL_SPECS.filter((spec) => selects(selection, spec)).map((spec) => spec.create(deps));
+  const created = new Map<BasecampToolSpec, AnyToolDefinition>();
+  const create = (spec: BasecampToolSpec) => {
+    let tool = created.get(spec);
+    if (!tool) {
+      tool = spec.create(deps);
+      created.set(spec, tool);
+    }
+    return tool;
+  };
+  const tools = TOOL_SPECS.filter((spec) => selects(selection, spec)).map(create);
+  const dynamic = settings.dynamicToolsets ?? isOn((settings.env ?? process.env).BASECAMP_DYNAMIC_TOOLSETS);
   return {
     id: 'basecamp',
     version: VERSION,
     instructions: instructions(
       selection,
       tools.map((tool) => tool.name),
+      dynamic,
     ),
+    toolsets: toolsets(create),
+    ...(dynamic
+      ? {
+          loadToolset: (name: string) =>
+            TOOL_SPECS.filter((spec) => spec.toolset === name).map((spec) => create(spec)),
+        }
+      : {}),
     resources: basecampResources(deps, new Set(tools.map((tool) => tool.name))),
     client,
     // Ready with credentials (login file or environment) and an API that answers; nothing is read.

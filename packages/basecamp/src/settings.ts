@@ -60,6 +60,11 @@ export interface BasecampSettings {
    * as a list or comma-separated. Default: `$BASECAMP_TOOLSETS`, then `default`. Read by the provider.
    */
   toolsets?: string | readonly string[];
+  /**
+   * Serve `list_toolsets` and `enable_toolset`, so a model can add a toolset while connected.
+   * Default: `$BASECAMP_DYNAMIC_TOOLSETS` (`1`, `true`), then off. Read by the provider.
+   */
+  dynamicToolsets?: boolean;
   /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Environment to read the defaults from. Default: `process.env`. */

@@ -127,6 +127,16 @@ export class Keyring {
     return hkdf(this.#current.secret, `purpose:${purpose}`, length);
   }
 
+  /**
+   * {@link deriveKey} for the current secret and, during a rotation, the previous one: for keys
+   * that must still verify what the previous secret signed (cookies), the current one first.
+   */
+  deriveKeys(purpose: string, length = 32): Buffer[] {
+    return [this.#current, ...(this.#previous ? [this.#previous] : [])].map((key) =>
+      hkdf(key.secret, `purpose:${purpose}`, length),
+    );
+  }
+
   /** Seals `plaintext` for the record `context` with the current key. */
   encrypt(plaintext: string, context: string): string {
     const key = this.#current;

@@ -1,6 +1,17 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
-export { listUsers, type RevokeResult, revokeUser, USERS_KEY, type UserSummary } from './oauth/admin.js';
+export {
+  type ForgetResult,
+  forgetUser,
+  listUsers,
+  type RevokeResult,
+  type RotateKeysResult,
+  resolveUser,
+  revokeUser,
+  rotateKeys,
+  USERS_KEY,
+  type UserSummary,
+} from './oauth/admin.js';
 export {
   type AuthorizationServer,
   type AuthorizationServerOptions,
@@ -11,6 +22,7 @@ export {
   MCP_SCOPE,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
+export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
 export {
   type BasecampConnection,
   type BasecampCredentials,
@@ -19,6 +31,20 @@ export {
   type ConnectionsOptions,
   connectionKey,
 } from './oauth/connections.js';
+export {
+  CONNECT_FORGE_PATH,
+  DEFAULT_FORGE_API_URL,
+  ForgeAuth,
+  type ForgeAuthOptions,
+  type ForgeDevicePoll,
+  type ForgeDeviceStart,
+  ForgeGrantError,
+  type ForgeLink,
+  type ForgeLinkCredentials,
+  ForgeLinks,
+  type ForgeLinksOptions,
+  forgeLinkKey,
+} from './oauth/forge-links.js';
 export {
   createHostedAuth,
   DEFAULT_LAUNCHPAD_URL,

@@ -51,6 +51,13 @@ declare module 'oidc-provider' {
     readonly issuer: string;
     readonly Grant: typeof Grant;
     readonly Client: { find(id: string): Promise<OidcClient | undefined> };
+    readonly Session: {
+      get(ctx: {
+        req: IncomingMessage;
+        res: ServerResponse;
+        secure: boolean;
+      }): Promise<{ accountId?: string }>;
+    };
     proxy: boolean;
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from './crypto.js';
-import { InvalidGrantBreaker, RefreshCoordinator } from './refresh.js';
+import { InvalidGrantBreaker, RefreshCoordinator, type RefreshPermit } from './refresh.js';
 import { createStore } from './store/create.js';
 import type { KvStore } from './store/kv.js';
 import { SealedRecords } from './store/sealed.js';
@@ -217,7 +217,7 @@ for (const driver of drivers) {
         let now = Date.now();
         const options = { windowMs: 48 * 3600_000, threshold: 3, now: () => now };
         const breakers = [new InvalidGrantBreaker(a, options), new InvalidGrantBreaker(b, options)];
-        expect(await breakers[0]?.state()).toEqual({ failures: 0, open: false, threshold: 3 });
+        expect(await breakers[0]?.state()).toEqual({ failures: 0, pending: 0, open: false, threshold: 3 });
         await Promise.all([breakers[0]?.record(), breakers[1]?.record()]);
         expect(await breakers[1]?.state()).toMatchObject({ failures: 2, open: false });
         now += 47 * 3600_000;
@@ -226,6 +226,42 @@ for (const driver of drivers) {
         // 48 h after the first two, only the third still counts.
         now += 2 * 3600_000;
         expect(await breakers[0]?.state()).toMatchObject({ failures: 1, open: false });
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('InvalidGrantBreaker permits: failures plus refreshes in flight never pass the threshold', async (context) => {
+      guard(context);
+      const [a, b] = await driver.open();
+      try {
+        const options = { threshold: 3, waitMs: 5_000, pollMs: 10 };
+        const breakers = [new InvalidGrantBreaker(a, options), new InvalidGrantBreaker(b, options)];
+        // Five refreshes want to start at once on two replicas: three get a permit, two wait.
+        const attempts = [0, 1, 2, 3, 4].map((index) => breakers[index % 2]?.acquire());
+        const settled: Array<RefreshPermit | undefined | 'waiting'> = attempts.map(() => 'waiting');
+        attempts.forEach((attempt, index) => {
+          void attempt?.then((permit) => {
+            settled[index] = permit;
+          });
+        });
+        while (settled.filter((entry) => entry !== 'waiting').length < 3) await delay(10);
+        await delay(50);
+        const granted = settled.filter((entry): entry is RefreshPermit => typeof entry === 'object');
+        expect(granted).toHaveLength(3);
+        expect(await breakers[0]?.state()).toMatchObject({ failures: 0, pending: 3, open: false });
+        // One succeeds: its permit goes to a waiter. Then three fail: the breaker opens, and the
+        // last waiter gets no permit.
+        await granted[0]?.release();
+        while (settled.filter((entry) => entry !== 'waiting').length < 4) await delay(10);
+        const fourth = settled.find(
+          (entry): entry is RefreshPermit => typeof entry === 'object' && !granted.includes(entry),
+        );
+        await Promise.all([granted[1]?.failed(), granted[2]?.failed(), fourth?.failed()]);
+        const results = await Promise.all(attempts);
+        expect(results.filter((permit) => permit === undefined)).toHaveLength(1);
+        expect(await breakers[1]?.state()).toMatchObject({ failures: 3, pending: 0, open: true });
+        expect(await breakers[1]?.acquire()).toBeUndefined();
       } finally {
         await Promise.all([a.close(), b.close()]);
       }

@@ -130,20 +130,49 @@ export interface InvalidGrantBreakerOptions {
   windowMs?: number;
   /** The breaker opens at this many failures in the window (default 3; Launchpad bans at 5). */
   threshold?: number;
+  /** How long a permit is held at most if its holder never reports back (default 60 s, the refresh lock's life). */
+  permitTtlMs?: number;
+  /** How long {@link InvalidGrantBreaker.acquire} waits for a free permit (default 10 s). */
+  waitMs?: number;
+  /** How often a waiting caller looks again (default 250 ms). */
+  pollMs?: number;
   /** The clock (default `Date.now`). */
   now?: () => number;
+}
+
+/** The right to make one upstream refresh; report how it went exactly once. */
+export interface RefreshPermit {
+  /** The refresh was refused as `invalid_grant`: counts as a failure. */
+  failed(): Promise<void>;
+  /** Anything else (success, timeout, 5xx): the permit is returned, nothing counted. */
+  release(): Promise<void>;
+}
+
+interface BudgetRecord {
+  /** `<epoch ms>:<random>` per failure. */
+  failures: string[];
+  /** Refreshes in flight: each may still fail. */
+  pending: Array<{ id: string; until: number }>;
 }
 
 /**
  * A store-wide count of failed upstream refreshes (`invalid_grant`) in a sliding window. One
  * shared OAuth client id means one user's dead refresh token counts against everyone; when the
  * count reaches the threshold the breaker is open and nobody refreshes until the window drains.
+ *
+ * A refresh needs a permit ({@link acquire}), and failures plus refreshes in flight never exceed
+ * the threshold: five users with dead refresh tokens refreshing at the same moment on five
+ * replicas still cause at most `threshold` failures upstream, not five (a check-then-refresh
+ * would let them all through before the first failure is counted).
  */
 export class InvalidGrantBreaker {
   readonly #store: KvStore;
   readonly #key: string;
   readonly #windowMs: number;
   readonly #threshold: number;
+  readonly #permitTtlMs: number;
+  readonly #waitMs: number;
+  readonly #pollMs: number;
   readonly #now: () => number;
 
   constructor(store: KvStore, options: InvalidGrantBreakerOptions = {}) {
@@ -152,42 +181,109 @@ export class InvalidGrantBreaker {
     this.#key = options.key ?? 'budget:launchpad:invalid_grant';
     this.#windowMs = options.windowMs ?? 48 * 3600_000;
     this.#threshold = options.threshold ?? 3;
+    this.#permitTtlMs = options.permitTtlMs ?? 60_000;
+    this.#waitMs = options.waitMs ?? 10_000;
+    this.#pollMs = options.pollMs ?? 250;
   }
 
   /** Counts one failure (compare-and-set, so concurrent replicas lose none). */
   async record(): Promise<void> {
-    for (let attempt = 0; attempt < 20; attempt++) {
+    await this.#update((budget) => {
+      budget.failures.push(this.#stamp());
+      return true;
+    });
+  }
+
+  /**
+   * A permit for one refresh, or `undefined` when the breaker is open (the window holds
+   * `threshold` failures). While failures plus refreshes in flight fill the budget, it waits
+   * (up to `waitMs`, or until `signal` aborts) for one of them to finish, then answers `undefined`.
+   */
+  async acquire(signal?: AbortSignal): Promise<RefreshPermit | undefined> {
+    const deadline = this.#now() + this.#waitMs;
+    const id = randomUUID();
+    for (;;) {
+      let open = false;
+      const taken = await this.#update((budget) => {
+        if (budget.failures.length >= this.#threshold) {
+          open = true;
+          return false;
+        }
+        if (budget.failures.length + budget.pending.length >= this.#threshold) return false;
+        budget.pending.push({ id, until: this.#now() + this.#permitTtlMs });
+        return true;
+      });
+      if (taken) return this.#permit(id);
+      if (open || this.#now() >= deadline || signal?.aborted) return undefined;
+      await sleep(this.#pollMs);
+    }
+  }
+
+  /** The failures in the window, the refreshes in flight, and whether the breaker is open. */
+  async state(): Promise<{ failures: number; pending: number; open: boolean; threshold: number }> {
+    const budget = this.#parse((await this.#store.get(this.#key))?.value);
+    return {
+      failures: budget.failures.length,
+      pending: budget.pending.length,
+      open: budget.failures.length >= this.#threshold,
+      threshold: this.#threshold,
+    };
+  }
+
+  #permit(id: string): RefreshPermit {
+    let done = false;
+    const finish = async (failed: boolean) => {
+      if (done) return;
+      done = true;
+      await this.#update((budget) => {
+        budget.pending = budget.pending.filter((entry) => entry.id !== id);
+        if (failed) budget.failures.push(this.#stamp());
+        return true;
+      });
+    };
+    return { failed: () => finish(true), release: () => finish(false) };
+  }
+
+  /** Read, change, compare-and-set; `change` answers whether to write. */
+  async #update(change: (budget: BudgetRecord) => boolean): Promise<boolean> {
+    for (let attempt = 0; attempt < 50; attempt++) {
       const entry = await this.#store.get(this.#key);
-      const now = this.#now();
-      const times = [...this.#parse(entry?.value), `${now}:${randomUUID().slice(0, 8)}`];
-      const written = await this.#store.set(this.#key, JSON.stringify(times), {
+      const budget = this.#parse(entry?.value);
+      if (!change(budget)) return false;
+      const written = await this.#store.set(this.#key, JSON.stringify(budget), {
         ifVersion: entry?.version ?? 0,
         ttlMs: this.#windowMs,
       });
-      if (written !== undefined) return;
+      if (written !== undefined) return true;
+      await sleep(Math.floor(Math.random() * 20));
     }
     throw new UpstreamUnavailableError('The refresh failure count could not be updated; retry.', {
       retryable: true,
     });
   }
 
-  /** The failures in the window and whether the breaker is open. */
-  async state(): Promise<{ failures: number; open: boolean; threshold: number }> {
-    const failures = this.#parse((await this.#store.get(this.#key))?.value).length;
-    return { failures, open: failures >= this.#threshold, threshold: this.#threshold };
+  #stamp(): string {
+    return `${this.#now()}:${randomUUID().slice(0, 8)}`;
   }
 
-  #parse(value: string | undefined): string[] {
-    if (!value) return [];
+  #parse(value: string | undefined): BudgetRecord {
     const since = this.#now() - this.#windowMs;
+    const now = this.#now();
+    let raw: unknown;
     try {
-      const list = JSON.parse(value) as unknown;
-      if (!Array.isArray(list)) return [];
-      return list.filter(
-        (item): item is string => typeof item === 'string' && Number.parseInt(item, 10) > since,
-      );
+      raw = value ? JSON.parse(value) : undefined;
     } catch {
-      return [];
+      raw = undefined;
     }
+    // Written by an earlier version: a plain list of failures.
+    const record = (Array.isArray(raw) ? { failures: raw } : (raw ?? {})) as Partial<BudgetRecord>;
+    return {
+      failures: (Array.isArray(record.failures) ? record.failures : []).filter(
+        (item): item is string => typeof item === 'string' && Number.parseInt(item, 10) > since,
+      ),
+      pending: (Array.isArray(record.pending) ? record.pending : []).filter(
+        (entry) => typeof entry?.id === 'string' && typeof entry.until === 'number' && entry.until > now,
+      ),
+    };
   }
 }

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'PERMISSION_DENIED',
   'TOKEN_EXPIRED',
+  'AUTH_REQUIRED',
   'RATE_LIMITED',
   'TOOL_NOT_ENABLED',
   'UPSTREAM_UNAVAILABLE',
@@ -96,6 +97,12 @@ export const PermissionDeniedError = errorClass('PERMISSION_DENIED', 'Permission
 export type PermissionDeniedError = McpToolError;
 export const TokenExpiredError = errorClass('TOKEN_EXPIRED', 'TokenExpiredError');
 export type TokenExpiredError = McpToolError;
+/**
+ * The user has not connected the upstream this tool needs (e.g. a hosted server's per-user Forge
+ * link). `details.connect_url` is where the user goes to connect it; the message says so.
+ */
+export const AuthRequiredError = errorClass('AUTH_REQUIRED', 'AuthRequiredError');
+export type AuthRequiredError = McpToolError;
 export const RateLimitedError = errorClass('RATE_LIMITED', 'RateLimitedError');
 export type RateLimitedError = McpToolError;
 export const ToolNotEnabledError = errorClass('TOOL_NOT_ENABLED', 'ToolNotEnabledError');

@@ -19,6 +19,7 @@ export {
   validateToolDefinition,
 } from './descriptor.js';
 export {
+  AuthRequiredError,
   ConfigError,
   ConflictError,
   DuplicateToolError,
@@ -78,6 +79,7 @@ export {
   type RegistryReadiness,
   ToolRegistry,
   type ToolRegistryOptions,
+  type ToolsAddedListener,
   type UseOptions,
 } from './registry.js';
 export { McpRequestError } from './request-error.js';
@@ -112,6 +114,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolProvider,
+  type ToolsetInfo,
 } from './tool.js';
 export {
   renderToolRefs,
@@ -120,3 +123,4 @@ export {
   toolRef,
   toolRefsIn,
 } from './tool-ref.js';
+export type { EnabledToolset, ToolsetStatus } from './toolset-tools.js';

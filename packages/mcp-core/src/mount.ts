@@ -43,7 +43,7 @@ export interface MountOptions {
 export function mountTools(server: McpServerLike, source: ToolSource, options: MountOptions = {}): void {
   const registry = toRegistry(source);
   const register = server.registerTool.bind(server) as unknown as RegisterTool;
-  for (const descriptor of registry.toMcpTools()) {
+  const mount = (descriptor: ToolDescriptor) => {
     const schemas = sdkSchemas(descriptor);
     register(
       descriptor.name,
@@ -56,7 +56,25 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       },
       (args, extra) => registry.call(descriptor.name, args, callContext(extra, options.transport)),
     );
+  };
+  const mounted = new Set<string>();
+  for (const descriptor of registry.toMcpTools()) {
+    mount(descriptor);
+    mounted.add(descriptor.name);
   }
+  // Tools added while serving (enable_toolset): the SDK sends notifications/tools/list_changed
+  // when a tool is registered on a connected server. The server keeps the listener alive; the
+  // registry holds it weakly, so a finished per-request server is not kept.
+  const onAdded = (names: readonly string[]) => {
+    for (const descriptor of registry.toMcpTools()) {
+      if (names.includes(descriptor.name) && !mounted.has(descriptor.name)) {
+        mount(descriptor);
+        mounted.add(descriptor.name);
+      }
+    }
+  };
+  listeners.set(server, onAdded);
+  registry.onToolsAdded(onAdded);
   mountContent(
     server,
     registry.content,
@@ -64,6 +82,8 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
     options.transport ?? 'unknown',
   );
 }
+
+const listeners = new WeakMap<McpServerLike, (names: readonly string[]) => void>();
 
 export function toRegistry(source: ToolSource): ToolRegistry {
   if (source instanceof ToolRegistry) return source;

@@ -3,6 +3,7 @@ import { describeTool, TOOL_NAME_PATTERN, type ToolDescriptor } from './descript
 import {
   ConfigError,
   DuplicateToolError,
+  InvalidInputError,
   McpToolError,
   NotFoundError,
   ToolValidationError,
@@ -12,8 +13,15 @@ import { createLogger, type Logger } from './logger.js';
 import type { AnyPromptDefinition } from './prompt.js';
 import type { AnyResourceDefinition } from './resource.js';
 import type { ToolCallResult } from './result.js';
-import type { AnyToolDefinition, ProviderReadiness, ToolProvider } from './tool.js';
-import { renderToolRefs, renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
+import type { AnyToolDefinition, ProviderReadiness, ToolProvider, ToolsetInfo } from './tool.js';
+import { renderToolRefs, renderToolRefsDeep, type ToolNamer, toolRef } from './tool-ref.js';
+import {
+  ENABLE_TOOLSET,
+  type EnabledToolset,
+  LIST_TOOLSETS,
+  type ToolsetStatus,
+  toolsetTools,
+} from './toolset-tools.js';
 
 export interface ToolRegistryOptions {
   /** Time budget of one call in milliseconds (a tool's own `timeoutMs` wins). Default 60 000. */
@@ -56,6 +64,22 @@ interface Entry {
   options?: ExecuteOptions;
 }
 
+/** Told the served names of tools added while the registry is serving (`enable_toolset`). */
+export type ToolsAddedListener = (names: readonly string[]) => void;
+
+/** A provider added with `use`: what it serves now, and what it could serve. */
+interface Mounted {
+  provider: ToolProvider;
+  prefix: string;
+  options: UseOptions;
+  /** Its own names of the tools served now. */
+  served: Set<string>;
+  /** Its own tool name → the toolset that has it. */
+  toolsetOf: Map<string, ToolsetInfo>;
+  /** Toolsets built with `loadToolset`, by name. */
+  loaded: Map<string, readonly AnyToolDefinition[]>;
+}
+
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** What `/readyz` reports: every provider added with `use`, in order. */
@@ -72,6 +96,8 @@ export class ToolRegistry {
   readonly #validateOutput: boolean;
   readonly #logger: Logger;
   readonly #content: ContentCatalog;
+  /** Held weakly: a server that is gone (one per HTTP request) must not be kept alive by us. */
+  readonly #listeners = new Set<WeakRef<ToolsAddedListener>>();
 
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -134,15 +160,163 @@ export class ToolRegistry {
       }
       if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     }
-    // A reference to a tool the filters dropped says so instead of naming a tool that is absent.
-    const kept = new Set(tools.map((tool) => tool.name));
-    const served: ToolNamer = (name) =>
-      kept.has(name) ? `${prefix}${name}` : `${prefix}${name} (not enabled on this server)`;
+    const badToolset = provider.toolsets?.find((toolset) => !/^[a-z][a-z0-9_-]{0,63}$/.test(toolset.name));
+    if (badToolset) {
+      throw new ConfigError(
+        `Provider ${provider.id}: toolset name "${badToolset.name.slice(0, 64)}" must match ^[a-z][a-z0-9_-]*$ (at most 64 characters).`,
+      );
+    }
+    const mounted: Mounted = {
+      provider,
+      prefix,
+      options,
+      served: new Set(tools.map((tool) => tool.name)),
+      toolsetOf: new Map(
+        (provider.toolsets ?? []).flatMap((toolset) => toolset.tools.map((name) => [name, toolset] as const)),
+      ),
+      loaded: new Map(),
+    };
+    const served: ToolNamer = (name) => this.#servedName(mounted, name);
+    const meta = provider.loadToolset ? this.#toolsetTools(mounted) : [];
+    for (const tool of meta) {
+      const name = `${prefix}${tool.name}`;
+      if (!TOOL_NAME_PATTERN.test(name) || this.#entries.has(name) || mounted.served.has(tool.name)) {
+        throw new ConfigError(
+          `Provider ${provider.id}: cannot add ${name} for its toolsets (an invalid or taken name).`,
+        );
+      }
+      mounted.served.add(tool.name);
+    }
     this.#content.add({ owner: provider.id, prefix, served, prompts, resources });
     for (const tool of renamed) this.#add(tool, served);
+    for (const tool of meta) this.#add({ ...tool, name: `${prefix}${tool.name}` }, served);
     if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
     return this;
+  }
+
+  /**
+   * How a reference to one of the provider's tools reads. Results are rendered inside their JSON
+   * text, so the words must need no escaping (no quotes or backslashes). The served name, or, for a tool that is
+   * not served, the name and why (its toolset is off, or the filters or read-only mode drop it).
+   */
+  #servedName(mounted: Mounted, name: string): string {
+    const served = `${mounted.prefix}${name}`;
+    if (mounted.served.has(name)) return served;
+    const toolset = mounted.toolsetOf.get(name);
+    if (toolset && this.#servable(mounted, name)) {
+      return mounted.provider.loadToolset
+        ? `${served} (in the ${toolset.name} toolset: if it is not in your tool list, enable it with ${mounted.prefix}${ENABLE_TOOLSET} first)`
+        : `${served} (in the ${toolset.name} toolset, which this server does not serve)`;
+    }
+    return `${served} (not enabled on this server)`;
+  }
+
+  /** Whether the `use` filters and read-only mode let the tool in once its toolset is enabled. */
+  #servable(mounted: Mounted, name: string): boolean {
+    const { include, exclude, readOnly } = mounted.options;
+    if (include && !include.some((rule) => matches(rule, name))) return false;
+    if (exclude?.some((rule) => matches(rule, name))) return false;
+    if (!readOnly) return true;
+    // Without loadToolset the annotations are unknown; such a provider has no enable_toolset either.
+    const toolset = mounted.toolsetOf.get(name);
+    if (!toolset || !mounted.provider.loadToolset) return true;
+    return this.#loadToolset(mounted, toolset.name).some(
+      (tool) => tool.name === name && tool.annotations.readOnlyHint,
+    );
+  }
+
+  #loadToolset(mounted: Mounted, name: string): readonly AnyToolDefinition[] {
+    let tools = mounted.loaded.get(name);
+    if (!tools) {
+      tools = mounted.provider.loadToolset?.(name) ?? [];
+      mounted.loaded.set(name, tools);
+    }
+    return tools;
+  }
+
+  #toolsetTools(mounted: Mounted): AnyToolDefinition[] {
+    const toolsets = mounted.provider.toolsets ?? [];
+    if (toolsets.length === 0) {
+      throw new ConfigError(
+        `Provider ${mounted.provider.id}: loadToolset is set, but it declares no toolsets.`,
+      );
+    }
+    const status = (toolset: ToolsetInfo): ToolsetStatus => {
+      const tools = toolset.tools.filter((name) => this.#servable(mounted, name));
+      const servedCount = tools.filter((name) => mounted.served.has(name)).length;
+      return {
+        name: toolset.name,
+        description: toolset.description,
+        tools: tools.map((name) => `${mounted.prefix}${name}`),
+        tool_count: tools.length,
+        served_count: servedCount,
+        enabled: servedCount === tools.length,
+      };
+    };
+    return toolsetTools(
+      mounted.provider.id,
+      toolsets.map((toolset) => toolset.name),
+      {
+        list: () => toolsets.map(status),
+        enable: (name) => this.#enableToolset(mounted, name),
+      },
+    );
+  }
+
+  /** Adds the tools of one toolset that are not served yet, and tells every connected server. */
+  #enableToolset(mounted: Mounted, name: string): EnabledToolset {
+    const toolsets = mounted.provider.toolsets ?? [];
+    const toolset = toolsets.find((each) => each.name === name);
+    if (!toolset) {
+      throw new InvalidInputError(
+        `Unknown toolset "${name.slice(0, 64)}". The toolsets are: ${toolsets.map((each) => each.name).join(', ')}. ${toolRef(LIST_TOOLSETS)} describes them.`,
+        { details: { candidates: toolsets.map((each) => each.name) } },
+      );
+    }
+    const wanted = new Set(toolset.tools.filter((tool) => !mounted.served.has(tool)));
+    const tools = this.#loadToolset(mounted, toolset.name)
+      .filter((tool) => wanted.has(tool.name) && this.#servable(mounted, tool.name))
+      .map((tool) => ({ ...tool, name: `${mounted.prefix}${tool.name}` }));
+    for (const tool of tools) {
+      if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
+      describeTool(tool);
+    }
+    const served: ToolNamer = (each) => this.#servedName(mounted, each);
+    // Served first, so the new tools' references to each other render plainly.
+    for (const tool of tools) mounted.served.add(tool.name.slice(mounted.prefix.length));
+    for (const tool of tools) this.#add(tool, served);
+    const added = tools.map((tool) => tool.name);
+    if (added.length > 0) this.#notify(added);
+    return { toolset: toolset.name, added, already_enabled: added.length === 0 };
+  }
+
+  /**
+   * Calls `listener` with the names of tools added while serving (by `enable_toolset`). The
+   * registry holds the listener weakly: keep a reference for as long as it should be called.
+   * Returns a function that removes it.
+   */
+  onToolsAdded(listener: ToolsAddedListener): () => void {
+    const reference = new WeakRef(listener);
+    this.#listeners.add(reference);
+    return () => {
+      this.#listeners.delete(reference);
+    };
+  }
+
+  #notify(names: readonly string[]): void {
+    for (const reference of this.#listeners) {
+      const listener = reference.deref();
+      if (!listener) {
+        this.#listeners.delete(reference);
+        continue;
+      }
+      try {
+        listener(names);
+      } catch (error) {
+        this.#logger.error('a tools-added listener failed', { error });
+      }
+    }
   }
 
   /**
@@ -220,13 +394,12 @@ export const globalToolRegistry = new ToolRegistry();
 function selectContent(provider: ToolProvider, options: UseOptions) {
   const prompts = provider.prompts ?? [];
   const resources = provider.resources ?? [];
-  const kept = new Set(
-    filterToolNames(
-      [...provider.tools, ...prompts, ...resources].map((item) => item.name),
-      options,
-      `Provider ${provider.id}: `,
-    ),
-  );
+  const own = [...provider.tools, ...prompts, ...resources].map((item) => item.name);
+  // Rules may name tools of toolsets not served yet (enable_toolset applies them).
+  const later = (provider.toolsets ?? [])
+    .flatMap((toolset) => toolset.tools)
+    .filter((name) => !own.includes(name));
+  const kept = new Set(filterToolNames([...own, ...new Set(later)], options, `Provider ${provider.id}: `));
   const tools = provider.tools.filter(
     (tool) => kept.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint),
   );

@@ -309,6 +309,13 @@ function composeInto(
       readOnly: flags.readOnly,
     });
   }
+  if (!flags.include && !flags.exclude) {
+    // Each provider keeps its own rules, so tools enable_toolset adds later are filtered by them too.
+    for (const { provider, use = {} } of entries) {
+      registry.use(provider, { ...use, readOnly: (use.readOnly ?? false) || flags.readOnly });
+    }
+    return registry;
+  }
   const staged = new ToolRegistry();
   for (const { provider, use = {} } of entries) {
     staged.use(provider, { ...use, readOnly: (use.readOnly ?? false) || flags.readOnly });

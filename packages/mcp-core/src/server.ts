@@ -18,7 +18,12 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   const instructions = options.instructions ?? registry.instructions;
   const server = new McpServer(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, ...(instructions === undefined ? {} : { instructions }) },
+    {
+      // listChanged: tools can be added while serving (enable_toolset); a batch is one notification.
+      capabilities: { tools: { listChanged: true } },
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      ...(instructions === undefined ? {} : { instructions }),
+    },
   );
   mountTools(server, registry, { transport: options.transport ?? 'in-process' });
   return server;

@@ -91,10 +91,33 @@ export interface ToolProvider {
   /** Server instructions for the model, merged when providers are composed. */
   instructions?: string;
   /**
+   * Every tool the provider has, in named groups, including tools not in `tools` (a toolset the
+   * user did not choose). `toolRef` may name any of them: a reference to one that is not served
+   * says which toolset has it.
+   */
+  toolsets?: readonly ToolsetInfo[];
+  /**
+   * Dynamic toolsets: when present, a registry serving the provider adds `list_toolsets` and
+   * `enable_toolset`, and builds a toolset's tools with this on `enable_toolset` (or when it must
+   * know their annotations), then adds the ones not yet served and tells connected clients
+   * (`notifications/tools/list_changed`). Returns every tool named in the toolset's `tools`.
+   */
+  loadToolset?: (name: string) => readonly AnyToolDefinition[];
+  /**
    * Whether the provider can serve calls now: credentials present, upstream reachable. Used by
    * `/readyz`. Details must never contain a secret; they are shown to anyone who can reach it.
    */
   checkReadiness?: (options: { signal: AbortSignal }) => Promise<ProviderReadiness>;
+}
+
+/** A named group of a provider's tools. */
+export interface ToolsetInfo {
+  /** `^[a-z][a-z0-9_-]*$`, e.g. `cards`. */
+  name: string;
+  /** One line for a model: what the tools are for. */
+  description: string;
+  /** The provider's own names of every tool in the group, served now or not. */
+  tools: readonly string[];
 }
 
 /** One readiness check of a provider, e.g. `credentials` or `upstream`. */

@@ -1,7 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  type FakeIdentity,
+  FakeLaunchpad,
+  type FakeLaunchpadLatency,
+  type FakeLaunchpadOptions,
+} from './fake-launchpad.js';
 import { FAMILIES, type FamilyContext } from './families/index.js';
+
+export type { FakeIdentity, FakeLaunchpadLatency, FakeLaunchpadOptions } from './fake-launchpad.js';
+
 import {
   ACCOUNT_ID,
   buildRecordings,
@@ -12,7 +21,6 @@ import {
   ME,
   PEOPLE,
   PROJECTS,
-  SECOND_ACCOUNT_ID,
 } from './fixtures.js';
 
 export interface FakeBasecampOptions {
@@ -27,16 +35,8 @@ export interface FakeBasecampOptions {
   client?: { id: string; secret: string };
   /** Which accounts `authorization.json` lists. Default: two bc3 accounts and a non-bc3 one. */
   accounts?: 'one' | 'several';
-}
-
-/** Someone who can sign in at the fake Launchpad (see `signInAs`). */
-export interface FakeIdentity {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  /** The accounts `authorization.json` lists for this identity. Default: the fake's own (`accounts` option). */
-  accounts?: Array<{ id: number; name: string; product?: string }>;
+  /** Launchpad's refresh-token rotation, abuse-tracker ban and latency (see `FakeLaunchpadOptions`). */
+  launchpad?: FakeLaunchpadOptions;
 }
 
 export interface RecordedRequest {
@@ -48,6 +48,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The status the fake answered. */
   status: number;
+  /** The caller's address. */
+  address?: string;
 }
 
 export interface Fault {
@@ -79,8 +81,11 @@ export interface FakeBasecamp {
   fail(fault: Fault): void;
   /** Every access token issued so far stops working (401), as after two weeks. */
   expireAccessTokens(): void;
-  /** Refresh tokens stop working too (`invalid_grant`), as after a revoked authorization. */
-  revokeRefreshTokens(): void;
+  /**
+   * Refresh tokens stop working too (`invalid_grant`), as after a revoked authorization:
+   * everyone's, or only those of the identity with this id.
+   */
+  revokeRefreshTokens(identityId?: number): void;
   /** Issues a fresh token pair, as a login would. */
   issueTokens(): { accessToken: string; refreshToken: string };
   /** Refresh requests answered so far, and how many failed. */
@@ -95,6 +100,21 @@ export interface FakeBasecamp {
    * (or `undefined`): Victor Cooper with the fake's accounts.
    */
   signInAs(identity: FakeIdentity | undefined): void;
+  /**
+   * A Launchpad session for `identity` as a cookie: a test browser that sends it to
+   * `launchpadUrl` signs in as that identity (whatever `signInAs` says), so browsers of
+   * different users can sign in at the same time.
+   */
+  sessionCookie(identity: FakeIdentity): { name: string; value: string };
+  /** Changes Launchpad's per-endpoint delays (milliseconds). */
+  setLatency(latency: FakeLaunchpadLatency): void;
+  /** Whether the abuse tracker bans this app from `address` (default 127.0.0.1) after failed refreshes. */
+  launchpadBanned(address?: string): boolean;
+  /**
+   * The Launchpad token requests recorded so far (`POST /authorization/token`), optionally only
+   * refreshes or code exchanges: the request log to count refreshes by.
+   */
+  tokenRequests(kind?: 'refresh' | 'code'): RecordedRequest[];
   /** The identity an access token was issued to (`undefined`: the default identity or unknown token). */
   identityOf(accessToken: string): FakeIdentity | undefined;
   /** Clears the request log and counters. */
@@ -116,11 +136,8 @@ const WRITE_TYPES = new Set(['application/json', 'application/json; charset=utf-
 export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Promise<FakeBasecamp> {
   const client = options.client ?? { id: 'fake-client-id', secret: 'fake-client-secret' };
   const lifetime = options.tokenLifetimeSeconds ?? 1_209_600;
-  const accessTokens = new Map<string, { expiresAt: number; identity?: FakeIdentity }>();
-  const refreshTokens = new Set<string>();
-  const refreshIdentities = new Map<string, FakeIdentity>();
-  const codes = new Map<string, { redirectUri: string; identity?: FakeIdentity }>();
-  let signingIn: FakeIdentity | undefined;
+  const launchpad = new FakeLaunchpad(client, lifetime, options.accounts, options.launchpad);
+  const accessTokens = launchpad.accessTokens;
   const recordings = new Map(
     [...buildRecordings(), ...FAMILIES.flatMap((family) => family.seed?.() ?? [])].map((record) => [
       record.id,
@@ -132,13 +149,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
   const budget: number[] = [];
   let nextId = 1_100_000_000;
 
-  const issueTokens = () => {
-    const accessToken = `bc-access-${randomBytes(12).toString('hex')}`;
-    const refreshToken = `bc-refresh-${randomBytes(12).toString('hex')}`;
-    accessTokens.set(accessToken, { expiresAt: Date.now() + lifetime * 1000 });
-    refreshTokens.add(refreshToken);
-    return { accessToken, refreshToken };
-  };
+  const issueTokens = () => launchpad.issueTokens();
   const initial = issueTokens();
 
   const state: FakeBasecamp = {
@@ -151,22 +162,32 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     requests: [],
     recordings,
     projects,
-    refreshes: { succeeded: 0, failed: 0 },
-    revoked: [],
+    get refreshes() {
+      return launchpad.refreshes;
+    },
+    get revoked() {
+      return launchpad.revoked;
+    },
     rateLimited: 0,
     fail: (fault) => faults.push({ times: 1, ...fault }),
-    expireAccessTokens: () => {
-      for (const token of accessTokens.values()) token.expiresAt = 0;
-    },
-    revokeRefreshTokens: () => refreshTokens.clear(),
+    expireAccessTokens: () => launchpad.expireAccessTokens(),
+    revokeRefreshTokens: (identityId) => launchpad.revokeRefreshTokens(identityId),
     issueTokens,
-    signInAs: (identity) => {
-      signingIn = identity;
-    },
+    signInAs: (identity) => launchpad.signInAs(identity),
+    sessionCookie: (identity) => launchpad.sessionCookie(identity),
+    setLatency: (latency) => launchpad.setLatency(latency),
+    launchpadBanned: (address) => launchpad.banned(address),
+    tokenRequests: (kind) =>
+      state.requests.filter((request) => {
+        if (request.method !== 'POST' || request.path !== '/authorization/token') return false;
+        const form = (request.body ?? {}) as Record<string, string>;
+        const refresh = form.grant_type === 'refresh_token' || form.type === 'refresh';
+        return kind === undefined || (kind === 'refresh') === refresh;
+      }),
     identityOf: (accessToken) => accessTokens.get(accessToken)?.identity,
     resetLog: () => {
       state.requests.length = 0;
-      state.refreshes = { succeeded: 0, failed: 0 };
+      launchpad.resetCounters();
       state.rateLimited = 0;
     },
     close: async () => {},
@@ -194,6 +215,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       ),
       body: parseBody(raw, request.headers['content-type']),
       status: 0,
+      address: request.socket.remoteAddress ?? '',
     };
     state.requests.push(record);
     const reply = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
@@ -221,7 +243,7 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
     }
 
     if (url.pathname.startsWith('/authorization')) {
-      launchpad(record, url, reply, response);
+      await launchpad.handle(record, url, reply, response);
       return;
     }
 
@@ -301,157 +323,6 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
       return;
     }
     reply(result.status, result.body, result.headers);
-  }
-
-  // --- Launchpad ---
-  function launchpad(
-    record: RecordedRequest,
-    url: URL,
-    reply: (status: number, body?: unknown, headers?: Record<string, string>) => void,
-    response: ServerResponse,
-  ): void {
-    if (record.method === 'GET' && url.pathname === '/authorization/new') {
-      const type = record.query.response_type ?? (record.query.type === 'web_server' ? 'code' : undefined);
-      const redirectUri = record.query.redirect_uri;
-      if (type !== 'code' || record.query.client_id !== client.id || !redirectUri) {
-        reply(400, 'Invalid authorization request: unknown client or missing redirect_uri.', {
-          'content-type': 'text/plain',
-        });
-        return;
-      }
-      // The user approves at once (the fake has no sign-in page).
-      const code = randomBytes(8).toString('hex');
-      codes.set(code, { redirectUri, ...(signingIn ? { identity: signingIn } : {}) });
-      const target = new URL(redirectUri);
-      target.searchParams.set('code', code);
-      if (record.query.state) target.searchParams.set('state', record.query.state);
-      record.status = 302;
-      response.writeHead(302, { location: target.toString() });
-      response.end();
-      return;
-    }
-    if (record.method === 'POST' && url.pathname === '/authorization/token') {
-      const form = (record.body ?? {}) as Record<string, string>;
-      const grant =
-        form.grant_type ??
-        (form.type === 'web_server'
-          ? 'authorization_code'
-          : form.type === 'refresh'
-            ? 'refresh_token'
-            : undefined);
-      if (form.client_id !== client.id || form.client_secret !== client.secret) {
-        reply(401, { error: 'invalid_client' });
-        return;
-      }
-      if (grant === 'authorization_code') {
-        const code = form.code === undefined ? undefined : codes.get(form.code);
-        if (!code || code.redirectUri !== form.redirect_uri) {
-          reply(400, { error: 'invalid_grant' });
-          return;
-        }
-        codes.delete(form.code as string);
-        const tokens = issueTokens();
-        if (code.identity) {
-          (accessTokens.get(tokens.accessToken) as { identity?: FakeIdentity }).identity = code.identity;
-          refreshIdentities.set(tokens.refreshToken, code.identity);
-        }
-        reply(200, {
-          access_token: tokens.accessToken,
-          token_type: 'Bearer',
-          expires_in: lifetime,
-          refresh_token: tokens.refreshToken,
-        });
-        return;
-      }
-      if (grant === 'refresh_token') {
-        if (!form.refresh_token || !refreshTokens.has(form.refresh_token)) {
-          state.refreshes.failed++;
-          reply(400, { error: 'invalid_grant' });
-          return;
-        }
-        state.refreshes.succeeded++;
-        const accessToken = `bc-access-${randomBytes(12).toString('hex')}`;
-        const owner = refreshIdentities.get(form.refresh_token);
-        accessTokens.set(accessToken, {
-          expiresAt: Date.now() + lifetime * 1000,
-          ...(owner ? { identity: owner } : {}),
-        });
-        state.accessToken = accessToken;
-        reply(200, {
-          access_token: accessToken,
-          token_type: 'Bearer',
-          expires_in: lifetime,
-          refresh_token: form.refresh_token,
-        });
-        return;
-      }
-      reply(400, { error: 'unsupported_grant_type' });
-      return;
-    }
-    if (url.pathname === '/authorization.json') {
-      const bearer = /^Bearer (.+)$/.exec(record.headers.authorization ?? '')?.[1];
-      const token = bearer === undefined ? undefined : accessTokens.get(bearer);
-      if (!bearer || !token || token.expiresAt <= Date.now()) {
-        reply(401, { error: 'invalid_token' });
-        return;
-      }
-      if (record.method === 'DELETE') {
-        accessTokens.delete(bearer);
-        state.revoked.push(bearer);
-        reply(204);
-        return;
-      }
-      const accounts = [
-        {
-          product: 'bc3',
-          id: Number(ACCOUNT_ID),
-          name: 'Honcho Design',
-          href: `${state.url}/${ACCOUNT_ID}`,
-          app_href: `https://3.basecamp.com/${ACCOUNT_ID}`,
-        },
-      ];
-      if (options.accounts !== 'one') {
-        accounts.push(
-          {
-            product: 'bc3',
-            id: Number(SECOND_ACCOUNT_ID),
-            name: 'Side Projects',
-            href: `${state.url}/${SECOND_ACCOUNT_ID}`,
-            app_href: `https://3.basecamp.com/${SECOND_ACCOUNT_ID}`,
-          },
-          {
-            product: 'bcx',
-            id: 2345678,
-            name: 'Honcho Design (Basecamp 2)',
-            href: 'https://basecamp.com/2345678/api/v1',
-            app_href: 'https://basecamp.com/2345678',
-          },
-        );
-      }
-      const who = token.identity;
-      reply(200, {
-        expires_at: new Date(token.expiresAt).toISOString(),
-        identity: who
-          ? { id: who.id, first_name: who.firstName, last_name: who.lastName, email_address: who.email }
-          : {
-              id: 9_999_999,
-              first_name: 'Victor',
-              last_name: 'Cooper',
-              email_address: ME.email_address,
-            },
-        accounts: who?.accounts
-          ? who.accounts.map((account) => ({
-              product: account.product ?? 'bc3',
-              id: account.id,
-              name: account.name,
-              href: `${state.url}/${account.id}`,
-              app_href: `https://3.basecamp.com/${account.id}`,
-            }))
-          : accounts,
-      });
-      return;
-    }
-    reply(404, { error: 'not_found' });
   }
 
   // --- API routes ---
@@ -1087,6 +958,10 @@ export async function startFakeBasecamp(options: FakeBasecampOptions = {}): Prom
   const { port } = server.address() as AddressInfo;
   state.url = `http://127.0.0.1:${port}`;
   state.launchpadUrl = state.url;
+  launchpad.baseUrl = state.url;
+  launchpad.onRefreshed = (accessToken) => {
+    state.accessToken = accessToken;
+  };
   state.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

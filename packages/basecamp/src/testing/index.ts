@@ -2,10 +2,13 @@ export {
   type FakeBasecamp,
   type FakeBasecampOptions,
   type FakeIdentity,
+  type FakeLaunchpadLatency,
+  type FakeLaunchpadOptions,
   type Fault,
   type RecordedRequest,
   startFakeBasecamp,
 } from './fake-basecamp.js';
+export { LAUNCHPAD_SESSION_COOKIE } from './fake-launchpad.js';
 export {
   CARDS,
   CHECKINS,

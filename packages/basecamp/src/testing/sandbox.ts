@@ -8,7 +8,7 @@ import { startFakeBasecamp } from './fake-basecamp.js';
  * enforces Basecamp's usual budget (50 requests per 10 s), so the sandbox shows the limiter at work.
  */
 export async function createSandbox(
-  options: { toolsets?: string | readonly string[] | undefined } = {},
+  options: { toolsets?: string | readonly string[] | undefined; dynamicToolsets?: boolean | undefined } = {},
 ): Promise<SandboxHandle<ToolProvider>> {
   const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
   return {
@@ -19,6 +19,7 @@ export async function createSandbox(
       accountId: fake.accountId,
       env: {},
       ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+      ...(options.dynamicToolsets === undefined ? {} : { dynamicToolsets: options.dynamicToolsets }),
     }),
     description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
     close: fake.close,

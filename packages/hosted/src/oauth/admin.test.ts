@@ -47,6 +47,7 @@ describe('admin: users list and revoke', () => {
       grants: 1,
       connection: true,
       upstream: true,
+      forge: false,
     });
     expect((await mcp(aliceTokens.access_token)).status).toBe(401);
     const refresh = await fetch(new URL('/token', env.origin), {

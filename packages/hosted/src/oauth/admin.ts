@@ -1,9 +1,16 @@
+import { NotFoundError } from '@x/mcp-core';
 import type { Keyring } from '../crypto.js';
-import { createOidcAdapter, grantIdsOfAccount } from '../oidc-adapter.js';
+import { DecryptError } from '../errors.js';
+import { createOidcAdapter, grantIdsOfAccount, type OidcPayload, oidcKeys } from '../oidc-adapter.js';
+import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { type BasecampConnection, connectionKey } from './connections.js';
+import { type BasecampConnection, connectionKey, profileKey, type UserProfile } from './connections.js';
+import { forgeLinkKey } from './forge-links.js';
 import type { Launchpad } from './launchpad.js';
+
+/** When `keys rotate` last made a new signing key (epoch ms). */
+const SIGNING_KEY_ROTATED_KEY = 'keys:rotated-at';
 
 /** The set of every user who ever signed in (user ids, no secrets). */
 export const USERS_KEY = 'users';
@@ -27,18 +34,28 @@ export async function listUsers(store: KvStore, keyring: Keyring): Promise<UserS
     users.map(async (user) => {
       const connection = (await records.get<BasecampConnection>(connectionKey(user)))?.value;
       const grants = (await grantIdsOfAccount(store, user)).length;
-      return connection
-        ? {
-            user,
-            name: connection.identity.name,
-            email: connection.identity.email,
-            accountId: connection.accountId,
-            accountName: connection.accountName,
-            status: connection.status,
-            grants,
-            updatedAt: new Date(connection.updatedAt).toISOString(),
-          }
-        : { user, name: '', email: '', accountId: '', accountName: '', status: 'revoked' as const, grants };
+      if (connection) {
+        return {
+          user,
+          name: connection.identity.name,
+          email: connection.identity.email,
+          accountId: connection.accountId,
+          accountName: connection.accountName,
+          status: connection.status,
+          grants,
+          updatedAt: new Date(connection.updatedAt).toISOString(),
+        };
+      }
+      const profile = (await records.get<UserProfile>(profileKey(user)))?.value;
+      return {
+        user,
+        name: profile?.name ?? '',
+        email: profile?.email ?? '',
+        accountId: profile?.accountId ?? '',
+        accountName: profile?.accountName ?? '',
+        status: 'revoked' as const,
+        grants,
+      };
     }),
   );
 }
@@ -50,11 +67,13 @@ export interface RevokeResult {
   connection: boolean;
   /** Whether Launchpad was asked to revoke the user's Basecamp token. */
   upstream: boolean;
+  /** Whether a Forge link was deleted. */
+  forge: boolean;
 }
 
 /**
  * Signs a user out everywhere at once: every grant with its tokens (our resource server refuses
- * their access tokens from the next request on), the stored Basecamp connection, and — when
+ * their access tokens from the next request on), the stored Basecamp connection and Forge link, and — when
  * `launchpad` is given — the Basecamp token at Launchpad. The user can sign in again unless the
  * account allowlist now refuses them.
  */
@@ -80,5 +99,160 @@ export async function revokeUser(
     upstream = true;
   }
   const deleted = await store.delete(connectionKey(user));
-  return { grants: grants.length, connection: deleted, upstream };
+  const forge = await store.delete(forgeLinkKey(user));
+  return { grants: grants.length, connection: deleted, upstream, forge };
+}
+
+/**
+ * The user id for `<user>` as an admin types it: a user id `users list` prints, or the email of
+ * exactly one user. `NOT_FOUND` otherwise (an ambiguous email lists the candidates).
+ */
+export async function resolveUser(store: KvStore, keyring: Keyring, user: string): Promise<string> {
+  const ids = await store.smembers(USERS_KEY);
+  if (ids.includes(user)) return user;
+  if (user.includes('@')) {
+    const matches = (await listUsers(store, keyring)).filter(
+      (entry) => entry.email.toLowerCase() === user.toLowerCase(),
+    );
+    if (matches.length === 1) return (matches[0] as UserSummary).user;
+    if (matches.length > 1) {
+      throw new NotFoundError(
+        `Several users have the email ${user}: ${matches.map((entry) => entry.user).join(', ')}. Name one by id.`,
+      );
+    }
+  }
+  throw new NotFoundError(`No user ${user}. \`x-mcp-server users list\` shows every user id and email.`);
+}
+
+export interface ForgetResult extends RevokeResult {
+  /** Upstream connections deleted (Basecamp, and any other connector). */
+  connections: number;
+  /** Remembered consents deleted (one per client the user approved). */
+  consents: number;
+  /** Browser sessions at our authorization server deleted. */
+  sessions: number;
+}
+
+/**
+ * Deletes everything the server keeps about a user: their grants with every access and refresh
+ * token and code ({@link revokeUser}, which also revokes the Basecamp token at Launchpad when
+ * `launchpad` is given), every upstream connection, the remembered consents, the browser
+ * sessions and sign-ins in flight, the refresh back-off, and the user from the user list.
+ * Nothing of the user is left afterwards; they can sign in again as a new user unless the
+ * allowlist refuses them.
+ */
+export async function forgetUser(
+  store: KvStore,
+  keyring: Keyring,
+  user: string,
+  options: { launchpad?: Launchpad } = {},
+): Promise<ForgetResult> {
+  const revoked = await revokeUser(store, keyring, user, options);
+  const records = new SealedRecords(store, keyring);
+  let connections = (revoked.connection ? 1 : 0) + (revoked.forge ? 1 : 0);
+  for (const key of await store.keys(`conn:${user}:`)) if (await store.delete(key)) connections++;
+  let consents = 0;
+  for (const key of await store.keys(`consent:${user}:`)) if (await store.delete(key)) consents++;
+  for (const key of await store.keys(`backoff:${user}:`)) await store.delete(key);
+  // Browser sessions, and sign-ins in flight (interactions, callback tickets), that name the user.
+  let sessions = 0;
+  const quoted = JSON.stringify(user);
+  for (const prefix of ['oidc:Session:', 'oidc:Interaction:', 'ticket:']) {
+    for (const key of await store.keys(prefix)) {
+      const entry = await records.get<OidcPayload>(key).catch(() => undefined);
+      if (!entry || !JSON.stringify(entry.value).includes(quoted)) continue;
+      if (prefix === 'oidc:Session:' && typeof entry.value.uid === 'string') {
+        await store.delete(oidcKeys.uid(entry.value.uid));
+      }
+      if ((await store.delete(key)) && prefix === 'oidc:Session:') sessions++;
+    }
+  }
+  await store.delete(oidcKeys.account(user));
+  await store.delete(profileKey(user));
+  await store.srem(USERS_KEY, [user]);
+  return { ...revoked, connections, consents, sessions };
+}
+
+export interface RotateKeysResult {
+  /** The id of the key every record is now sealed with (`MCP_SECRET`'s). */
+  keyId: string;
+  /** Records sealed with `MCP_SECRET_PREVIOUS` and sealed again with `MCP_SECRET`. */
+  resealed: number;
+  /** Sealed records already on the current key. */
+  current: number;
+  /**
+   * Records that look sealed but open with neither secret (sealed with an older secret than
+   * `MCP_SECRET_PREVIOUS`): they stay as they are, and whatever they hold is lost.
+   */
+  unreadable: number;
+  /** The signing key now first (it signs once a replica loads it: at its next start). */
+  signingKey: string;
+  /**
+   * Whether a new signing key was made. Not when the last one is younger than
+   * `signingKeyMinAgeMs`: only one previous key is kept, so a second rotation within an access
+   * token's lifetime would drop the key that still-valid tokens were signed with.
+   */
+  signingKeyRotated: boolean;
+  /** Signing keys still published for verification (the previous one, for tokens issued before). */
+  retainedSigningKeys: string[];
+}
+
+/**
+ * `keys rotate`, run with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS`: seals
+ * every record that the previous secret sealed again with the current one (compare-and-set, so
+ * a concurrent newer write is never overwritten; TTLs kept), and puts a new signing key first
+ * while the previous one stays published, so access tokens already issued keep verifying until
+ * they expire (a new signing key at most once per `signingKeyMinAgeMs`, default 1 h: set it to
+ * the access token lifetime). Afterwards `MCP_SECRET_PREVIOUS` can be dropped. Running it again
+ * is harmless.
+ */
+export async function rotateKeys(
+  store: KvStore,
+  keyring: Keyring,
+  options: { signingKeyMinAgeMs?: number } = {},
+): Promise<RotateKeysResult> {
+  let resealed = 0;
+  let current = 0;
+  let unreadable = 0;
+  for (const key of await store.keys('')) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const entry = await store.get(key);
+      if (!entry) break;
+      let opened: ReturnType<Keyring['decrypt']>;
+      try {
+        opened = keyring.decrypt(entry.value, key);
+      } catch (error) {
+        // Not a sealed record at all (a counter, a timestamp, JSON): nothing to do.
+        if (DecryptError.isInstance(error) && error.reason !== 'format') unreadable++;
+        break;
+      }
+      if (!opened.stale) {
+        current++;
+        break;
+      }
+      const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
+      if (ttlMs !== undefined && ttlMs <= 0) break;
+      const written = await store.set(key, keyring.encrypt(opened.plaintext, key), {
+        ifVersion: entry.version,
+        ...(ttlMs === undefined ? {} : { ttlMs: Math.max(1, Math.floor(ttlMs)) }),
+      });
+      if (written !== undefined) {
+        resealed++;
+        break;
+      }
+    }
+  }
+  const rotatedAt = Number((await store.get(SIGNING_KEY_ROTATED_KEY))?.value ?? 0);
+  const rotate = Date.now() - rotatedAt >= (options.signingKeyMinAgeMs ?? 3600_000);
+  const keys = rotate ? await rotateSigningKeys(store, keyring) : await loadSigningKeys(store, keyring);
+  if (rotate) await store.set(SIGNING_KEY_ROTATED_KEY, String(Date.now()));
+  return {
+    keyId: keyring.currentKeyId,
+    resealed,
+    current,
+    unreadable,
+    signingKey: (keys[0] as SigningJwk).kid,
+    signingKeyRotated: rotate,
+    retainedSigningKeys: keys.slice(1).map((key) => key.kid),
+  };
 }

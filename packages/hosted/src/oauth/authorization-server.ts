@@ -57,8 +57,9 @@ export interface AuthorizationServerOptions {
    */
   clientTtl?: number;
   /**
-   * Dynamic registrations per client address and window, per process (Claude registers on every
-   * connection, and all Claude traffic comes from Anthropic's addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   * Dynamic registrations per client address and window, counted in the store across replicas
+   * (Claude registers on every connection, and all Claude traffic comes from Anthropic's
+   * addresses; a flood is refused with 429). Default 120 per 10 minutes.
    */
   registrationLimit?: { requests: number; windowMs: number };
   logger?: Logger;
@@ -105,6 +106,8 @@ export interface AuthorizationServer {
   provider: { readonly issuer: string };
   /** Serves the AS routes, the interaction pages and the upstream callback; `false` for other paths. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The user this browser is signed in as (our session cookie), if any. */
+  sessionUser(req: IncomingMessage, res: ServerResponse): Promise<string | undefined>;
 }
 
 /** Whether a redirect URI passes the host policy: HTTPS to a listed host, or HTTP(S) to loopback. */
@@ -164,7 +167,8 @@ export async function createAuthorizationServer(
     ),
     jwks: { keys },
     cookies: {
-      keys: [cookieKey.toString('base64url')],
+      // Signed with the current secret; cookies signed before a rotation still verify.
+      keys: options.keyring.deriveKeys('cookies').map((key) => key.toString('base64url')),
       long: { httpOnly: true, sameSite: 'lax', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },
@@ -293,7 +297,7 @@ export async function createAuthorizationServer(
     }
   });
   const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
-  const registrations = new SlidingWindow(registrationLimit.requests, registrationLimit.windowMs);
+  const registrations = new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs);
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
@@ -589,7 +593,7 @@ export async function createAuthorizationServer(
         if (
           path === '/register' &&
           req.method === 'POST' &&
-          !registrations.admit(clientAddress(req, secure))
+          !(await registrations.admit(clientAddress(req, secure)))
         ) {
           res.writeHead(429, {
             'content-type': 'application/json',
@@ -629,7 +633,10 @@ export async function createAuthorizationServer(
     }
   }
 
-  return { provider, handle };
+  const sessionUser = async (req: IncomingMessage, res: ServerResponse) =>
+    (await provider.Session.get({ req, res, secure })).accountId || undefined;
+
+  return { provider, handle, sessionUser };
 }
 
 /**
@@ -665,29 +672,32 @@ function withClientTtl(
   };
 }
 
-/** At most `limit` events per key in any `windowMs`; keys without recent events are dropped. */
-class SlidingWindow {
-  readonly #events = new Map<string, number[]>();
-
+/**
+ * At most `limit` events per key and window, counted in the store so every replica shares one
+ * count (a fixed window: at a window's edge a burst of up to twice the limit can pass).
+ */
+class StoreWindow {
   constructor(
+    readonly store: KvStore,
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
-  admit(key: string, now = Date.now()): boolean {
-    if (this.#events.size > 10_000) {
-      for (const [other, times] of this.#events) {
-        if ((times.at(-1) ?? 0) <= now - this.windowMs) this.#events.delete(other);
-      }
+  async admit(key: string, now = Date.now()): Promise<boolean> {
+    const window = Math.floor(now / this.windowMs);
+    const record = `ratelimit:register:${sha256(key)}:${window}`;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const entry = await this.store.get(record);
+      const count = entry ? Number.parseInt(entry.value, 10) || 0 : 0;
+      if (count >= this.limit) return false;
+      const written = await this.store.set(record, String(count + 1), {
+        ifVersion: entry?.version ?? 0,
+        ttlMs: this.windowMs,
+      });
+      if (written !== undefined) return true;
     }
-    const times = (this.#events.get(key) ?? []).filter((time) => time > now - this.windowMs);
-    if (times.length >= this.limit) {
-      this.#events.set(key, times);
-      return false;
-    }
-    times.push(now);
-    this.#events.set(key, times);
-    return true;
+    // Heavy contention on one address: that is a flood.
+    return false;
   }
 }
 
@@ -703,18 +713,18 @@ function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
 
 const pendingKey = (state: string) => `pending:${sha256(state)}`;
 
-function sha256(value: string): string {
+export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
-function sameSecret(given: string | null | undefined, expected: string): boolean {
+export function sameSecret(given: string | null | undefined, expected: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
+export function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
   return [
     `${name}=${value}`,
     'Path=/',
@@ -725,7 +735,7 @@ function cookie(name: string, value: string, options: { secure: boolean; maxAge:
   ].join('; ');
 }
 
-function readCookie(req: IncomingMessage, name: string): string | undefined {
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');
@@ -733,7 +743,7 @@ function readCookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

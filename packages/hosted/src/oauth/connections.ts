@@ -29,6 +29,18 @@ export interface BasecampCredentials {
 const REFRESH_BACKOFF_MS = 30_000;
 
 export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
+/** The sealed profile of a user (name, email, Basecamp account; no secrets). */
+export const profileKey = (userId: string): string => `user:${userId}`;
+
+export interface UserProfile {
+  name: string;
+  email: string;
+  accountId: string;
+  accountName: string;
+}
+const backoffKey = (userId: string): string => `backoff:${userId}:basecamp`;
+/** Errors that only report the shared back-off (not a new failure). */
+const backingOff = new WeakSet<object>();
 
 /** The user id our tokens carry (`sub`) for a Launchpad identity. */
 export const basecampUserId = (identityId: string): string => `basecamp:${identityId}`;
@@ -53,7 +65,11 @@ export class Connections {
   readonly #breaker: InvalidGrantBreaker;
   readonly #launchpad: Launchpad;
   readonly #marginMs: number;
-  /** Users whose last refresh failed retryably: no new attempt before this time while their token is valid. */
+  /**
+   * Users whose last refresh failed retryably: no new attempt before this time while their token
+   * is valid. A local copy of the store's `backoff:<userId>` record (shared by every replica),
+   * so a backed-off user costs no store read per request.
+   */
   readonly #backoff = new Map<string, number>();
 
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
@@ -67,8 +83,16 @@ export class Connections {
 
   async save(userId: string, connection: BasecampConnection): Promise<void> {
     await this.#records.set(connectionKey(userId), connection);
+    // Who the user is, kept after a revocation (which deletes the connection) for `users list`.
+    await this.#records.set(profileKey(userId), {
+      name: connection.identity.name,
+      email: connection.identity.email,
+      accountId: connection.accountId,
+      accountName: connection.accountName,
+    } satisfies UserProfile);
     await this.#store.sadd('users', [userId]);
     this.#backoff.delete(userId);
+    await this.#store.delete(backoffKey(userId));
   }
 
   async get(userId: string): Promise<BasecampConnection | undefined> {
@@ -97,7 +121,16 @@ export class Connections {
           !(value.expiresAt > Date.now() && (this.#backoff.get(userId) ?? 0) > Date.now()),
         refresh: async (value, signal) => {
           if (!value.refreshToken) throw new LaunchpadGrantError('no_refresh_token');
-          if ((await this.#breaker.state()).open) {
+          // Another replica's attempt failed a moment ago and the token still serves: no new try.
+          if (value.expiresAt > Date.now() && (await this.#store.get(backoffKey(userId)))) {
+            const error = new UpstreamUnavailableError('A refresh failed a moment ago; retry shortly.', {
+              retryable: true,
+            });
+            backingOff.add(error);
+            throw error;
+          }
+          const permit = await this.#breaker.acquire(signal);
+          if (!permit) {
             throw new UpstreamUnavailableError(
               'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
               { retryable: true },
@@ -105,16 +138,19 @@ export class Connections {
           }
           try {
             const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
+            await permit.release();
             return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
           } catch (error) {
             if (error instanceof LaunchpadGrantError) {
-              await this.#breaker.record();
+              await permit.failed();
               await this.#records.set(key, {
                 ...value,
                 status: 'needs_login',
                 refreshToken: undefined,
                 updatedAt: Date.now(),
               } satisfies BasecampConnection);
+            } else {
+              await permit.release();
             }
             throw error;
           }
@@ -124,7 +160,14 @@ export class Connections {
         if (error instanceof LaunchpadGrantError) return undefined;
         // Launchpad down or slow, or refreshes paused: the current token serves while it is valid.
         const retryable = McpToolError.isInstance(error) && error.retryable;
-        if (retryable) this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+        if (retryable) {
+          this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+          // A replica that only saw the shared back-off does not extend it.
+          if (!backingOff.has(error as object))
+            await this.#store
+              .set(backoffKey(userId), '1', { ttlMs: REFRESH_BACKOFF_MS })
+              .catch(() => undefined);
+        }
         const current = retryable ? await this.get(userId) : undefined;
         if (current?.status === 'active' && current.expiresAt > Date.now()) return current;
         throw error;

@@ -1,5 +1,7 @@
 // Test fixture (not exported): the hosted auth in front of a serveHttp server, the fake
 // Launchpad/Basecamp, a memory store, and per-user registries built from the stored connection.
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createBasecampProvider } from '@x/mcp-basecamp';
@@ -151,6 +153,11 @@ export async function signIn(
     authMethod?: 'none' | 'client_secret_post';
     oauth?: TestOAuthClient;
     browser?: OAuthBrowser;
+    /**
+     * How the fake Launchpad learns who signs in: `global` (`fake.signInAs`, the default) or
+     * `browser` (a Launchpad session cookie in this browser only, so sign-ins can run in parallel).
+     */
+    identityVia?: 'global' | 'browser';
   } = {},
 ): Promise<SignedIn> {
   const oauth = options.oauth ?? new TestOAuthClient(REDIRECT, options.authMethod ?? 'none');
@@ -166,7 +173,12 @@ export async function signIn(
     },
   );
   if (!oauth.authorizationUrl) throw new Error('the client was not sent to /authorize');
-  env.fake.signInAs(identity);
+  if (options.identityVia === 'browser') {
+    const session = env.fake.sessionCookie(identity);
+    browser.cookies.push({ ...session, origin: new URL(env.fake.launchpadUrl).origin, path: '/' });
+  } else {
+    env.fake.signInAs(identity);
+  }
   const redirect = await approve(browser, await browser.open(oauth.authorizationUrl));
   if (!redirect.url.href.startsWith(REDIRECT)) {
     throw new Error(
@@ -185,4 +197,45 @@ export async function approve(browser: OAuthBrowser, page: BrowserPage): Promise
     return browser.submit(page, { decision: 'approve' });
   }
   return page;
+}
+
+export interface RoundRobinProxy {
+  origin: string;
+  /** Where the proxy forwards, in turn (replicas may be added after it starts). */
+  upstreams: string[];
+  /** Requests forwarded to each upstream. */
+  counts: number[];
+  close(): Promise<void>;
+}
+
+/** A load balancer for the replica tests: each request goes to the next upstream in turn. */
+export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
+  const upstreams: string[] = [];
+  const counts: number[] = [];
+  let next = 0;
+  const proxy = createServer((incoming, outgoing) => {
+    const index = next++ % upstreams.length;
+    counts[index] = (counts[index] ?? 0) + 1;
+    const target = new URL(incoming.url ?? '/', upstreams[index]);
+    const forwarded = request(target, { method: incoming.method, headers: incoming.headers }, (response) => {
+      outgoing.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(outgoing);
+    });
+    forwarded.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    upstreams,
+    counts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
 }

@@ -12,7 +12,9 @@ import {
   DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
+import { createConnectForge } from './connect-forge.js';
 import { type BasecampCredentials, Connections } from './connections.js';
+import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
 import { Launchpad } from './launchpad.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 
@@ -42,7 +44,7 @@ export interface HostedAuthOptions {
   serverName?: string;
   /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
   clientTtl?: number;
-  /** Dynamic registrations per client address and window (per process). Default 120 per 10 minutes. */
+  /** Dynamic registrations per client address and window, shared by all replicas through the store. Default 120 per 10 minutes. */
   registrationLimit?: { requests: number; windowMs: number };
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
@@ -51,6 +53,11 @@ export interface HostedAuthOptions {
    * current Basecamp credentials (checked and, when due, refreshed for this request).
    */
   registryFor?(userId: string, basecamp: BasecampCredentials, auth: AuthInfo): Promise<ToolRegistry>;
+  /**
+   * Per-user Forge links at `<public>/connect/forge` (Forge's device login); off when absent.
+   * `apiUrl` defaults to `https://www.forge-ai.dev/api`; `now` is the clock of link tickets (tests).
+   */
+  forge?: { apiUrl?: string; fetch?: typeof fetch; now?: () => number };
   logger?: Logger;
 }
 
@@ -62,6 +69,8 @@ export interface HostedAuth {
   resource: string;
   authorizationServer: AuthorizationServer;
   resourceServer: ResourceServer;
+  /** Users' Forge links (with `options.forge`): `forge.credentialSource(userId)` for a Forge provider. */
+  forge?: ForgeLinks;
 }
 
 /** Checks `MCP_PUBLIC_URL`: an origin, HTTPS unless loopback. Returns it without a trailing slash. */
@@ -156,6 +165,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     issuer,
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
@@ -168,10 +178,37 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       }
     },
   });
+  const forge = options.forge
+    ? new ForgeLinks(
+        options.store,
+        options.keyring,
+        new ForgeAuth({
+          ...(options.forge.apiUrl ? { apiUrl: options.forge.apiUrl } : {}),
+          ...(options.forge.fetch ? { fetch: options.forge.fetch } : {}),
+        }),
+        `${issuer}${CONNECT_FORGE_PATH}`,
+      )
+    : undefined;
+  const connectForge = forge
+    ? createConnectForge({
+        issuer,
+        store: options.store,
+        keyring: options.keyring,
+        links: forge,
+        sessionUser: (req, res) => authorizationServer.sessionUser(req, res),
+        isActive: (userId) => connections.isActive(userId),
+        ...(options.forge?.now ? { now: options.forge.now } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      })
+    : undefined;
   const registryFor = options.registryFor;
   const auth: HttpAuth = {
     async handle(req, res) {
-      return resourceServer.handle(req, res) || authorizationServer.handle(req, res);
+      return (
+        (await resourceServer.handle(req, res)) ||
+        (await authorizationServer.handle(req, res)) ||
+        ((await connectForge?.handle(req, res)) ?? false)
+      );
     },
     authenticate: (request) => resourceServer.authenticate(request),
     ...(registryFor
@@ -183,5 +220,13 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
         }
       : {}),
   };
-  return { auth, connections, issuer, resource, authorizationServer, resourceServer };
+  return {
+    auth,
+    connections,
+    issuer,
+    resource,
+    authorizationServer,
+    resourceServer,
+    ...(forge ? { forge } : {}),
+  };
 }

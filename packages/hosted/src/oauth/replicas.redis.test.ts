@@ -85,6 +85,44 @@ describe('two replicas on one Redis', () => {
     expect(counts[1]).toBeGreaterThan(5);
   });
 
+  it('counts dynamic registrations per address across replicas, not per process', async (context) => {
+    if ('skip' in requirement) context.skip(requirement.skip);
+    const keyring = Keyring.fromSecrets({ secret: SECRET });
+    const limited: Replica[] = [];
+    const limitedStores: KvStore[] = [];
+    try {
+      for (let index = 0; index < 2; index++) {
+        const store = await createStore((redis as RedisServer).url, { keyring, prefix: 'dcr-limit:' });
+        limitedStores.push(store);
+        limited.push(
+          await startReplica({
+            fake,
+            store,
+            keyring,
+            overrides: { registrationLimit: { requests: 3, windowMs: 60_000 } },
+          }),
+        );
+      }
+      const register = (replica: Replica) =>
+        fetch(new URL('/register', replica.http.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            redirect_uris: ['http://127.0.0.1:9/callback'],
+            token_endpoint_auth_method: 'none',
+          }),
+        });
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        statuses.push((await register(limited[attempt % 2] as Replica)).status);
+      }
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    } finally {
+      await Promise.all(limited.map((replica) => replica.http.close()));
+      await Promise.all(limitedStores.map((store) => store.close()));
+    }
+  });
+
   it('rotates a refresh token at one replica; the replayed old one fails at the other', async (context) => {
     if ('skip' in requirement) context.skip(requirement.skip);
     const user = await signIn({ url: `${origin}/mcp`, fake }, ALICE);

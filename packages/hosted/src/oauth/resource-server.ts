@@ -21,6 +21,11 @@ export interface ResourceServerOptions {
   /** The authorization server's public signing keys. */
   jwks: readonly JWK[];
   /**
+   * Loads the current public keys again, when a token names a key id not among them (another
+   * replica restarted after `keys rotate` and signs with the new key). At most every 10 s.
+   */
+  reloadJwks?(): Promise<readonly JWK[]>;
+  /**
    * Whether the caller of a verified token may use the server now (its grant is not revoked,
    * its upstream connection works); `extra.userId` and `extra.grantId` name them. Retryable
    * errors (store, upstream sign-in service) become 503.
@@ -49,7 +54,26 @@ export interface ResourceServer {
 export function createResourceServer(options: ResourceServerOptions): ResourceServer {
   const resourceUrl = new URL(options.resource);
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
-  const keySet = createLocalJWKSet({ keys: [...options.jwks] });
+  let keySet = createLocalJWKSet({ keys: [...options.jwks] });
+  let knownKids = new Set(options.jwks.map((key) => key.kid));
+  let reloadedAt = 0;
+  /** Reloads the keys once per 10 s at most when a token names an unknown key id. */
+  const refreshKeys = async (token: string) => {
+    if (!options.reloadJwks || Date.now() - reloadedAt < 10_000) return;
+    let kid: unknown;
+    try {
+      kid = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')).kid;
+    } catch {
+      return;
+    }
+    if (typeof kid !== 'string' || knownKids.has(kid)) return;
+    reloadedAt = Date.now();
+    // The store cannot answer: the token stays unverifiable for now, as before the reload.
+    const keys = await options.reloadJwks().catch(() => undefined);
+    if (!keys) return;
+    keySet = createLocalJWKSet({ keys: [...keys] });
+    knownKids = new Set(keys.map((key) => key.kid));
+  };
   const tolerance = options.clockToleranceSeconds ?? 30;
   const metadata = buildOAuthProtectedResourceMetadata({
     oauthMetadata: {
@@ -71,6 +95,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     verifier: {
       async verifyAccessToken(token) {
         let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+        await refreshKeys(token);
         try {
           ({ payload } = await jwtVerify(token, keySet, {
             issuer: options.issuer,

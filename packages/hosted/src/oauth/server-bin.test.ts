@@ -37,13 +37,13 @@ function serverEnv(home: string, port: number, store: string): Record<string, st
   };
 }
 
-async function startServer(store: string, port?: number) {
+async function startServer(store: string, port?: number, extraEnv: Record<string, string> = {}) {
   const home = await mkdtemp(join(tmpdir(), 'hosted-bin-'));
   const chosen = port ?? (await closedPort());
   return startHttpBin({
     command: process.execPath,
     args: [bin, '--http', '--port', String(chosen), '--auth', 'oauth', '--providers', 'basecamp,bbj-rag'],
-    env: serverEnv(home, chosen, store),
+    env: { ...serverEnv(home, chosen, store), ...extraEnv },
   });
 }
 afterAll(async () => {
@@ -112,6 +112,7 @@ describe('x-mcp-server --auth oauth', () => {
     const hosted = report.providers.find((provider) => provider.id === 'hosted');
     expect(hosted?.checks).toEqual([
       expect.objectContaining({ name: 'store', ok: true }),
+      expect.objectContaining({ name: 'keys', ok: true }),
       expect.objectContaining({ name: 'launchpad-refresh', ok: true }),
     ]);
     // Basecamp is per user: no process-wide login is checked (or needed) in this mode.
@@ -130,7 +131,7 @@ describe('x-mcp-server --auth oauth', () => {
 });
 
 describe('x-mcp-server users', () => {
-  it('lists who signed in and revokes one user everywhere (file store, server stopped)', async () => {
+  it('lists who signed in, revokes and forgets one user, rotates the keys (file store, server stopped)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hosted-store-'));
     const store = `file:${dir}`;
     const port = await closedPort();
@@ -163,10 +164,32 @@ describe('x-mcp-server users', () => {
       grants: 1,
       connection: true,
       upstream: true,
+      forge: false,
     });
     expect((await cli('frobnicate')).code).toBe(2);
+    const forgotten = await cli('forget', 'alice@example.com');
+    expect(forgotten.code).toBe(0);
+    expect(JSON.parse(forgotten.stdout.trim())).toMatchObject({ user: 'basecamp:101', grants: 0 });
+    expect((await cli('list')).stdout.trim()).toBe('');
+    expect((await cli('forget', 'alice@example.com')).stderr).toContain('No user alice@example.com');
 
-    running = await startServer(store, port);
+    // keys rotate with the new secret and the old one as MCP_SECRET_PREVIOUS; afterwards the
+    // server starts with the new secret alone.
+    const NEW_SECRET = 'a-brand-new-secret-for-the-rotation-0123456789';
+    const rotate = startProcess({
+      command: process.execPath,
+      args: [bin, 'keys', 'rotate'],
+      env: { ...serverEnv(dir, port, store), MCP_SECRET: NEW_SECRET, MCP_SECRET_PREVIOUS: SECRET },
+    });
+    expect(await rotate.exited).toBe(0);
+    expect(JSON.parse(rotate.stdout().trim())).toMatchObject({
+      resealed: expect.any(Number),
+      unreadable: 0,
+      signingKeyRotated: true,
+    });
+    expect(rotate.stdout()).not.toContain(NEW_SECRET);
+
+    running = await startServer(store, port, { MCP_SECRET: NEW_SECRET });
     try {
       const response = await fetch(running.url, {
         method: 'POST',
@@ -181,5 +204,5 @@ describe('x-mcp-server users', () => {
     } finally {
       await running.stop();
     }
-  });
+  }, 90_000);
 });

@@ -45,6 +45,22 @@ export function runKvConformance(name: string, harness: DriverHarness): void {
         await body();
       });
 
+    test('keys(prefix): the live records under a prefix, not sets, locks or expired records', async () => {
+      const [a, b] = await pair();
+      await a.set('user:1:x', '1');
+      await a.set('user:1:y', '2', { ttlMs: SHORT_TTL });
+      await a.set('user:10:x', '3');
+      await a.set('user:[*]?', '4');
+      await a.sadd('user:1:set', ['m']);
+      await a.lock('user:1:lock', 10_000);
+      expect((await b.keys('user:1:')).sort()).toEqual(['user:1:x', 'user:1:y']);
+      expect((await b.keys('user:[*]')).sort()).toEqual(['user:[*]?']);
+      expect((await b.keys('')).length).toBe(4);
+      await sleep(PAST_SHORT_TTL);
+      expect(await b.keys('user:1:')).toEqual(['user:1:x']);
+      expect(await b.keys('nobody:')).toEqual([]);
+    });
+
     test('get / set / delete, with a new version on every write', async () => {
       const store = await open();
       expect(await store.get('a')).toBeUndefined();

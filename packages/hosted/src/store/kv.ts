@@ -45,6 +45,13 @@ export interface KvStore {
   /** The members of a set, in no particular order; `[]` when absent or expired. */
   smembers(key: string): Promise<string[]>;
 
+  /**
+   * The keys of the live records that start with `prefix` (records only: not sets, not locks),
+   * in no particular order. It walks the whole key space: for admin commands (forget a user,
+   * re-seal after a key rotation), never for a request.
+   */
+  keys(prefix: string): Promise<string[]>;
+
   /** Resolves when the store answers; rejects with `StoreUnavailableError` otherwise. */
   ping(): Promise<void>;
 

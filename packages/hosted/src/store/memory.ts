@@ -153,6 +153,13 @@ export class MemoryStore implements KvStore {
     return [...(this.#liveSet(key)?.members ?? [])];
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    this.assertOpen();
+    return [...this.#records.keys()].filter(
+      (key) => key.startsWith(prefix) && this.#liveRecord(key) !== undefined,
+    );
+  }
+
   async ping(): Promise<void> {
     this.assertOpen();
   }

@@ -181,6 +181,22 @@ export class RedisStore implements KvStore {
     return (await this.#run(() => this.#client.smembers(this.#set(key)))) as string[];
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    const base = this.#record('');
+    // SCAN's MATCH is a glob: escape the pattern characters of the prefix.
+    const pattern = `${(base + prefix).replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, batch] = (await this.#run(() =>
+        this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 500),
+      )) as [string, string[]];
+      for (const key of batch) found.add(key.slice(base.length));
+      cursor = next;
+    } while (cursor !== '0');
+    return [...found];
+  }
+
   async ping(): Promise<void> {
     await this.#run(() => this.#client.ping());
   }

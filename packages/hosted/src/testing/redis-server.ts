@@ -140,6 +140,9 @@ function spawnRedis(binary: string, port: number, dir: string, persistence: bool
     '',
     '--appendonly',
     persistence ? 'yes' : 'no',
+    // Every write on disk before it is acknowledged: a SIGKILL loses nothing.
+    '--appendfsync',
+    'always',
     '--daemonize',
     'no',
     '--logfile',

@@ -65,14 +65,45 @@ export function describeToolProvider(
       }
     });
 
-    it('refers with toolRef only to its own tools', () => {
-      const names = new Set(provider.tools.map((tool) => tool.name));
+    it('refers with toolRef only to its own tools (of any toolset, served or not)', () => {
+      const names = new Set([
+        ...provider.tools.map((tool) => tool.name),
+        ...(provider.toolsets ?? []).flatMap((toolset) => toolset.tools),
+        ...(provider.loadToolset ? ['list_toolsets', 'enable_toolset'] : []),
+      ]);
       const texts = [
         provider.instructions ?? '',
         ...provider.tools.map((tool) => JSON.stringify(describeTool(tool))),
       ];
       const unknown = texts.flatMap((text) => toolRefsIn(text)).filter((name) => !names.has(name));
       expect(unknown, 'toolRef names a tool this provider does not have').toEqual([]);
+    });
+
+    it('declares toolsets that hold every tool it serves, and loads each as declared', () => {
+      const toolsets = provider.toolsets ?? [];
+      if (toolsets.length === 0) {
+        expect(provider.loadToolset, 'loadToolset without toolsets').toBeUndefined();
+        return;
+      }
+      const toolsetNames = toolsets.map((toolset) => toolset.name);
+      expect(new Set(toolsetNames).size, 'toolset names are unique').toBe(toolsetNames.length);
+      const declared = new Set(toolsets.flatMap((toolset) => toolset.tools));
+      for (const toolset of toolsets) {
+        expect(toolset.name).toMatch(/^[a-z][a-z0-9_-]*$/);
+        expect(toolset.description.trim().length, `${toolset.name}: description`).toBeGreaterThan(0);
+        expect(toolset.tools.length, `${toolset.name}: no tools`).toBeGreaterThan(0);
+      }
+      const outside = provider.tools.map((tool) => tool.name).filter((name) => !declared.has(name));
+      expect(outside, 'tools served but in no toolset').toEqual([]);
+      if (!provider.loadToolset) return;
+      for (const toolset of toolsets) {
+        const loaded = provider.loadToolset(toolset.name);
+        expect(
+          loaded.map((tool) => tool.name).sort(),
+          `loadToolset("${toolset.name}") returns its declared tools`,
+        ).toEqual([...toolset.tools].sort());
+        for (const tool of loaded) expect(() => describeTool(tool)).not.toThrow();
+      }
     });
 
     it('has strict input schemas whose fields are all described', () => {
