@@ -106,10 +106,14 @@ export {
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
 export {
   type AnyToolDefinition,
+  CREATES,
+  DESTRUCTIVE,
   defineTool,
   type ProviderReadiness,
+  READ_ONLY,
   type ReadinessCheck,
   type RequestInfo,
+  SETS_STATE,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,

@@ -12,6 +12,44 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/*
+ * The four usual annotation sets, so a tool states its kind in one word and providers agree on
+ * what each kind means. All talk to the outside world (`openWorldHint: true`); a tool that only
+ * touches local state spreads one and overrides it: `{ ...READ_ONLY, openWorldHint: false }`.
+ */
+
+/** Reads and changes nothing (list, get, search). */
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const satisfies ToolAnnotations;
+
+/** Adds something new; calling it twice adds two (create, post, comment). */
+export const CREATES = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const satisfies ToolAnnotations;
+
+/** Sets a state without losing data; calling it twice changes nothing more (complete, assign, move). */
+export const SETS_STATE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const satisfies ToolAnnotations;
+
+/** Removes or overwrites data (trash, delete, replace); repeating it removes nothing more. */
+export const DESTRUCTIVE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const satisfies ToolAnnotations;
+
 /** Who is calling, as far as the transport knows. Never carries the raw token. */
 export interface RequestInfo {
   transport: 'stdio' | 'http' | 'in-process' | 'unknown';

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type FakeReply, type FakeRequest, startFakeServer } from '@x/mcp-core/testing/fake-server';
 import { type FakeChunk, SAMPLE_CORPUS } from './corpus.js';
 
 export type BackendState = 'up' | 'down';
@@ -24,13 +23,11 @@ export interface FakeBbjRagOptions {
   delayMs?: number;
 }
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body, the raw text when it is not JSON, or undefined when empty. */
-  body: unknown;
-}
+/**
+ * A request the fake received: `method`, `path`, `headers` and the parsed `body` (the JSON value,
+ * the raw text when it is not JSON, or undefined when empty): the shared record of `@x/mcp-core/testing`.
+ */
+export type RecordedRequest = FakeRequest;
 
 export interface FakeBbjRag {
   /** Base URL, e.g. `http://127.0.0.1:43123`. */
@@ -66,37 +63,25 @@ export async function startFakeBbjRag(options: FakeBbjRagOptions = {}): Promise<
     maxLimit: options.maxLimit ?? 50,
     delayMs: options.delayMs ?? 0,
   };
-  const requests: RecordedRequest[] = [];
-
-  const server = createServer((request, response) => {
-    void handle(request, response).catch(() => {
-      if (!response.headersSent) send(response, 500, 'Internal Server Error', 'text/plain; charset=utf-8');
-      else response.destroy();
-    });
+  const server = await startFakeServer({
+    latencyMs: state.delayMs,
+    maxRecorded: MAX_RECORDED,
+    routes: [
+      { method: 'GET', path: '/health', handle: () => health() },
+      { method: 'GET', path: '/stats', handle: () => stats() },
+      { method: 'POST', path: '/search', handle: (request) => search(request.text) },
+    ],
+    // FastAPI: 405 with `Allow` for a known path and another method, else 404.
+    fallback: (request) => {
+      const allowed = ROUTES[request.path];
+      if (allowed === undefined) return json(404, { detail: 'Not Found' });
+      const reply = json(405, { detail: 'Method Not Allowed' });
+      return { ...reply, headers: { ...reply.headers, allow: allowed } };
+    },
+    onError: () => send(500, 'Internal Server Error', 'text/plain; charset=utf-8'),
   });
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const raw = await readBody(request);
-    const path = new URL(request.url ?? '/', 'http://fake').pathname;
-    const body = raw === '' ? undefined : tryJson(raw);
-    requests.push({ method: request.method ?? 'GET', path, headers: { ...request.headers }, body });
-    if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
-    if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
-    if (response.destroyed) return;
-
-    const routes: Record<string, string> = { '/search': 'POST', '/health': 'GET', '/stats': 'GET' };
-    const allowed = routes[path];
-    if (allowed === undefined) return json(response, 404, { detail: 'Not Found' });
-    if (request.method !== allowed) {
-      response.setHeader('allow', allowed);
-      return json(response, 405, { detail: 'Method Not Allowed' });
-    }
-    if (path === '/health') return health(response);
-    if (path === '/stats') return stats(response);
-    return search(response, raw);
-  }
-
-  function health(response: ServerResponse): void {
+  function health(): FakeReply {
     const checks = {
       database:
         state.database === 'up'
@@ -106,43 +91,38 @@ export async function startFakeBbjRag(options: FakeBbjRagOptions = {}): Promise<
     };
     const ok = Object.values(checks).filter((value) => value === 'ok').length;
     const status = ok === 2 ? 'healthy' : ok > 0 ? 'degraded' : 'unhealthy';
-    json(response, status === 'healthy' ? 200 : 503, { status, checks });
+    return json(status === 'healthy' ? 200 : 503, { status, checks });
   }
 
-  function stats(response: ServerResponse): void {
+  function stats(): FakeReply {
     if (state.database === 'down') {
-      json(response, 503, {
+      return json(503, {
         detail: "Database query failed: couldn't get a connection after 30.00 sec",
       });
-      return;
     }
-    json(response, 200, {
+    return json(200, {
       total_chunks: state.corpus.length,
       by_source: countBy(state.corpus.map((chunk) => chunk.doc_type)),
       by_generation: countBy(state.corpus.flatMap((chunk) => chunk.generations)),
     });
   }
 
-  function search(response: ServerResponse, raw: string): void {
+  function search(raw: string): FakeReply {
     const parsed = parseSearchRequest(raw, state.maxLimit);
     if ('issues' in parsed) {
-      json(response, 422, { detail: parsed.issues });
-      return;
+      return json(422, { detail: parsed.issues });
     }
     const { query, generation, limit } = parsed;
     // Like the service, a database failure surfaces as an unhandled error before the search runs.
     if (state.database === 'down') {
-      send(response, 500, 'Internal Server Error', 'text/plain; charset=utf-8');
-      return;
+      return send(500, 'Internal Server Error', 'text/plain; charset=utf-8');
     }
     if (state.embedding === 'down') {
-      json(response, 503, { detail: 'Ollama embedding failed: [Errno 111] Connection refused' });
-      return;
+      return json(503, { detail: 'Ollama embedding failed: [Errno 111] Connection refused' });
     }
     // PostgreSQL rejects NUL in text, and the service does not catch it.
     if (query.includes('\u0000')) {
-      send(response, 500, 'Internal Server Error', 'text/plain; charset=utf-8');
-      return;
+      return send(500, 'Internal Server Error', 'text/plain; charset=utf-8');
     }
     // The service maps `bbj-gui` to `bbj_gui`; an empty filter is no filter.
     const filter = generation ? generation.replaceAll('-', '_') : undefined;
@@ -170,28 +150,19 @@ export async function startFakeBbjRag(options: FakeBbjRagOptions = {}): Promise<
         false,
       );
     }
-    json(response, 200, answer);
+    return json(200, answer);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: server.url,
+    requests: server.requests,
     update(changes) {
       for (const [key, value] of Object.entries(changes)) {
         if (value !== undefined) (state as Record<string, unknown>)[key] = value;
       }
+      server.setLatency(state.delayMs);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }
 
@@ -362,29 +333,20 @@ function jsonErrorPosition(error: unknown): number {
   return match ? Number(match[1]) : 0;
 }
 
-function tryJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+const ROUTES: Record<string, string> = { '/search': 'POST', '/health': 'GET', '/stats': 'GET' };
+
+function json(status: number, body: unknown): FakeReply {
+  return send(status, JSON.stringify(body), 'application/json');
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  send(response, status, JSON.stringify(body), 'application/json');
-}
-
-function send(response: ServerResponse, status: number, text: string, contentType: string): void {
-  response.writeHead(status, {
-    server: 'uvicorn',
-    'content-type': contentType,
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
+function send(status: number, text: string, contentType: string): FakeReply {
+  return {
+    status,
+    body: text,
+    headers: {
+      server: 'uvicorn',
+      'content-type': contentType,
+      'content-length': String(Buffer.byteLength(text)),
+    },
+  };
 }

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type FakeReply, type FakeRequest, startFakeServer } from '@x/mcp-core/testing/fake-server';
+import {
+  HttpError,
+  type Json,
+  lengthProblems,
+  nestError,
+  REASONS,
+  validate,
+} from './fake-forge/validation.js';
 import { defaultMembers, defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
 
 export interface FakeDeviceFlowOptions {
@@ -29,16 +36,11 @@ export interface FakeForgeOptions {
   device?: FakeDeviceFlowOptions;
 }
 
-export interface RecordedRequest {
-  method: string;
-  /** Path below `/api`, e.g. `/tickets/FOR-1`. */
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-  /** When it arrived (ms since the epoch). */
-  at: number;
-}
+/**
+ * A request the fake received: `method`, `path` below `/api` (e.g. `/tickets/FOR-1`), `query`,
+ * `headers`, the parsed `body` and when it arrived (`at`): the shared record of `@x/mcp-core/testing`.
+ */
+export type RecordedRequest = FakeRequest;
 
 export interface InjectedFailure {
   /** HTTP status to answer with, e.g. 403, 404, 429, 500, 503. */
@@ -77,37 +79,6 @@ export interface FakeForge {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(`HTTP ${status}`);
-  }
-}
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-/** NestJS's error body: `{ statusCode, message, error }`. */
-function nestError(status: number, message: string | string[]): HttpError {
-  return new HttpError(status, { statusCode: status, message, error: REASONS[status] ?? 'Error' });
-}
-
 const LIFECYCLE: Record<string, number> = {
   draft: 0,
   defined: 1,
@@ -136,14 +107,11 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
     tickets.set(String(ticket.id), ticket);
   }
   const members = structuredClone(options.members ?? defaultMembers());
-  const requests: RecordedRequest[] = [];
-  const failures: (InjectedFailure & { remaining: number })[] = [];
   const validAccessTokens = new Set<string>();
   let tokenCounter = 1;
   let accessToken = `fake-access-token-${tokenCounter}`;
   let refreshToken = 'fake-refresh-token-1';
   let refreshRevoked = false;
-  let latencyMs = options.latencyMs ?? 0;
   validAccessTokens.add(accessToken);
   const deviceCodes = new Map<
     string,
@@ -405,94 +373,27 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
     return ticket;
   };
 
-  const server = createServer((incoming, outgoing) => {
-    void handle(incoming, outgoing);
+  const server = await startFakeServer({
+    basePath: '/api',
+    latencyMs: options.latencyMs ?? 0,
+    // Like the backend, a request outside `/api` or with a body that is not JSON never reaches a controller.
+    record: (request) => request.url.pathname.startsWith('/api/') && (request.text === '' || request.json),
+    fallback: async (request) => {
+      try {
+        if (Buffer.byteLength(request.text) > MAX_BODY_BYTES)
+          throw nestError(413, 'request entity too large');
+        if (!request.url.pathname.startsWith('/api/'))
+          throw nestError(404, `Cannot ${request.method} ${request.url.pathname}`);
+        if (request.text !== '' && !request.json) throw nestError(400, 'Unexpected token in JSON body');
+        const result = await routes(request);
+        return reply(result.status, result.body);
+      } catch (error) {
+        if (error instanceof HttpError) return reply(error.status, error.body, error.headers);
+        return reply(500, { statusCode: 500, message: 'Internal server error' });
+      }
+    },
   });
-
-  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const url = new URL(incoming.url ?? '/', origin);
-    const headers: Record<string, string> = {};
-    for (const [key, value] of Object.entries(incoming.headers)) {
-      if (typeof value === 'string') headers[key] = value;
-      else if (Array.isArray(value)) headers[key] = value.join(', ');
-    }
-    let status = 200;
-    let body: unknown;
-    let extraHeaders: Record<string, string> = {};
-    try {
-      const raw = await readBody(incoming);
-      if (!url.pathname.startsWith('/api/'))
-        throw nestError(404, `Cannot ${incoming.method} ${url.pathname}`);
-      let parsed: unknown;
-      if (raw.length > 0) {
-        try {
-          parsed = JSON.parse(raw);
-        } catch {
-          throw nestError(400, 'Unexpected token in JSON body');
-        }
-      }
-      const recorded: RecordedRequest = {
-        method: incoming.method ?? 'GET',
-        path: url.pathname.slice('/api'.length),
-        query: Object.fromEntries(url.searchParams),
-        headers,
-        body: parsed,
-        at: Date.now(),
-      };
-      requests.push(recorded);
-      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-      const failure = failures.find(
-        (candidate) =>
-          candidate.remaining > 0 &&
-          (candidate.method === undefined || candidate.method === recorded.method) &&
-          (candidate.path === undefined ||
-            (typeof candidate.path === 'string'
-              ? candidate.path === recorded.path
-              : candidate.path.test(recorded.path))),
-      );
-      if (failure) {
-        failure.remaining--;
-        throw new HttpError(
-          failure.status,
-          failure.body ?? {
-            statusCode: failure.status,
-            message: REASONS[failure.status] ?? 'Error',
-            error: REASONS[failure.status] ?? 'Error',
-          },
-          failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter },
-        );
-      }
-      const result = await routes(recorded);
-      status = result.status;
-      body = result.body;
-    } catch (error) {
-      if (error instanceof HttpError) {
-        status = error.status;
-        body = error.body;
-        extraHeaders = error.headers;
-      } else {
-        status = 500;
-        body = { statusCode: 500, message: 'Internal server error' };
-      }
-    }
-    if (outgoing.destroyed) return;
-    const html = typeof body === 'string';
-    const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-    outgoing.writeHead(status, {
-      'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-      'x-powered-by': 'Express',
-      ...extraHeaders,
-    });
-    outgoing.end(text);
-  };
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = server.url;
 
   return {
     url: `${origin}/api`,
@@ -505,9 +406,27 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
       return refreshToken;
     },
     tickets,
-    requests,
+    requests: server.requests,
     failNext(failure) {
-      failures.push({ ...failure, remaining: failure.times ?? 1 });
+      const status = failure.status;
+      const fallbackBody = {
+        statusCode: status,
+        message: REASONS[status] ?? 'Error',
+        error: REASONS[status] ?? 'Error',
+      };
+      const answer = reply(
+        status,
+        failure.body ?? fallbackBody,
+        failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter },
+      );
+      server.fail({
+        ...(failure.method === undefined ? {} : { method: failure.method }),
+        ...(failure.path === undefined ? {} : { path: failure.path }),
+        times: failure.times ?? 1,
+        status,
+        body: answer.body,
+        ...(answer.headers ? { headers: answer.headers } : {}),
+      });
     },
     expireAccessToken() {
       validAccessTokens.delete(accessToken);
@@ -516,102 +435,24 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
       refreshRevoked = true;
     },
     setLatency(ms) {
-      latencyMs = ms;
+      server.setLatency(ms);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }
 
-function readBody(incoming: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    incoming.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(nestError(413, 'request entity too large'));
-        incoming.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
-  });
-}
-
-type Rule =
-  | 'string'
-  | 'string?'
-  | 'strings?'
-  | 'object?'
-  | 'qaItems'
-  | 'qaItems?'
-  | 'filesChanged'
-  | 'divergences?';
-
-/** The backend's ValidationPipe: whitelist with forbidNonWhitelisted, then each DTO rule. */
-function validate(body: unknown, rules: Record<string, Rule>): Json {
-  const record = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Json;
-  const problems: string[] = [];
-  for (const key of Object.keys(record)) {
-    if (!(key in rules)) problems.push(`property ${key} should not exist`);
-  }
-  for (const [key, rule] of Object.entries(rules)) {
-    const value = record[key];
-    const optional = rule.endsWith('?');
-    if (value === undefined) {
-      if (!optional) problems.push(`${key} should not be empty`, `${key} must be a string`);
-      continue;
-    }
-    const base = rule.replace('?', '');
-    if (base === 'string' && typeof value !== 'string') problems.push(`${key} must be a string`);
-    if (base === 'string' && !optional && typeof value === 'string' && value.trim() === '') {
-      problems.push(`${key} should not be empty`);
-    }
-    if (base === 'strings' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) {
-      problems.push(`each value in ${key} must be a string`);
-    }
-    if (base === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-      problems.push(`${key} must be an object`);
-    }
-    if (base === 'qaItems' || base === 'filesChanged' || base === 'divergences') {
-      if (!Array.isArray(value)) {
-        problems.push(`${key} must be an array`);
-        continue;
-      }
-      const fields =
-        base === 'qaItems'
-          ? { question: 'string', answer: 'string' }
-          : base === 'filesChanged'
-            ? { path: 'string', additions: 'integer', deletions: 'integer' }
-            : { area: 'string', intended: 'string', actual: 'string', justification: 'string' };
-      value.forEach((item, index) => {
-        const entry = (typeof item === 'object' && item !== null ? item : {}) as Json;
-        for (const extra of Object.keys(entry)) {
-          if (!(extra in fields)) problems.push(`${key}.${index}.property ${extra} should not exist`);
-        }
-        for (const [field, type] of Object.entries(fields)) {
-          const fieldValue = entry[field];
-          if (type === 'string' && typeof fieldValue !== 'string')
-            problems.push(`${key}.${index}.${field} must be a string`);
-          if (type === 'integer' && !(Number.isInteger(fieldValue) && (fieldValue as number) >= 0)) {
-            problems.push(`${key}.${index}.${field} must not be less than 0`);
-          }
-        }
-      });
-    }
-  }
-  if (problems.length > 0) throw nestError(400, problems);
-  return record;
-}
-
-function lengthProblems(body: Json, limits: Record<string, number>): string[] {
-  return Object.entries(limits)
-    .filter(([key, max]) => typeof body[key] === 'string' && (body[key] as string).length > max)
-    .map(([key, max]) => `${key} must be shorter than or equal to ${max} characters`);
+/** An answer as Express sends it: JSON, or a string as HTML (a proxy's or a web app's error page). */
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): FakeReply {
+  const html = typeof body === 'string';
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+  return {
+    status,
+    body: text,
+    headers: {
+      'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'x-powered-by': 'Express',
+      ...headers,
+    },
+  };
 }

@@ -11,6 +11,18 @@ export {
   type ContentSuiteState,
   contentConformance,
 } from './content-conformance.js';
+export {
+  type FakeFault,
+  type FakeHandler,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRoute,
+  type FakeServer,
+  type FakeServerOptions,
+  parseBody,
+  send,
+  startFakeServer,
+} from './fake-server.js';
 export { type FuzzCase, fuzzCases } from './fuzz.js';
 export {
   closedPort,

@@ -1,0 +1,74 @@
+import { ConfigError, TokenExpiredError } from '@x/mcp-core';
+import {
+  type CredentialSource,
+  loadNumberSetting,
+  loadSetting,
+  loadUrlSetting,
+  staticCredentials,
+} from '@x/mcp-core/upstream';
+import { MAX_TIMEOUT_MS } from './config.js';
+
+export const DEFAULT_API_URL = 'https://notes.example.com/api';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface TemplateSettings {
+  /** Base URL of the Notes API. Default: `$TEMPLATE_API_URL`, then `https://notes.example.com/api`. */
+  apiUrl?: string;
+  /** The API token. Default: `$TEMPLATE_TOKEN`. Ignored when `credentials` is given. */
+  token?: string;
+  /** Where the tools get the token (a hosted server passes each user's own). Default: `token` / `$TEMPLATE_TOKEN`. */
+  credentials?: CredentialSource<string>;
+  /** Milliseconds one request may take, body included (1 ≤ n ≤ 120000). Default: 30000. */
+  timeoutMs?: number;
+  /** A `fetch` implementation, e.g. to add a proxy. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Environment to read the defaults from. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedSettings {
+  apiUrl: string;
+  timeoutMs: number;
+  fetch: typeof fetch;
+  credentials: CredentialSource<string>;
+}
+
+/** Reads settings and the environment when a tool first needs them, never at import. */
+export function resolveSettings(settings: TemplateSettings): ResolvedSettings {
+  const env = settings.env ?? process.env;
+  return {
+    apiUrl: loadUrlSetting({
+      value: settings.apiUrl,
+      env,
+      variable: 'TEMPLATE_API_URL',
+      setting: 'apiUrl',
+      fallback: DEFAULT_API_URL,
+      example: `the Notes API, e.g. ${DEFAULT_API_URL}`,
+    }),
+    timeoutMs: loadNumberSetting({
+      value: settings.timeoutMs,
+      env: {},
+      variable: 'timeoutMs',
+      fallback: DEFAULT_TIMEOUT_MS,
+      max: MAX_TIMEOUT_MS,
+      unit: 'milliseconds',
+    }),
+    fetch: settings.fetch ?? globalThis.fetch,
+    credentials: settings.credentials ?? tokenCredentials(settings, env),
+  };
+}
+
+function tokenCredentials(
+  settings: TemplateSettings,
+  env: Record<string, string | undefined>,
+): CredentialSource<string> {
+  const token = loadSetting({ value: settings.token, env, variable: 'TEMPLATE_TOKEN', setting: 'token' });
+  if (!token) {
+    throw new ConfigError('No Notes API token: set TEMPLATE_TOKEN (or the token setting).');
+  }
+  return staticCredentials(
+    token,
+    () =>
+      new TokenExpiredError('The Notes API refused the token (401). Replace TEMPLATE_TOKEN and try again.'),
+  );
+}

@@ -1,0 +1,2 @@
+export { type FakeNotes, type FakeNotesOptions, SAMPLE_NOTES, startFakeNotes } from './fake.js';
+export { createSandbox } from './sandbox.js';

@@ -1,0 +1,4 @@
+import packageJson from '../package.json' with { type: 'json' };
+
+/** The package version, from package.json at build time. */
+export const VERSION: string = packageJson.version;
