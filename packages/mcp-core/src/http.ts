@@ -13,6 +13,7 @@ import { ConfigError } from './errors.js';
 import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
+import { toolCallLog } from './observability/call-log.js';
 import { observe } from './observability/events.js';
 import { Gauge, METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
 import {
@@ -20,7 +21,6 @@ import {
   type RequestLogContext,
   requestContext,
   requestIdFrom,
-  toolCallLog,
   userHashKey,
 } from './observability/request-context.js';
 import type { RegistryReadiness, ToolRegistry } from './registry.js';

@@ -1,7 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
-import type { TelemetryObserver } from './events.js';
 
 /** What log lines written while serving one HTTP request carry. */
 export interface RequestLogContext {
@@ -35,18 +33,4 @@ export function hashUserId(userId: string, key: string | Uint8Array): string {
  */
 export function userHashKey(env: Record<string, string | undefined> = process.env): string | Uint8Array {
   return env.MCP_LOG_USER_KEY || randomBytes(32);
-}
-
-/** One log line per tool call: tool, outcome, duration (the request fields come from the context). */
-export function toolCallLog(logger: Logger): TelemetryObserver {
-  return {
-    toolCall: (event) => ({
-      end: ({ outcome, durationMs }) =>
-        logger.info('tool call', {
-          tool: event.tool,
-          outcome,
-          duration_ms: Math.round(durationMs * 10) / 10,
-        }),
-    }),
-  };
 }
