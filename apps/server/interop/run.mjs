@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { binsOf, publishablePackages } from '../../../scripts/lib.mjs';
 import { node22 } from '../../../scripts/node22.mjs';
 
 const run = promisify(execFile);
@@ -204,6 +205,16 @@ async function inspectorHttpWithToken() {
   } finally {
     server.stop();
   }
+}
+
+// Every published bin is checked: a new provider package without an entry above fails here
+// instead of going untested (its entry says which tool, prompt and resource to try).
+const published = (await publishablePackages()).filter((pkg) => binsOf(pkg.manifest).length > 0);
+const untested = published
+  .map((pkg) => pkg.folder)
+  .filter((folder) => !BINS.some((target) => target.bin.startsWith(`${folder}/`)));
+if (untested.length > 0) {
+  throw new Error(`interop: no BINS entry for the bin of ${untested.join(', ')} (apps/server/interop/run.mjs)`);
 }
 
 await install();

@@ -177,13 +177,13 @@ describe('toolRef to a tool of a toolset that is not served', () => {
     });
     const moveCard = registry.toMcpTools().find((tool) => tool.name === 'bc_move_card');
     expect(moveCard?.description).toContain(
-      'Pass project_id (from bc_list_projects (in the projects toolset, which this server does not serve))',
+      'Pass project_id (from bc_list_projects (toolset projects, not served here))',
     );
     const dynamic = new ToolRegistry().use(
       createBasecampProvider(settings({ toolsets: 'cards', dynamicToolsets: true })),
     );
     expect(dynamic.toMcpTools().find((tool) => tool.name === 'move_card')?.description).toContain(
-      'list_projects (in the projects toolset: if it is not in your tool list, enable it with enable_toolset first)',
+      'list_projects (toolset projects; if not listed, call enable_toolset first)',
     );
   });
 });

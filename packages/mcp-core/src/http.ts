@@ -159,11 +159,21 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry: authInfo && auth?.registryFor ? await auth.registryFor(authInfo) : registry,
+        registry: authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry,
         transport: 'http',
       }),
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
   );
+  // The SDK answers a failed factory with a bare -32603 and reports it only to `onerror` (debug):
+  // a caller's tools that cannot be built is the operator's problem, so it is logged as one.
+  async function userRegistry(build: NonNullable<HttpAuth['registryFor']>, authInfo: AuthInfo) {
+    try {
+      return await build(authInfo);
+    } catch (error) {
+      logger.error("building the caller's tools failed", { error });
+      throw error;
+    }
+  }
   // Beyond loopback with a token, any Host is fine unless the operator pinned names.
   const allowedHosts =
     loopback || options.allowedHosts?.length

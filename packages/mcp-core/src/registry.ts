@@ -206,8 +206,8 @@ export class ToolRegistry {
     const toolset = mounted.toolsetOf.get(name);
     if (toolset && this.#servable(mounted, name)) {
       return mounted.provider.loadToolset
-        ? `${served} (in the ${toolset.name} toolset: if it is not in your tool list, enable it with ${mounted.prefix}${ENABLE_TOOLSET} first)`
-        : `${served} (in the ${toolset.name} toolset, which this server does not serve)`;
+        ? `${served} (toolset ${toolset.name}; if not listed, call ${mounted.prefix}${ENABLE_TOOLSET} first)`
+        : `${served} (toolset ${toolset.name}, not served here)`;
     }
     return `${served} (not enabled on this server)`;
   }

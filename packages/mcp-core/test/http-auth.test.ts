@@ -6,13 +6,19 @@ import { connectHttp, resultData } from '../src/testing/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 
 const quiet = createLogger('http-auth-test', { level: 'silent' });
+const serverLines: string[] = [];
+const serverLogger = createLogger('http-auth-test', {
+  level: 'error',
+  write: (line) => serverLines.push(line),
+});
 const everyone = new ToolRegistry({ logger: quiet }).use(createFixtureProvider());
 const onlyWhoami = new ToolRegistry({ logger: quiet }).use(createFixtureProvider(), {
   include: ['whoami'],
 });
 
 // A strategy with two callers: "alice-token" sees every tool, "bob-token" only whoami.
-const users: Record<string, string> = { 'alice-token': 'alice', 'bob-token': 'bob' };
+// "carol-token" is a caller whose tools cannot be built (say, the store is down).
+const users: Record<string, string> = { 'alice-token': 'alice', 'bob-token': 'bob', 'carol-token': 'carol' };
 const auth: HttpAuth = {
   async handle(req, res) {
     if (req.url !== '/own/route') return false;
@@ -32,6 +38,7 @@ const auth: HttpAuth = {
     return { token, clientId: 'client-1', scopes: ['mcp'], extra: { userId: user } } satisfies AuthInfo;
   },
   async registryFor(info) {
+    if (info.extra?.userId === 'carol') throw new Error('connection store unreachable for carol');
     return info.extra?.userId === 'bob' ? onlyWhoami : everyone;
   },
 };
@@ -44,7 +51,7 @@ beforeAll(async () => {
     registry: everyone,
     port: 0,
     auth,
-    logger: quiet,
+    logger: serverLogger,
   });
 });
 afterAll(() => handle.close());
@@ -58,6 +65,24 @@ describe('serveHttp with an auth strategy', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  it('logs as an error when a caller’s tools cannot be built, and answers with a JSON-RPC error', async () => {
+    serverLines.length = 0;
+    const response = await fetch(handle.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer carol-token',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+    });
+    expect(response.ok).toBe(false);
+    expect(await response.text()).toContain('-32603');
+    expect(serverLines.join('')).toContain("error: building the caller's tools failed");
+    expect(serverLines.join('')).toContain('connection store unreachable for carol');
+    expect(serverLines.join('')).not.toContain('carol-token');
   });
 
   it('lets the strategy serve its own routes, and still 404s the others', async () => {

@@ -121,12 +121,14 @@ describe('toolRef to a tool of another toolset', () => {
     const registry = new ToolRegistry().use(notesProvider({ dynamic: false }), { prefix: 'n_' });
     expect(registry.toMcpTools().map((tool) => tool.name)).toEqual(['n_list_notes', 'n_get_note']);
     expect(registry.toMcpTools()[0]?.description).toBe(
-      'Lists the notes by id. Old notes are in n_list_archived (in the archive toolset, which this server does not serve).',
+      'Lists the notes by id. Old notes are in n_list_archived (toolset archive, not served here).',
     );
     expect(registry.toMcpTools()[1]?.description).toBe('Returns one note. Take the id from n_list_notes.');
-    expect(registry.instructions).toContain('archived ones: n_list_archived (in the archive toolset');
+    expect(registry.instructions).toContain(
+      'archived ones: n_list_archived (toolset archive, not served here).',
+    );
     expect(errorBody(await registry.call('n_get_note', { id: 'x' })).message).toBe(
-      'No note x. Archived notes: n_list_archived (in the archive toolset, which this server does not serve).',
+      'No note x. Archived notes: n_list_archived (toolset archive, not served here).',
     );
   });
 
@@ -268,7 +270,7 @@ describe('dynamic toolsets', () => {
   it('points a reference to a tool of a toolset that is off at enable_toolset', () => {
     const registry = new ToolRegistry().use(notesProvider({ dynamic: true }), { prefix: 'n_' });
     expect(registry.toMcpTools()[0]?.description).toBe(
-      'Lists the notes by id. Old notes are in n_list_archived (in the archive toolset: if it is not in your tool list, enable it with n_enable_toolset first).',
+      'Lists the notes by id. Old notes are in n_list_archived (toolset archive; if not listed, call n_enable_toolset first).',
     );
   });
 
