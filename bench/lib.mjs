@@ -1,6 +1,7 @@
 // Shared by the benchmarks (run.mjs, providers.mjs): process bookkeeping with optional CPU
 // pinning, a raw NDJSON stdio driver, cold-start measurement, and statistics.
 import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -174,10 +175,35 @@ export const initializeParams = {
 };
 
 /**
+ * CPU time (ms) the process has used so far, all its threads (V8 compiles and collects garbage
+ * on helper threads), from the scheduler's nanosecond counters in /proc/<pid>/task/<tid>/schedstat.
+ * Unlike wall time, it barely moves when other work shares the machine. Undefined off Linux.
+ */
+export function cpuTimeMs(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Spawn → first tools/list answer, in ms. The three frames are written at once, right after
  * spawn. `check(result)` validates the tool list.
  */
-export async function coldStart({ name, args, env }, check = () => {}) {
+export async function coldStart(target, check) {
+  return (await coldStartDetailed(target, check)).ms;
+}
+
+/**
+ * Spawn → first tools/list answer: the wall time `ms`, and `cpuMs`, the CPU time the server
+ * had used by then (read as soon as the answer arrives).
+ */
+export async function coldStartDetailed({ name, args, env }, check = () => {}) {
   const t0 = performance.now();
   const driver = new StdioDriver(args, { env });
   try {
@@ -189,9 +215,10 @@ export async function coldStart({ name, args, env }, check = () => {}) {
       driver.write({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       const result = await listed;
       const ms = performance.now() - t0;
+      const cpuMs = cpuTimeMs(driver.child.pid);
       await initialized;
       check(result);
-      return ms;
+      return { ms, cpuMs };
     });
   } finally {
     await stop(driver.child);

@@ -12,7 +12,7 @@
 //    - every bin: `--version`, and a real MCP client over stdio against `<bin> --sandbox`
 //      (initialize, tools/list, one read-only tool call);
 //    - every library entry point imported from a plain ESM script;
-//    - a package that depends on a sibling imports it rather than bundling it;
+//    - a package that depends on a sibling imports it rather than bundling it (its bin excepted);
 //    - a TypeScript file using every entry point, type-checked by tsc against the
 //      installed types (skipLibCheck off, so our .d.ts files are checked too).
 // Build first (`pnpm test` does). Needs the npm registry for the tarballs' dependencies.
@@ -392,14 +392,18 @@ async function checkImports(packages) {
 }
 
 /**
- * A package that depends on a sibling (a provider on @x/mcp-core) must import it at run time:
- * bundled, its error classes would be a second copy and `instanceof` would break.
+ * A package that depends on a sibling (a provider on @x/mcp-core) must import it at run time in
+ * its library entry points: bundled, its error classes would be a second copy and `instanceof`
+ * would break.
  */
 async function checkNotBundled(packages, modules) {
   for (const pkg of packages) {
+    // A bin is a program of its own, never imported: it bundles the core (dist/bin.js and the
+    // chunks under dist/bin/, see tsup.provider.ts) to start fast, and shares no instances.
+    const binFiles = new Set(binsOf(pkg.packed ?? pkg.manifest).map(([, path]) => path.replace(/^\.\//, '')));
     const dist = await Promise.all(
       pkg.packedFiles
-        .filter((file) => file.endsWith('.js'))
+        .filter((file) => file.endsWith('.js') && !binFiles.has(file) && !file.startsWith('dist/bin/'))
         .map((file) => readFile(join(consumer, 'node_modules', pkg.name, file), 'utf8')),
     );
     for (const sibling of packages) {

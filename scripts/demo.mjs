@@ -20,7 +20,7 @@ const started = Date.now();
 // hash-only: one line per package as turbo builds it (or takes it from the cache), no tool output.
 const build = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', '--filter=@x/demo...', '--output-logs=hash-only'],
+  ['exec', 'turbo', 'run', 'build', '--filter=@x/demo', '--output-logs=hash-only'],
   {
     cwd: ROOT,
     stdio: ['ignore', process.stderr, process.stderr],

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { binShebang } from '../../tsup.provider.js';
 
 export default defineConfig({
   entry: { demo: 'src/demo.ts' },
@@ -7,5 +8,5 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  banner: { js: '#!/usr/bin/env node' },
+  plugins: [binShebang('demo')],
 });

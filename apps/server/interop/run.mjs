@@ -214,7 +214,9 @@ const untested = published
   .map((pkg) => pkg.folder)
   .filter((folder) => !BINS.some((target) => target.bin.startsWith(`${folder}/`)));
 if (untested.length > 0) {
-  throw new Error(`interop: no BINS entry for the bin of ${untested.join(', ')} (apps/server/interop/run.mjs)`);
+  throw new Error(
+    `interop: no BINS entry for the bin of ${untested.join(', ')} (apps/server/interop/run.mjs)`,
+  );
 }
 
 await install();

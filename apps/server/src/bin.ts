@@ -1,6 +1,8 @@
 import { type BinContext, runBin } from '@x/mcp-core/node';
+import packageJson from '../package.json' with { type: 'json' };
 
-const VERSION = '0.0.0';
+/** From package.json at build time, like every provider's VERSION. */
+const VERSION: string = packageJson.version;
 
 async function options({ flags }: BinContext) {
   const { loadConfig } = await import('./config.js');

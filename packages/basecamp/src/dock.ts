@@ -97,8 +97,3 @@ export class DockResolver {
     return (enabled[0] as { id: number }).id;
   }
 }
-
-/** A 404 message for content inside a project tool. */
-export function notFoundIn(what: string, listTool: string): string {
-  return `${what} was not found, or you have no access to it. Use ${listTool} to see valid IDs.`;
-}

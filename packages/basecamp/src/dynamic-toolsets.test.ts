@@ -8,8 +8,9 @@ import {
   spawnStdioClient,
 } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BasecampSettings, createBasecampProvider, TOOL_SPECS } from './index.js';
+import { type BasecampSettings, createBasecampProvider } from './index.js';
 import { CARDS, CHECKINS, type FakeBasecamp, LAPTOP, LOCATOR, startFakeBasecamp } from './testing/index.js';
+import { TOOL_SPECS } from './tools/index.js';
 
 let fake: FakeBasecamp;
 beforeAll(async () => {

@@ -64,16 +64,11 @@ function toolsets(create: (spec: BasecampToolSpec) => AnyToolDefinition): readon
 const isOn = (value: string | undefined): boolean =>
   value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 
-export interface BasecampProvider extends ToolProvider {
-  /** The client the tools share (request counters in `client.stats`). */
-  client: BasecampClient;
-}
-
 /**
  * The Basecamp tools. Nothing is read or fetched here: settings, the environment and the login
  * file are read when a tool first runs.
  */
-export function createBasecampProvider(settings: BasecampSettings = {}): BasecampProvider {
+export function createBasecampProvider(settings: BasecampSettings = {}): ToolProvider {
   const selection = parseToolsets(settings.toolsets ?? (settings.env ?? process.env).BASECAMP_TOOLSETS);
   const client = new BasecampClient(settings);
   const deps = createDeps(client, new DockResolver(client));
@@ -104,7 +99,6 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
         }
       : {}),
     resources: basecampResources(deps, new Set(tools.map((tool) => tool.name))),
-    client,
     // Ready with credentials (login file or environment) and an API that answers; nothing is read.
     checkReadiness: async ({ signal }) => {
       let credentials: ReadinessCheck;
@@ -135,7 +129,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): Basecam
 }
 
 export type { BasecampCredentials } from './auth/credentials.js';
-export { type Authorization, LaunchpadError, type TokenResponse } from './auth/launchpad.js';
+export { LaunchpadError } from './auth/launchpad.js';
 export {
   LoginError,
   type LoginOptions,
@@ -144,16 +138,6 @@ export {
   login,
   logout,
 } from './auth/login.js';
-export { readLogin, removeLogin, type StoredLogin, writeLogin } from './auth/token-file.js';
-export {
-  type ApiResponse,
-  BasecampClient,
-  type ClientStats,
-  type ListPage,
-  type RequestOptions,
-} from './client/client.js';
-export { EtagCache } from './client/etag-cache.js';
-export { SlidingWindowLimiter } from './client/limiter.js';
 export { excerpt } from './markdown/excerpt.js';
 export {
   type HtmlToMarkdown,
@@ -161,21 +145,7 @@ export {
   loadHtmlToMarkdown,
   MAX_HTML_CHARS,
 } from './markdown/html-to-markdown.js';
-export { loadMarkdownToHtml, type MarkdownToHtml, markdownToHtml } from './markdown/markdown-to-html.js';
-export {
-  type BasecampSettings,
-  DEFAULT_API_URL,
-  DEFAULT_LAUNCHPAD_URL,
-  DEFAULT_REDIRECT_URI,
-  defaultTokenFile,
-} from './settings.js';
-export { TOOL_SPECS } from './tools/index.js';
-export {
-  type BasecampToolSpec,
-  parseToolsets,
-  TOOLSET_NAMES,
-  TOOLSETS,
-  type ToolsetName,
-  type ToolsetSelection,
-} from './toolsets.js';
+export { markdownToHtml } from './markdown/markdown-to-html.js';
+export type { BasecampSettings } from './settings.js';
+export { TOOLSET_NAMES, type ToolsetName } from './toolsets.js';
 export { VERSION } from './version.js';

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, ToolRegistry } from '@x/mcp-core';
 import { connectInMemory, spawnStdioClient } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
-import { createBasecampProvider, TOOL_SPECS, TOOLSET_NAMES } from './index.js';
+import { createBasecampProvider } from './index.js';
+import { TOOL_SPECS } from './tools/index.js';
+import { TOOLSET_NAMES } from './toolsets.js';
 
 const names = (settings: Parameters<typeof createBasecampProvider>[0]) =>
   createBasecampProvider({ env: {}, ...settings }).tools.map((tool) => tool.name);

@@ -46,6 +46,6 @@ export {
   DEFAULT_API_URL,
   DEFAULT_COMPILER_PATH,
   DEFAULT_COMPILER_TIMEOUT_SECONDS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
 } from './settings.js';
 export { VERSION } from './version.js';

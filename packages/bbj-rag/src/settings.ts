@@ -6,8 +6,6 @@ export const DEFAULT_API_URL = 'http://localhost:10800';
 export const DEFAULT_COMPILER_PATH = 'bbjcpl';
 export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 10;
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** @deprecated The old name of `DEFAULT_TIMEOUT_MS`. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 export { MAX_COMPILER_TIMEOUT_SECONDS, MAX_TIMEOUT_MS };
 

@@ -42,7 +42,6 @@ export interface ResolvedSettings {
   configPath: string;
   timeoutMs: number;
   retryDelayMs: number;
-  cwd: string;
   fetch: typeof fetch;
 }
 
@@ -70,7 +69,6 @@ export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
       unit: 'milliseconds',
     }),
     retryDelayMs: settings.retryDelayMs ?? 1_000,
-    cwd: settings.cwd ?? process.cwd(),
     fetch: settings.fetch ?? globalThis.fetch,
   };
 }

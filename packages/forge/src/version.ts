@@ -1,2 +1,4 @@
-/** The package version, sent in the User-Agent. Kept in step with package.json by the release. */
-export const VERSION = '0.0.0';
+import packageJson from '../package.json' with { type: 'json' };
+
+/** The package version, from package.json at build time; sent in the User-Agent. */
+export const VERSION: string = packageJson.version;

@@ -61,11 +61,7 @@ export function validateToolDefinition(raw: unknown): ToolDescriptor {
     typeof raw === 'object' && raw !== null && typeof (raw as { name?: unknown }).name === 'string'
       ? (raw as { name: string }).name
       : undefined;
-  const issues = parsed.error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.join('.') : '(root)',
-    message: issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message,
-  }));
-  throw new ToolValidationError(name || undefined, issues);
+  throw new ToolValidationError(name || undefined, parsed.error);
 }
 
 /** Builds and validates the descriptor of a tool definition. */
@@ -94,9 +90,13 @@ function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string,
     );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ToolValidationError(toolName, [
-      { field, message: `cannot be expressed as JSON Schema: ${reason}` },
-    ]);
+    throw new ToolValidationError(
+      toolName,
+      [{ field, message: `cannot be expressed as JSON Schema: ${reason}` }],
+      {
+        cause: error,
+      },
+    );
   }
 }
 

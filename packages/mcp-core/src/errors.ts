@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * One error vocabulary for every tool. A tool failure is a *result* the model reads
  * (`isError: true` plus a JSON body), never an exception thrown through the protocol.
@@ -156,14 +158,40 @@ export class DuplicateToolError extends Error {
 }
 
 /** A tool definition breaks the published contract. `field` names the first bad field. */
+/** One problem of a definition: the field (a dotted path) and what is wrong with it. */
+export interface ValidationIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * A tool, prompt or resource definition that does not validate. Built from the issues found, or
+ * from the `ZodError` of a failed parse, which is then kept as `cause`.
+ */
 export class ToolValidationError extends Error {
   readonly field: string;
-  readonly issues: readonly { field: string; message: string }[];
-  constructor(toolName: string | undefined, issues: readonly { field: string; message: string }[]) {
+  readonly issues: readonly ValidationIssue[];
+  constructor(
+    toolName: string | undefined,
+    problems: readonly ValidationIssue[] | z.core.$ZodError,
+    options?: { cause?: unknown },
+  ) {
+    const issues = problems instanceof z.core.$ZodError ? issuesOf(problems) : problems;
     const label = toolName ? `Invalid tool definition "${toolName}"` : 'Invalid tool definition';
-    super(`${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
+    const cause = problems instanceof z.core.$ZodError ? problems : options?.cause;
+    super(
+      `${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'ToolValidationError';
     this.field = issues[0]?.field ?? '';
     this.issues = issues;
   }
+}
+
+function issuesOf(error: z.core.$ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(root)',
+    message: issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message,
+  }));
 }

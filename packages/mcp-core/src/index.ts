@@ -41,6 +41,7 @@ export {
   ToolValidationError,
   UpstreamError,
   UpstreamUnavailableError,
+  type ValidationIssue,
 } from './errors.js';
 export type { CallContext } from './execute.js';
 export {

@@ -110,7 +110,7 @@ describe('ToolRegistry', () => {
   it('throws NotFoundError with candidates when calling an unknown tool in process', () => {
     const registry = new ToolRegistry().use(createFixtureProvider(), { prefix: 'fx_' });
     const error = captureError(() => registry.call('echo', {}));
-    expect(NotFoundError).toBeDefined();
+    expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', details: { candidates: ['fx_echo'] } });
   });
 

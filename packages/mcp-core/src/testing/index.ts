@@ -6,11 +6,7 @@ export {
   spawnStdioClient,
 } from './clients.js';
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
-export {
-  type ContentSuiteOptions,
-  type ContentSuiteState,
-  contentConformance,
-} from './content-conformance.js';
+export { type ConformanceOptions, conformanceProblems } from './conformance-checks.js';
 export {
   type FakeFault,
   type FakeHandler,

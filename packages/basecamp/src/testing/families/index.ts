@@ -36,4 +36,4 @@ export { TEMPLATE_ID } from './admin.js';
 export { CARDS } from './cards.js';
 export { CHECKINS } from './checkins.js';
 export { CLIENTS } from './clients.js';
-export type { Family, FamilyContext, Result } from './types.js';
+export type { Family, FamilyContext } from './types.js';
