@@ -31,7 +31,13 @@ addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
 /** Variables of the bin runner that only matter for --http; registry entries describe stdio. */
-const HTTP_ONLY = new Set(['MCP_HTTP_TOKEN', 'PORT']);
+const HTTP_ONLY = new Set([
+  'MCP_HTTP_TOKEN',
+  'PORT',
+  'MCP_LOG_FORMAT',
+  'MCP_METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+]);
 const NPM_REGISTRY = 'https://registry.npmjs.org';
 
 const failures = [];

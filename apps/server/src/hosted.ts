@@ -327,6 +327,13 @@ export async function createOAuthSetup(
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],
       provider: [...shared, ...hostedEntry],
+      gauges: [
+        {
+          name: 'mcp_hosted_user_registries',
+          help: 'Signed-in users whose registry and upstream clients are held in memory (LRU, idle eviction).',
+          read: () => cache.size,
+        },
+      ],
       close: async () => {
         clearInterval(sweeper);
         cache.clear();

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
+import { ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
+import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
 import { renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
@@ -30,7 +31,36 @@ const IN_PROCESS: RequestInfo = Object.freeze({ transport: 'in-process' });
  * caller's cancellation, and maps every outcome onto the shared result vocabulary.
  * It never throws.
  */
-export async function executeTool(
+export function executeTool(
+  tool: AnyToolDefinition,
+  args: unknown,
+  context: CallContext,
+  options: ExecuteOptions,
+): Promise<ToolCallResult> {
+  if (!observed()) return runTool(tool, args, context, options);
+  return observedCall(tool, args, context, options);
+}
+
+/** The same call, announced to the observers (metrics, traces, logs) with its outcome. */
+async function observedCall(
+  tool: AnyToolDefinition,
+  args: unknown,
+  context: CallContext,
+  options: ExecuteOptions,
+): Promise<ToolCallResult> {
+  // `tool.name` is the served name (prefixed by `use`).
+  const scope = startToolCall({ tool: tool.name, request: context.request ?? IN_PROCESS });
+  let outcome: ToolCallOutcome = 'INTERNAL_ERROR';
+  try {
+    const result = await scope.run(() => runTool(tool, args, context, options));
+    outcome = result.isError ? errorCodeOf(result) : 'ok';
+    return result;
+  } finally {
+    scope.end({ outcome });
+  }
+}
+
+async function runTool(
   tool: AnyToolDefinition,
   args: unknown,
   context: CallContext,
@@ -52,6 +82,16 @@ export async function executeTool(
     // Messages and hints name tools wherever they were built, client code included.
     return renderToolRefsDeep(errorResult(tool.name, error, log), options.served);
   }
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** The `error_code` of an error result; `error` when it carries none of ours (a bounded label). */
+function errorCodeOf(result: ToolCallResult): ToolCallOutcome {
+  const text = result.content[0]?.text;
+  if (typeof text !== 'string') return 'error';
+  const match = /"error_code"\s*:\s*"([A-Z_]+)"/.exec(text);
+  return match?.[1] && KNOWN_CODES.has(match[1]) ? (match[1] as ToolCallOutcome) : 'error';
 }
 
 function parseInput(tool: AnyToolDefinition, args: unknown): unknown {

@@ -10,9 +10,19 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { ConfigError } from './errors.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
+import { toolCallLog } from './observability/call-log.js';
+import { observe } from './observability/events.js';
+import { Gauge, METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
+import {
+  hashUserId,
+  type RequestLogContext,
+  requestContext,
+  requestIdFrom,
+  userHashKey,
+} from './observability/request-context.js';
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { createMcpServer } from './server.js';
 
@@ -43,6 +53,36 @@ export interface ServeHttpOptions {
   /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
+  /**
+   * Prometheus metrics at `/metrics` (tool calls by tool and outcome, their durations, upstream
+   * requests by service, method and status class). `{ token }` requires `Authorization: Bearer
+   * <token>` there (a token of its own, so a scraper never holds one that can call tools);
+   * `true` serves them without one, which is allowed on loopback only. Default: off.
+   */
+  metrics?: boolean | { token: string };
+  /**
+   * OpenTelemetry spans per tool call and upstream request, exported over OTLP/HTTP to the
+   * standard `OTEL_EXPORTER_OTLP_*` settings. Needs the optional `@opentelemetry/*` peers.
+   * Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is set.
+   */
+  tracing?: boolean;
+  /**
+   * One log line per tool call (tool, outcome, duration), and on every line written while a
+   * request is served its request id (`X-Request-Id` when the caller sent a plain one) and a
+   * keyed hash of the user id. Default: on with `MCP_LOG_FORMAT=json`.
+   */
+  requestLog?: boolean;
+  /** More gauges for `/metrics`, read at each scrape. Names must be unique `snake_case`. */
+  gauges?: readonly MetricGauge[];
+  /** The key that hashes user ids in logs. Default: `MCP_LOG_USER_KEY`, else random per process. */
+  userHashKey?: string | Uint8Array;
+}
+
+/** A value read at each scrape of `/metrics`. */
+export interface MetricGauge {
+  name: string;
+  help: string;
+  read(): number;
 }
 
 /** How `serveHttp` authenticates MCP requests when a static `token` is not enough. */
@@ -94,6 +134,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new ConfigError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}.`);
   }
+  const metricsToken = typeof options.metrics === 'object' ? options.metrics.token : undefined;
+  if (typeof options.metrics === 'object' && !metricsToken) {
+    throw new ConfigError(
+      'metrics.token must not be empty; pass `metrics: true` to serve /metrics without one.',
+    );
+  }
+  if (options.metrics === true && !loopback) {
+    throw new ConfigError(
+      `Refusing to serve /metrics on ${host} without a token: pass \`metrics: { token }\` (MCP_METRICS_TOKEN), or listen on 127.0.0.1.`,
+    );
+  }
+  for (const gauge of options.gauges ?? []) {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(gauge.name)) {
+      throw new ConfigError(`Gauge name "${gauge.name}" is not a Prometheus metric name.`);
+    }
+  }
   const registry = toRegistry(options.registry);
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
@@ -134,13 +190,48 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     return lastReadiness.result;
   };
 
-  const server = createServer((req, res) => {
+  // Observers are per process (like the metrics a scrape sees); each is removed on close.
+  const unsubscribe: Array<() => void> = [];
+  const metrics = options.metrics
+    ? new ServerMetrics(
+        (options.gauges ?? []).map((gauge) => new Gauge(gauge.name, gauge.help, () => gauge.read())),
+      )
+    : undefined;
+  if (metrics) unsubscribe.push(observe(metrics.observer));
+  const expectedMetricsToken = metricsToken ? digest(metricsToken) : undefined;
+  const requestLog = options.requestLog ?? logFormatFromEnv() === 'json';
+  const hashKey = requestLog ? (options.userHashKey ?? userHashKey()) : undefined;
+  let previousLogContext: ReturnType<typeof setLogContext> | undefined;
+  if (requestLog) {
+    previousLogContext = setLogContext(() => requestContext.getStore());
+    unsubscribe.push(observe(toolCallLog(logger.child('calls'))));
+  }
+  const tracing =
+    (options.tracing ?? tracingRequested())
+      ? await (await import('./observability/tracing.js')).startTracing({
+          serviceName: options.name,
+          serviceVersion: options.version,
+          logger,
+        })
+      : undefined;
+  if (tracing) unsubscribe.push(observe(tracing.observer));
+
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       logger.error('HTTP request failed', { error });
       if (!res.headersSent) sendJson(res, 500, jsonRpcError(-32603, 'Internal server error'));
       else res.destroy();
     });
-  });
+  };
+  const server = createServer(
+    requestLog
+      ? (req, res) => {
+          const context: RequestLogContext = { request_id: requestIdFrom(req.headers['x-request-id']) };
+          res.setHeader('x-request-id', context.request_id);
+          requestContext.run(context, serve, req, res);
+        }
+      : serve,
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Every path, the probes included: a DNS-rebinding page must not read /readyz either.
@@ -159,6 +250,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
       const report = await readiness();
       sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+      return;
+    }
+    if (url.pathname === '/metrics' && metrics && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (expectedMetricsToken && !tokenMatches(req.headers.authorization, expectedMetricsToken)) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        sendJson(res, 401, { error: 'Unauthorized: send Authorization: Bearer <MCP_METRICS_TOKEN>.' });
+        return;
+      }
+      const text = metrics.render();
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
       return;
     }
     if (url.pathname !== path) {
@@ -205,6 +307,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       }
       authInfo = decision;
     }
+    const logContext = hashKey && authInfo && auth ? requestContext.getStore() : undefined;
+    if (logContext && authInfo) {
+      const userId = authInfo.extra?.userId;
+      logContext.user = hashUserId(
+        typeof userId === 'string' ? userId : authInfo.clientId,
+        hashKey as string,
+      );
+    }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
   }
 
@@ -228,8 +338,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      for (const stop of unsubscribe) stop();
+      if (requestLog) setLogContext(previousLogContext);
+      await tracing?.shutdown();
     },
   };
+}
+
+/** Whether the environment asks for traces: `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only one). */
+function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 function digest(token: string): Buffer {

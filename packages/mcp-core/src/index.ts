@@ -44,8 +44,25 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export type { CallContext } from './execute.js';
-export { createLogger, type Logger, type LoggerOptions, type LogLevel, redact } from './logger.js';
+export {
+  createLogger,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  redact,
+} from './logger.js';
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
+export {
+  type ObservedScope,
+  observe,
+  type TelemetryObserver,
+  type ToolCallEnd,
+  type ToolCallEvent,
+  type ToolCallOutcome,
+  type UpstreamRequestEnd,
+  type UpstreamRequestEvent,
+} from './observability/events.js';
 export {
   type AnyPromptDefinition,
   type ContentContext,

@@ -1,6 +1,7 @@
 /**
  * A logger that writes one line per event to stderr. stdout belongs to JSON-RPC on
- * stdio servers, so nothing here ever touches it.
+ * stdio servers, so nothing here ever touches it. Lines are text by default, or one JSON
+ * object each with `MCP_LOG_FORMAT=json` (for log collectors).
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -34,9 +35,31 @@ function levelFromEnv(): LogLevel | 'silent' {
   return raw && raw in LEVELS ? (raw as LogLevel | 'silent') : 'info';
 }
 
+export type LogFormat = 'text' | 'json';
+
+/** `MCP_LOG_FORMAT`: `json` for one JSON object per line; anything else is text. */
+export function logFormatFromEnv(env: Record<string, string | undefined> = process.env): LogFormat {
+  return env.MCP_LOG_FORMAT?.toLowerCase() === 'json' ? 'json' : 'text';
+}
+
+type LogContext = () => object | undefined;
+let logContext: LogContext | undefined;
+
+/**
+ * Fields added to every JSON line written while they apply, e.g. the request id and hashed
+ * user of the HTTP request being served. Set by `serveHttp`; returns the previous provider.
+ */
+export function setLogContext(provider: LogContext | undefined): LogContext | undefined {
+  const previous = logContext;
+  logContext = provider;
+  return previous;
+}
+
 export interface LoggerOptions {
   /** Lowest level written; defaults to `MCP_LOG_LEVEL` or `info`. */
   level?: LogLevel | 'silent';
+  /** Text lines or JSON objects; defaults to `MCP_LOG_FORMAT` or `text`. */
+  format?: LogFormat;
   /** Where lines go; defaults to `process.stderr`. */
   write?: (line: string) => void;
 }
@@ -44,8 +67,21 @@ export interface LoggerOptions {
 export function createLogger(scope: string, options: LoggerOptions = {}): Logger {
   const threshold = LEVELS[options.level ?? levelFromEnv()];
   const write = options.write ?? ((line: string) => process.stderr.write(line));
+  const json = (options.format ?? logFormatFromEnv()) === 'json';
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[level] < threshold) return;
+    if (json) {
+      const line = {
+        ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
+        ...logContext?.(),
+        time: new Date().toISOString(),
+        level,
+        scope,
+        message,
+      };
+      write(`${safeJson(line)}\n`);
+      return;
+    }
     const suffix = fields && Object.keys(fields).length > 0 ? ` ${safeJson(redact(fields))}` : '';
     write(`[${scope}] ${level}: ${message}${suffix}\n`);
   };

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
-import type { HttpAuth } from './http.js';
+import type { HttpAuth, MetricGauge } from './http.js';
 import { createLogger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -57,6 +57,8 @@ export interface HttpAuthSetup {
   close?(): Promise<void>;
   /** What `/readyz` and `/healthz` report on in this mode, instead of the bin's providers. */
   provider?: ProviderSource;
+  /** Gauges of this mode for `/metrics`, e.g. how many users' registries are held. */
+  gauges?: readonly MetricGauge[];
 }
 
 /** What `createHttpAuth` receives. */
@@ -219,6 +221,8 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         allowUnauthenticated: flags.allowUnauthenticated,
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
         ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
+        metrics: metricsOption(host),
+        ...(setup?.gauges ? { gauges: setup.gauges } : {}),
         logger,
       });
       logger.info(
@@ -400,6 +404,18 @@ function helpText(options: RunBinOptions): string {
     },
     { name: 'PORT', description: 'default for --port' },
     { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
+    {
+      name: 'MCP_LOG_FORMAT',
+      description: 'json: one JSON object per log line; with --http also one per tool call (default text)',
+    },
+    {
+      name: 'MCP_METRICS_TOKEN',
+      description: 'with --http: bearer token for /metrics (needed to serve it beyond loopback)',
+    },
+    {
+      name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      description: 'with --http: send OpenTelemetry traces there (needs the @opentelemetry/* packages)',
+    },
   ];
   const width = Math.max(...environment.map((variable) => variable.name.length));
   const commands = Object.entries(options.commands ?? {});
@@ -436,4 +452,15 @@ ${ownFlags.join('')}  --http                   serve stateless Streamable HTTP i
 Environment:
 ${environment.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.description}`).join('\n')}
 `;
+}
+
+/**
+ * `/metrics`: behind `MCP_METRICS_TOKEN` when it is set; without it only on loopback (the
+ * counts of a public server are not for everyone); `MCP_METRICS=off` turns metrics off.
+ */
+function metricsOption(host: string): boolean | { token: string } {
+  if (process.env.MCP_METRICS?.toLowerCase() === 'off') return false;
+  const token = process.env.MCP_METRICS_TOKEN || undefined;
+  if (token) return { token };
+  return isLoopbackHost(host);
 }

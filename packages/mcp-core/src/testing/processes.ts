@@ -74,7 +74,7 @@ export async function startHttpBin(
   const running = startProcess({ ...options, env: { MCP_LOG_LEVEL: 'info', ...options.env } });
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
-    const url = /listening on (http:\/\/\S+)/.exec(running.stderr())?.[1];
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(running.stderr())?.[1];
     if (url) return { ...running, url };
     if (running.child.exitCode !== null || running.child.signalCode !== null || Date.now() > deadline) {
       await running.stop();

@@ -5,6 +5,7 @@ import {
   UpstreamError,
   UpstreamUnavailableError,
 } from '../errors.js';
+import { observed, startUpstreamRequest, type UpstreamRequestEnd } from '../observability/events.js';
 import type { CredentialSource } from './credentials.js';
 import { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
 import { redactSecrets, upstreamMessage } from './redact.js';
@@ -191,11 +192,46 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
     );
 
   /** One exchange: send, follow same-origin redirects of a read, and read the whole body, all inside the time limit. */
-  async function exchange(
+  function exchange(
     method: string,
     first: URL,
     init: { headers: Record<string, string>; body: string | Uint8Array | undefined },
     callerSignal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    if (!observed()) return send(method, first, init, callerSignal);
+    return observedExchange(method, first, init, callerSignal);
+  }
+
+  /** The same exchange, announced to the observers with its status (never its path or query). */
+  async function observedExchange(
+    method: string,
+    first: URL,
+    init: { headers: Record<string, string>; body: string | undefined },
+    callerSignal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    const scope = startUpstreamRequest({ service: name, method, origin });
+    const seen: { status?: number } = {};
+    let end: Omit<UpstreamRequestEnd, 'durationMs'> = { failure: 'network' };
+    try {
+      const answer = await scope.run(() => send(method, first, init, callerSignal, seen));
+      end = { status: answer.status };
+      return answer;
+    } catch (error) {
+      if (callerSignal?.aborted) end = { failure: 'cancelled' };
+      else if (seen.status !== undefined) end = { status: seen.status };
+      else if (!(error instanceof NetworkFailure)) end = { failure: 'timeout' };
+      throw error;
+    } finally {
+      scope.end(end);
+    }
+  }
+
+  async function send(
+    method: string,
+    first: URL,
+    init: { headers: Record<string, string>; body: string | undefined },
+    callerSignal: AbortSignal | undefined,
+    seen?: { status?: number },
   ): Promise<Exchange> {
     if (callerSignal?.aborted) throw callerSignal.reason;
     // A controller of our own, held by the timer until the body is read: the time limit cannot be
@@ -223,6 +259,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
         } catch (error) {
           throw new NetworkFailure(unreachableError(error));
         }
+        if (seen) seen.status = response.status;
         if (REDIRECT_STATUSES.has(response.status)) {
           await response.body?.cancel().catch(() => {});
           url = redirectTarget(method, url, response.headers.get('location'), redirects);

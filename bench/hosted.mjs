@@ -1,0 +1,553 @@
+#!/usr/bin/env node
+// The hosted server (apps/server `--auth oauth`, Redis store) against the static-token mode on this
+// machine, and what metrics, JSON logs and traces cost. Everything real: the built x-mcp-server
+// bin, the fake Basecamp/Launchpad and a fake OTLP collector in this process, redis-server.
+//
+//   node bench/hosted.mjs                 # about 4 minutes (1,000 sign-ins)
+//   node bench/hosted.mjs --quick         # about 1 minute (100 users, shorter windows)
+//   node bench/hosted.mjs --help
+//
+// Hosted code needs Node 22.12+: on an older Node this script runs itself again on the Node 22
+// that scripts/node22.mjs installs. Results: bench/results/hosted.json and a markdown table.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import {
+  fmt,
+  guardRun,
+  log,
+  machine,
+  median,
+  PROTOCOL_VERSION,
+  quantile,
+  ROOT,
+  start,
+  stop,
+} from './lib.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    users: { type: 'string' },
+    seconds: { type: 'string' },
+    rounds: { type: 'string' },
+    concurrency: { type: 'string' },
+    only: { type: 'string' },
+    'no-memory': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (flags.help) {
+  process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
+                      [--only <text>] (throughput setups whose name contains it) [--no-memory]
+  Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
+  against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
+  Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
+`);
+  process.exit(0);
+}
+
+const major = Number(process.versions.node.split('.')[0]);
+const minor = Number(process.versions.node.split('.')[1]);
+if (major < 22 || (major === 22 && minor < 12)) {
+  const { node22 } = await import('../scripts/node22.mjs');
+  const binary = node22();
+  try {
+    execFileSync(binary, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+    process.exit(0);
+  } catch (error) {
+    process.exit(error.status ?? 1);
+  }
+}
+
+const quick = flags.quick;
+const config = {
+  users: (flags.users ?? (quick ? '10,100' : '10,100,1000')).split(',').map(Number),
+  seconds: Number(flags.seconds ?? (quick ? 3 : 6)),
+  warmupSeconds: quick ? 1 : 2,
+  rounds: Number(flags.rounds ?? (quick ? 1 : 3)),
+  concurrency: Number(flags.concurrency ?? 16),
+};
+guardRun(20 * 60_000);
+process.on('uncaughtException', (error) => {
+  log(`uncaught: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+});
+
+const { startFakeBasecamp } = await import('../packages/basecamp/dist/testing/index.js');
+const { OAuthBrowser, TestOAuthClient, startRedisServer } = await import(
+  '../packages/hosted/dist/testing/index.js'
+);
+const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import(
+  '@modelcontextprotocol/client'
+);
+
+const BIN = join(ROOT, 'apps/server/dist/bin.js');
+const SECRET = 'a-bench-secret-of-at-least-32-bytes-0123456789';
+const METRICS_TOKEN = 'bench-metrics-token';
+const HTTP_TOKEN = 'bench-static-token';
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const ACCOUNT = { id: 999999999, name: 'Honcho Design' };
+const TOOL = { name: 'basecamp_list_projects', arguments: {} };
+
+const fake = await startFakeBasecamp();
+const redis = await startRedisServer();
+const collector = await startCollector();
+const results = { machine: machine(), config, throughput: {}, memory: [], signIn: {} };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fake OTLP/HTTP collector: answers every export, counts the spans' bytes. */
+async function startCollector() {
+  let exports = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}`, exports: () => exports, close: () => server.close() };
+}
+
+function baseEnv(home) {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    XDG_STATE_HOME: home,
+    BASECAMP_API_URL: fake.url,
+    BASECAMP_RATE_LIMIT_REQUESTS: '1000000',
+    BASECAMP_CONTACT: 'bench@example.com',
+    BASECAMP_TOKEN_FILE: '/nonexistent/basecamp-bench/token.json',
+    MCP_METRICS_TOKEN: METRICS_TOKEN,
+    MCP_LOG_LEVEL: 'info',
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  };
+}
+
+/** One x-mcp-server process; resolves once /healthz answers. */
+async function startServer({ mode, port, publicUrl, env = {} }) {
+  const home = await mkdtemp(join(tmpdir(), 'x-bench-hosted-'));
+  const own =
+    mode === 'oauth'
+      ? {
+          MCP_PUBLIC_URL: publicUrl,
+          MCP_SECRET: SECRET,
+          MCP_STORE: redis.url,
+          BASECAMP_CLIENT_ID: fake.client.id,
+          BASECAMP_CLIENT_SECRET: fake.client.secret,
+          BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+          BASECAMP_ALLOWED_ACCOUNTS: String(ACCOUNT.id),
+        }
+      : {
+          MCP_HTTP_TOKEN: HTTP_TOKEN,
+          BASECAMP_ACCESS_TOKEN: fake.accessToken,
+          BASECAMP_ACCOUNT_ID: fake.accountId,
+        };
+  const args = [BIN, '--http', '--port', String(port), '--providers', 'basecamp'];
+  if (mode === 'oauth') args.push('--auth', 'oauth');
+  const child = start(args, { env: { ...baseEnv(home), ...own, ...env } });
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`x-mcp-server (${mode}) exited: ${child.stderrTail}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return child;
+    } catch {}
+    if (performance.now() > deadline)
+      throw new Error(`x-mcp-server (${mode}) did not start: ${child.stderrTail}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A round-robin reverse proxy on loopback in front of the replicas (what a load balancer does). */
+async function startProxy(targets) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  let next = 0;
+  const server = createServer((req, res) => {
+    const target = targets[next++ % targets.length];
+    const upstream = httpRequest(
+      { agent, host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+        agent.destroy();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Sign-in: the whole flow as a real client does it (401, discovery, DCR, consent, Launchpad, token).
+
+let identities = 0;
+// One registered client per server origin, as one MCP client app used by many people: the server
+// rate-limits dynamic registrations per address, and a registration is not part of a person's sign-in.
+const registrations = new Map();
+async function signIn(url) {
+  const id = 10_000 + ++identities;
+  const identity = {
+    id,
+    firstName: 'User',
+    lastName: String(id),
+    email: `user${id}@example.com`,
+    accounts: [ACCOUNT],
+  };
+  const oauth = new TestOAuthClient(REDIRECT, 'none', 'Bench client');
+  const registered = registrations.get(new URL(url).origin);
+  if (registered) oauth.saveClientInformation(registered);
+  const browser = new OAuthBrowser({ stopAt: (target) => target.href.startsWith(REDIRECT) });
+  const t0 = performance.now();
+  const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
+  const probe = new Client({ name: 'x-bench', version: '0.0.0' });
+  try {
+    await probe.connect(first);
+    throw new Error('expected the first connect to need authorization');
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  fake.signInAs(identity);
+  let page = await browser.open(oauth.authorizationUrl);
+  if (page.status === 200 && page.body.includes('name="decision"')) {
+    page = await browser.submit(page, { decision: 'approve' });
+  }
+  if (!page.url.href.startsWith(REDIRECT))
+    throw new Error(`sign-in failed: ${page.status} ${page.body.slice(0, 200)}`);
+  await first.finishAuth(page.url.searchParams);
+  const ms = performance.now() - t0;
+  if (!registered) registrations.set(new URL(url).origin, oauth.clientInformation());
+  return { ms, token: oauth.tokens().access_token, userId: `basecamp:${id}` };
+}
+
+// ---------------------------------------------------------------------------------------
+// The load driver: keep-alive node:http, stateless tools/call POSTs with a bearer token.
+
+function post(agent, port, token, message) {
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL_VERSION,
+          'content-length': Buffer.byteLength(body),
+        },
+        timeout: 30_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let callId = 0;
+async function call(agent, port, token) {
+  const id = ++callId;
+  const response = await post(agent, port, token, { jsonrpc: '2.0', id, method: 'tools/call', params: TOOL });
+  if (response.status !== 200) return false;
+  const line = response.text.split('\n').find((part) => part.startsWith('data:'));
+  const message = JSON.parse(line ? line.slice(5) : response.text);
+  return message.id === id && message.result && !message.result.isError;
+}
+
+/** `tokens.length` loops (one per user), back to back, for `seconds`. */
+async function load(port, tokens, seconds) {
+  const agent = new Agent({ keepAlive: true, maxSockets: tokens.length });
+  const end = performance.now() + seconds * 1000;
+  let ok = 0;
+  let failed = 0;
+  await Promise.all(
+    tokens.map(async (token) => {
+      while (performance.now() < end) {
+        let success = false;
+        try {
+          success = await call(agent, port, token);
+        } catch {}
+        if (performance.now() > end) break;
+        if (success) ok++;
+        else failed++;
+      }
+    }),
+  );
+  agent.destroy();
+  return { callsPerSecond: ok / seconds, ok, failed };
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User + system CPU seconds of the server processes so far. */
+async function cpuSeconds(children) {
+  const { readFile } = await import('node:fs/promises');
+  let total = 0;
+  for (const child of children) {
+    const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  }
+  return total;
+}
+
+async function readRss(pid) {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
+}
+
+async function scrape(port) {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  const metric = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  return {
+    heapUsed: metric('nodejs_heap_used_bytes'),
+    users: metric('mcp_hosted_user_registries'),
+    text,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Throughput: each setup started, warmed up, measured; rounds interleave the setups.
+
+const SETUPS = [
+  { name: 'token, metrics off', mode: 'token', env: { MCP_METRICS: 'off' } },
+  { name: 'token, metrics on (default)', mode: 'token', env: {} },
+  { name: 'token, metrics + JSON logs', mode: 'token', env: { MCP_LOG_FORMAT: 'json' } },
+  {
+    name: 'token, metrics + JSON logs + traces',
+    mode: 'token',
+    env: { MCP_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+  },
+  { name: 'oauth + Redis, 1 replica', mode: 'oauth', replicas: 1, env: {} },
+  { name: 'oauth + Redis, 2 replicas behind a proxy', mode: 'oauth', replicas: 2, env: {} },
+  { name: 'token, 1 replica behind the same proxy', mode: 'token', replicas: 1, proxied: true, env: {} },
+];
+
+async function runSetup(setup) {
+  const ports = [];
+  const children = [];
+  const proxied = setup.replicas === 2 || setup.proxied;
+  const replicaPorts = await Promise.all(Array.from({ length: setup.replicas ?? 1 }, () => freePort()));
+  let proxy;
+  let publicPort = replicaPorts[0];
+  if (proxied) {
+    proxy = await startProxy(replicaPorts);
+    publicPort = proxy.port;
+  }
+  try {
+    for (const port of replicaPorts) {
+      children.push(
+        await startServer({
+          mode: setup.mode,
+          port,
+          publicUrl: `http://127.0.0.1:${publicPort}`,
+          env: setup.env,
+        }),
+      );
+      ports.push(port);
+    }
+    let tokens;
+    if (setup.mode === 'oauth') {
+      tokens = [];
+      for (let index = 0; index < config.concurrency; index++) {
+        tokens.push((await signIn(`http://127.0.0.1:${publicPort}/mcp`)).token);
+      }
+    } else {
+      tokens = Array.from({ length: config.concurrency }, () => HTTP_TOKEN);
+    }
+    // Every user's registry built on every replica before the clock starts.
+    const warmAgent = new Agent({ keepAlive: true });
+    for (let pass = 0; pass < 2 * (setup.replicas ?? 1); pass++) {
+      await Promise.all(tokens.map((token) => call(warmAgent, publicPort, token)));
+    }
+    warmAgent.destroy();
+    await load(publicPort, tokens, config.warmupSeconds);
+    const cpuBefore = await cpuSeconds(children);
+    const measured = await load(publicPort, tokens, config.seconds);
+    const cpu = (await cpuSeconds(children)) - cpuBefore;
+    fake.resetLog();
+    return { ...measured, cpuMicrosPerCall: (cpu / measured.ok) * 1e6 };
+  } finally {
+    for (const child of children) await stop(child, { signal: 'SIGTERM' });
+    await proxy?.close();
+  }
+}
+
+log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
+const chosen = SETUPS.filter((setup) => !flags.only || setup.name.includes(flags.only));
+const samples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
+const cpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
+for (let round = 0; round < config.rounds; round++) {
+  const order = round % 2 === 0 ? chosen : [...chosen].reverse();
+  for (const setup of order) {
+    const result = await runSetup(setup);
+    samples[setup.name].push(result.callsPerSecond);
+    cpuSamples[setup.name].push(result.cpuMicrosPerCall);
+    log(
+      `  round ${round + 1} ${setup.name}: ${fmt(result.callsPerSecond)} calls/s, ${fmt(result.cpuMicrosPerCall, 0)} µs server CPU per call (${result.failed} failed)`,
+    );
+  }
+}
+results.cpu = {};
+for (const [name, values] of Object.entries(samples)) results.throughput[name] = median(values);
+for (const [name, values] of Object.entries(cpuSamples)) results.cpu[name] = median(values);
+
+// ---------------------------------------------------------------------------------------
+// Memory per signed-in user, one replica: sign users in (each makes one call, which builds the
+// user's registry and Basecamp client), read RSS and heap at each checkpoint.
+
+if (!flags['no-memory']) {
+  const port = await freePort();
+  const child = await startServer({ mode: 'oauth', port, publicUrl: `http://127.0.0.1:${port}` });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    // One user first, so that what every first user loads (oidc-provider paths, Basecamp code) is
+    // not charged to the first checkpoint.
+    const warm = await signIn(url);
+    await call(agent, port, warm.token);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const base = { rss: await readRss(child.pid), ...(await scrape(port)) };
+    results.memory.push({ users: 0, rss: base.rss, heapUsed: base.heapUsed, held: base.users });
+    const latencies = [];
+    let signedIn = 0;
+    for (const checkpoint of config.users) {
+      while (signedIn < checkpoint) {
+        const user = await signIn(url);
+        latencies.push(user.ms);
+        if (!(await call(agent, port, user.token))) throw new Error('a signed-in user’s call failed');
+        signedIn++;
+        if (signedIn % 100 === 0) log(`  ${signedIn} users signed in`);
+      }
+      fake.resetLog();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = { rss: await readRss(child.pid), ...(await scrape(port)) };
+      results.memory.push({ users: checkpoint, rss: now.rss, heapUsed: now.heapUsed, held: now.users });
+      log(
+        `  ${checkpoint} users: RSS ${fmt(now.rss / 2 ** 20)} MiB, heap ${fmt(now.heapUsed / 2 ** 20)} MiB, registries held ${now.users}`,
+      );
+    }
+    results.signIn = {
+      count: latencies.length,
+      medianMs: median(latencies),
+      p90Ms: quantile(latencies, 0.9),
+      first10MedianMs: median(latencies.slice(0, 10)),
+      last100MedianMs: median(latencies.slice(-100)),
+    };
+  } catch (error) {
+    log(
+      `memory run failed: ${error?.stack ?? error}\nserver exit ${child.exitCode} ${child.signalCode}, stderr tail:\n${child.stderrTail}`,
+    );
+    throw error;
+  } finally {
+    agent.destroy();
+    await stop(child, { signal: 'SIGTERM' });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Report.
+
+const token = results.throughput['token, metrics on (default)'] ?? Number.NaN;
+const off = results.throughput['token, metrics off'] ?? Number.NaN;
+const tokenCpu = results.cpu['token, metrics on (default)'] ?? Number.NaN;
+const offCpu = results.cpu['token, metrics off'] ?? Number.NaN;
+const rows = [
+  '| setup | calls/s (median) | ÷ token mode (metrics on) | ÷ metrics off | server CPU per call (µs, median) | ÷ token mode | ÷ metrics off |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...Object.entries(results.throughput).map(([name, value]) => {
+    const cpu = results.cpu[name];
+    return `| ${name} | ${fmt(value, 0)} | ${fmt(value / token, 2)}× | ${fmt(value / off, 2)}× | ${fmt(cpu, 0)} | ${fmt(cpu / tokenCpu, 2)}× | ${fmt(cpu / offCpu, 2)}× |`;
+  }),
+];
+const base = results.memory[0] ?? {};
+const memoryRows = [
+  '| signed-in users | registries held | RSS (MiB) | heap used (MiB) | RSS per user over 0 (KiB) | heap per user over 0 (KiB) | heap per user added since the row above (KiB) |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...results.memory
+    .map((row, index) => {
+      const previous = results.memory[index - 1];
+      const users = previous ? row.users - previous.users : 0;
+      return [
+        row.users,
+        row.held,
+        fmt(row.rss / 2 ** 20),
+        fmt(row.heapUsed / 2 ** 20),
+        row.users ? fmt((row.rss - base.rss) / row.users / 1024, 0) : '–',
+        row.users ? fmt((row.heapUsed - base.heapUsed) / row.users / 1024, 0) : '–',
+        users ? fmt((row.heapUsed - previous.heapUsed) / users / 1024, 0) : '–',
+      ].join(' | ');
+    })
+    .map((line) => `| ${line} |`),
+];
+const s = results.signIn;
+const signInRows =
+  s.count === undefined
+    ? []
+    : [
+        '| sign-ins | median (ms) | p90 (ms) | first 10, median | last 100, median |',
+        '| ---: | ---: | ---: | ---: | ---: |',
+        `| ${s.count} | ${fmt(s.medianMs)} | ${fmt(s.p90Ms)} | ${fmt(s.first10MedianMs)} | ${fmt(s.last100MedianMs)} |`,
+      ];
+const markdown = [...rows, '', ...memoryRows, '', ...signInRows].join('\n');
+results.markdown = markdown;
+results.collectorExports = collector.exports();
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench/results/hosted.json'), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`${markdown}\n`);
+log(`trace exports received by the fake collector: ${collector.exports()}`);
+
+await fake.close();
+await redis.stop();
+collector.close();
+process.exit(0);

@@ -1,0 +1,36 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+
+/** What log lines written while serving one HTTP request carry. */
+export interface RequestLogContext {
+  request_id: string;
+  /** A keyed hash of the caller's user id; never the id itself. */
+  user?: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestLogContext>();
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `X-Request-Id` when it is a plain token (a proxy's id), else a fresh one. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+/**
+ * A pseudonym for a user id in logs: HMAC-SHA256 with `key`, 16 base64url characters. Keyed, so
+ * nobody can hash guessed ids (Basecamp ids are small numbers) and match them. The same key on
+ * every replica gives the same pseudonym everywhere.
+ */
+export function hashUserId(userId: string, key: string | Uint8Array): string {
+  return createHmac('sha256', key).update(userId).digest('base64url').slice(0, 16);
+}
+
+/**
+ * `MCP_LOG_USER_KEY`, or a random key for this process: pseudonyms then stay stable only until
+ * a restart, which is safe but does not correlate across replicas.
+ */
+export function userHashKey(env: Record<string, string | undefined> = process.env): string | Uint8Array {
+  return env.MCP_LOG_USER_KEY || randomBytes(32);
+}
