@@ -206,7 +206,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
   async function observedExchange(
     method: string,
     first: URL,
-    init: { headers: Record<string, string>; body: string | undefined },
+    init: { headers: Record<string, string>; body: string | Uint8Array | undefined },
     callerSignal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const scope = startUpstreamRequest({ service: name, method, origin });
@@ -229,7 +229,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
   async function send(
     method: string,
     first: URL,
-    init: { headers: Record<string, string>; body: string | undefined },
+    init: { headers: Record<string, string>; body: string | Uint8Array | undefined },
     callerSignal: AbortSignal | undefined,
     seen?: { status?: number },
   ): Promise<Exchange> {
