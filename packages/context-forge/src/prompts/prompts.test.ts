@@ -8,10 +8,10 @@ import {
   startHttpBin,
 } from '@x/mcp-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContextForgeProvider } from '../src/index.js';
-import { createExampleStore, type ExampleStore } from '../src/testing/index.js';
+import { createContextForgeProvider } from '../index.js';
+import { createExampleStore, type ExampleStore } from '../testing/index.js';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HARBOR = 'project_1761904800000_h4rb0r7ap';
 
 let example: ExampleStore;

@@ -10,10 +10,10 @@ import {
   resultText,
 } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContextForgeProvider } from '../src/index.js';
-import type { Project } from '../src/store/project.js';
-import { createExampleStore, type ExampleStore } from '../src/testing/index.js';
-import { fingerprint } from './helpers.js';
+import { createContextForgeProvider } from '../index.js';
+import type { Project } from '../store/project.js';
+import { fingerprint } from '../test-helpers.js';
+import { createExampleStore, type ExampleStore } from '../testing/index.js';
 
 let fuzzStore: ExampleStore;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHttp, resultData, resultText, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import type { Project } from '../src/store/project.js';
-import { createExampleStore } from '../src/testing/index.js';
+import type { Project } from './store/project.js';
+import { createExampleStore } from './testing/index.js';
 
 /** The built bin: what `npx -y @x/mcp-context-forge` runs. */
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));

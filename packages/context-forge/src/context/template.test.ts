@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTemplate, type TemplateData } from '../src/context/template.js';
+import { renderTemplate, type TemplateData } from './template.js';
 
 /**
  * The desktop app's template processor as the app writes it: three regular-expression replaces

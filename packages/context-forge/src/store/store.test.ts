@@ -4,10 +4,10 @@ import { lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'nod
 import { join } from 'node:path';
 import { McpToolError, toolRef } from '@x/mcp-core';
 import { describe, expect, it } from 'vitest';
-import { legacyDataDir, resolveDataDir } from '../src/paths.js';
-import { withLock } from '../src/store/lock.js';
-import { checkWriteGuard, ProjectStore } from '../src/store/project-store.js';
-import { fingerprint, pollJson, readJson, tempDir } from './helpers.js';
+import { legacyDataDir, resolveDataDir } from '../paths.js';
+import { fingerprint, pollJson, readJson, tempDir } from '../test-helpers.js';
+import { withLock } from './lock.js';
+import { checkWriteGuard, ProjectStore } from './project-store.js';
 
 const appProject = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fencedBlocks } from '../src/context/prompts.js';
-import { statementKeyOf } from '../src/context/statements.js';
+import { fencedBlocks } from './prompts.js';
+import { statementKeyOf } from './statements.js';
 
 // The app's expressions, which our scanners must agree with on every input.
 const appFencedBlocks = (text: string) =>

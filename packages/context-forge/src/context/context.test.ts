@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { McpToolError, toolRef } from '@x/mcp-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContext } from '../src/context/build.js';
-import { findPrompt, parsePrompts, promptForInstruction } from '../src/context/prompts.js';
-import { parseStatements } from '../src/context/statements.js';
-import { renderTemplate } from '../src/context/template.js';
-import type { Project } from '../src/store/project.js';
-import { createExampleStore, EXAMPLE_PROMPT_FILE, type ExampleStore } from '../src/testing/index.js';
+import type { Project } from '../store/project.js';
+import { createExampleStore, EXAMPLE_PROMPT_FILE, type ExampleStore } from '../testing/index.js';
+import { buildContext } from './build.js';
+import { findPrompt, parsePrompts, promptForInstruction } from './prompts.js';
+import { parseStatements } from './statements.js';
+import { renderTemplate } from './template.js';
 
 let example: ExampleStore;
 let harbor: Project;
