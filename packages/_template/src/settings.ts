@@ -1,15 +1,13 @@
 import { ConfigError, TokenExpiredError } from '@x/mcp-core';
 import {
   type CredentialSource,
-  loadNumberSetting,
   loadSetting,
+  loadTimeoutSetting,
   loadUrlSetting,
   staticCredentials,
 } from '@x/mcp-core/upstream';
-import { MAX_TIMEOUT_MS } from './config.js';
 
 export const DEFAULT_API_URL = 'https://notes.example.com/api';
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface TemplateSettings {
   /** Base URL of the Notes API. Default: `$TEMPLATE_API_URL`, then `https://notes.example.com/api`. */
@@ -45,14 +43,7 @@ export function resolveSettings(settings: TemplateSettings): ResolvedSettings {
       fallback: DEFAULT_API_URL,
       example: `the Notes API, e.g. ${DEFAULT_API_URL}`,
     }),
-    timeoutMs: loadNumberSetting({
-      value: settings.timeoutMs,
-      env: {},
-      variable: 'timeoutMs',
-      fallback: DEFAULT_TIMEOUT_MS,
-      max: MAX_TIMEOUT_MS,
-      unit: 'milliseconds',
-    }),
+    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     fetch: settings.fetch ?? globalThis.fetch,
     credentials: settings.credentials ?? tokenCredentials(settings, env),
   };

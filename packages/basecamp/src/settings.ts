@@ -1,7 +1,13 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
-import { type CredentialSource, loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import {
+  type CredentialSource,
+  loadNumberSetting,
+  loadSetting,
+  loadTimeoutSetting,
+  loadUrlSetting,
+} from '@x/mcp-core/upstream';
 import type { BasecampCredentials } from './auth/credentials.js';
 
 export const DEFAULT_API_URL = 'https://3.basecampapi.com';
@@ -141,14 +147,7 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     clientSecret: loadSetting({ value: settings.clientSecret, env, variable: 'BASECAMP_CLIENT_SECRET' }),
     tokenFile: settings.tokenFile ?? defaultTokenFile(env),
     userAgent: `@x/mcp-basecamp/${version} (${contact.trim()})`,
-    timeoutMs: loadNumberSetting({
-      value: settings.timeoutMs,
-      env: {},
-      variable: 'timeoutMs',
-      fallback: 30_000,
-      max: 120_000,
-      unit: 'milliseconds',
-    }),
+    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     rateLimitRequests: count(
       settings.rateLimitRequests,
       'BASECAMP_RATE_LIMIT_REQUESTS',

@@ -1,13 +1,13 @@
 import { ConfigError } from '@x/mcp-core';
-import { loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
-import { MAX_COMPILER_TIMEOUT_SECONDS, MAX_TIMEOUT_MS } from './config.js';
+import { loadNumberSetting, loadSetting, loadTimeoutSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import { MAX_COMPILER_TIMEOUT_SECONDS } from './config.js';
 
 export const DEFAULT_API_URL = 'http://localhost:10800';
 export const DEFAULT_COMPILER_PATH = 'bbjcpl';
 export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 10;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export { MAX_COMPILER_TIMEOUT_SECONDS, MAX_TIMEOUT_MS };
+export { MAX_COMPILER_TIMEOUT_SECONDS };
 
 export interface BbjRagSettings {
   /** Base URL of the BBj RAG REST service. Default: `$BBJ_RAG_API_URL`, then `http://localhost:10800`. */
@@ -50,16 +50,11 @@ export function resolveApiSettings(settings: BbjRagSettings): ApiSettings {
       fallback: DEFAULT_API_URL,
       example: `the BBj RAG REST service, e.g. ${DEFAULT_API_URL}`,
     }),
-    timeoutMs: loadNumberSetting({
-      value: settings.timeoutMs ?? settings.requestTimeoutMs,
-      env: {},
-      variable:
+    timeoutMs: loadTimeoutSetting(settings.timeoutMs ?? settings.requestTimeoutMs, {
+      setting:
         settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
           ? 'requestTimeoutMs'
           : 'timeoutMs',
-      fallback: DEFAULT_TIMEOUT_MS,
-      max: MAX_TIMEOUT_MS,
-      unit: 'milliseconds',
     }),
     fetch: settings.fetch ?? globalThis.fetch,
   };

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CredentialSource, loadNumberSetting, loadSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import { type CredentialSource, loadSetting, loadTimeoutSetting, loadUrlSetting } from '@x/mcp-core/upstream';
 import type { ForgeCredentials } from './auth/credentials.js';
 
 /** The Forge API the `forge` CLI talks to; it includes the `/api` prefix. */
@@ -60,14 +60,7 @@ export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
     accessToken: loadSetting({ value: settings.accessToken, env, variable: 'FORGE_ACCESS_TOKEN' }),
     teamId: loadSetting({ value: settings.teamId, env, variable: 'FORGE_TEAM_ID' }),
     configPath: settings.configPath ?? defaultConfigPath(env),
-    timeoutMs: loadNumberSetting({
-      value: settings.timeoutMs,
-      env: {},
-      variable: 'timeoutMs',
-      fallback: 30_000,
-      max: 120_000,
-      unit: 'milliseconds',
-    }),
+    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     retryDelayMs: settings.retryDelayMs ?? 1_000,
     fetch: settings.fetch ?? globalThis.fetch,
   };

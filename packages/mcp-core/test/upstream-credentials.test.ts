@@ -266,6 +266,18 @@ describe('settings helpers', () => {
       }),
     ).toThrow('timeoutMs must be a whole number of milliseconds from 1 to 9, got "0".');
   });
+
+  it('loadTimeoutSetting: the one timeoutMs of every provider, 1 to 120000 ms, default 30000', async () => {
+    const { loadTimeoutSetting } = await import('../src/upstream/index.js');
+    expect(loadTimeoutSetting(undefined)).toBe(30_000);
+    expect(loadTimeoutSetting(500)).toBe(500);
+    expect(() => loadTimeoutSetting(120_001)).toThrow(
+      'timeoutMs must be a whole number of milliseconds from 1 to 120000, got "120001".',
+    );
+    expect(() => loadTimeoutSetting(0.5, { setting: 'requestTimeoutMs' })).toThrow(
+      /^requestTimeoutMs must be/,
+    );
+  });
 });
 
 describe('environmentProblems', () => {

@@ -38,10 +38,13 @@ export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-
 export { redactSecrets, upstreamMessage } from './redact.js';
 export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
 export {
+  DEFAULT_TIMEOUT_MS,
   environmentProblems,
   loadNumberSetting,
   loadSetting,
+  loadTimeoutSetting,
   loadUrlSetting,
+  MAX_TIMEOUT_MS,
   type SettingSource,
   type SettingVariable,
 } from './settings.js';

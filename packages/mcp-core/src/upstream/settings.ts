@@ -97,6 +97,29 @@ export function loadNumberSetting(
   return chosen;
 }
 
+/** The default and the largest value of a provider's `timeoutMs`. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MAX_TIMEOUT_MS = 120_000;
+
+/**
+ * A provider's `timeoutMs` setting, the one name every provider uses for the time limit of one
+ * HTTP request: whole milliseconds from 1 to 120000, default 30000. `setting` names it in the
+ * message when a provider still reads it under an older name.
+ */
+export function loadTimeoutSetting(
+  value: number | undefined,
+  { fallback = DEFAULT_TIMEOUT_MS, setting = 'timeoutMs' }: { fallback?: number; setting?: string } = {},
+): number {
+  return loadNumberSetting({
+    value,
+    env: {},
+    variable: setting,
+    fallback,
+    max: MAX_TIMEOUT_MS,
+    unit: 'milliseconds',
+  });
+}
+
 /**
  * Where a provider's documents disagree with its variable table: a variable the README does not
  * name, and a `server.json` whose variables (beyond `ignore`, e.g. the runner's own) differ in
