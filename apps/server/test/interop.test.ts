@@ -43,3 +43,32 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
   // The documented `--header "Authorization: Bearer …"` form against a server with a token.
   expect(result.inspectorHttp).toEqual({ ok: true, tools: 47 });
 }, 300_000);
+
+// The hosted OAuth (`--auth oauth`, Node 22): the official conformance suite's authorization
+// scenarios against our authorization server, and the Inspector CLI signing in with no person at
+// the keyboard (packages/hosted/scripts). Both install their pinned tools with npm on first use.
+const hostedScript = (name: string) =>
+  fileURLToPath(new URL(`../../../packages/hosted/scripts/${name}`, import.meta.url));
+
+async function runOnNode22(script: string): Promise<{ stdout: string; stderr: string }> {
+  const { node22 } = await import(new URL('../../../scripts/node22.mjs', import.meta.url).href);
+  return run(node22(), [script], { timeout: 290_000, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`${script} failed:\n${error.stderr ?? ''}\n${error.stdout ?? ''}`);
+    },
+  );
+}
+
+it('passes the conformance suite’s authorization scenarios against the hosted authorization server', async () => {
+  const { stdout } = await runOnNode22(hostedScript('conformance.mjs'));
+  expect(stdout).toMatch(/✓ authorization-server-metadata-endpoint: [1-9]\d* passed, 0 failed/);
+  expect(stdout).toMatch(/✓ authorization-code-grant: [1-9]\d* passed, 0 failed/);
+  expect(stdout).toMatch(/Total: [1-9]\d* passed, 0 failed/);
+}, 300_000);
+
+it('lets the Inspector CLI sign in through OAuth and list the tools of the hosted server', async () => {
+  const { stderr } = await runOnNode22(hostedScript('inspector-oauth.mjs'));
+  expect(stderr).toMatch(
+    /PASS @modelcontextprotocol\/inspector@[\d.]+ --cli signed in through OAuth .* listed [1-9]\d* tools/,
+  );
+}, 300_000);

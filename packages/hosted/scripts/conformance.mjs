@@ -1,23 +1,44 @@
 #!/usr/bin/env node
 // Runs the MCP conformance suite's authorization-server scenarios against the hosted OAuth
 // (in process, memory store, the fake Launchpad), driving the browser step with OAuthBrowser.
-// Needs Node 22, `pnpm build`, and the suite installed somewhere (it is not a dependency):
+// Needs Node 22 and `pnpm build`. The suite (pinned; its authorization scenarios are newer than
+// the version apps/server/interop runs) is installed by npm into node_modules/.cache on the first
+// run, or given as the path of its dist/index.js. `pnpm test:interop` runs this in CI.
 //
-//   npm install --prefix /tmp/conformance @modelcontextprotocol/conformance@0.2.0-alpha.12
-//   node packages/hosted/scripts/conformance.mjs /tmp/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js
-import { spawn } from 'node:child_process';
+//   node packages/hosted/scripts/conformance.mjs [<path to the suite's dist/index.js>]
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger, ToolRegistry } from '@x/mcp-core';
 import { serveHttp } from '@x/mcp-core/node';
 import { createHostedAuth, Keyring, MemoryStore } from '@x/mcp-hosted';
 import { OAuthBrowser } from '@x/mcp-hosted/testing';
 
-const suite = process.argv[2];
-if (!suite) {
-  process.stderr.write('Usage: conformance.mjs <path to @modelcontextprotocol/conformance dist/index.js>\n');
-  process.exit(2);
+const SUITE = '@modelcontextprotocol/conformance';
+const VERSION = '0.2.0-alpha.12';
+const CACHE = join(dirname(fileURLToPath(import.meta.url)), '../../../node_modules/.cache/x-interop-auth');
+
+async function installedSuite() {
+  const manifest = join(CACHE, 'node_modules', SUITE, 'package.json');
+  if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, 'utf8')).version !== VERSION) {
+    process.stderr.write(`Installing ${SUITE}@${VERSION} into ${CACHE} ...\n`);
+    await mkdir(CACHE, { recursive: true });
+    await writeFile(join(CACHE, 'package.json'), '{ "private": true }\n');
+    await promisify(execFile)(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', `${SUITE}@${VERSION}`],
+      { cwd: CACHE, timeout: 300_000 },
+    );
+  }
+  return join(CACHE, 'node_modules', SUITE, 'dist/index.js');
 }
+
+const suite = process.argv[2] ?? (await installedSuite());
 const quiet = createLogger('conformance', { level: 'silent' });
 const freePort = () =>
   new Promise((resolve) => {
