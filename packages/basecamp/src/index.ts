@@ -13,6 +13,7 @@ import { basecampResources } from './resources.js';
 import type { BasecampSettings } from './settings.js';
 import { TOOL_SPECS } from './tools/index.js';
 import { createDeps } from './tools/shared.js';
+import { TOOLSET_TOOL_NAMES } from './toolset-names.js';
 import {
   type BasecampToolSpec,
   parseToolsets,
@@ -45,20 +46,15 @@ function instructions(selection: ToolsetSelection, names: readonly string[], dyn
   return parts.join(' ');
 }
 
-let toolsetInfo: readonly ToolsetInfo[] | undefined;
-
 /**
- * Every toolset with the names of all its tools, served or not. A spec knows its name only once
- * built, so the first provider builds each tool once (it keeps them) and the names are kept here.
+ * Every toolset with the names of all its tools, served or not, from src/toolset-names.ts
+ * (generated from the specs), so that nothing unserved is built at start-up.
  */
-function toolsets(create: (spec: BasecampToolSpec) => AnyToolDefinition): readonly ToolsetInfo[] {
-  toolsetInfo ??= TOOLSET_NAMES.map((name) => ({
-    name,
-    description: TOOLSETS[name],
-    tools: TOOL_SPECS.filter((spec) => spec.toolset === name).map((spec) => create(spec).name),
-  })).filter((toolset) => toolset.tools.length > 0);
-  return toolsetInfo;
-}
+const TOOLSET_INFO: readonly ToolsetInfo[] = TOOLSET_NAMES.map((name) => ({
+  name,
+  description: TOOLSETS[name],
+  tools: TOOLSET_TOOL_NAMES[name],
+})).filter((toolset) => toolset.tools.length > 0);
 
 /** `1`, `true`, `yes` and `on` switch a flag variable on. */
 const isOn = (value: string | undefined): boolean =>
@@ -91,7 +87,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): ToolPro
       tools.map((tool) => tool.name),
       dynamic,
     ),
-    toolsets: toolsets(create),
+    toolsets: TOOLSET_INFO,
     ...(dynamic
       ? {
           loadToolset: (name: string) =>

@@ -9,6 +9,7 @@ import {
   SIZES_START,
   sizesMarkdown,
   toolListSizes,
+  toolsetNamesModule,
 } from './reports.js';
 
 // The generated docs: `pnpm --filter @x/mcp-basecamp generate-docs` (BASECAMP_WRITE_DOCS=1) rewrites them;
@@ -18,6 +19,7 @@ const coverageFile = fileURLToPath(
   new URL('../../../../docs/providers/basecamp-coverage.md', import.meta.url),
 );
 const readmeFile = fileURLToPath(new URL('../../README.md', import.meta.url));
+const namesFile = fileURLToPath(new URL('../toolset-names.ts', import.meta.url));
 const sdkVersion = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     devDependencies: Record<string, string>;
@@ -51,5 +53,13 @@ describe('tools/list size', () => {
     const updated = `${readme.slice(0, start)}${sizesMarkdown(sizes)}${readme.slice(end + SIZES_END.length)}`;
     if (write) writeFileSync(readmeFile, updated);
     expect(readFileSync(readmeFile, 'utf8')).toBe(updated);
+  });
+});
+
+describe('src/toolset-names.ts', () => {
+  it('names every tool of every toolset, as the specs build them', () => {
+    const expected = toolsetNamesModule();
+    if (write) writeFileSync(namesFile, expected);
+    expect(readFileSync(namesFile, 'utf8')).toBe(expected);
   });
 });
