@@ -178,6 +178,7 @@ export function createApi(world: BasecampState, state: FakeBasecamp) {
       base: base(),
       recording,
       dockOwner,
+      dockJson,
       children,
       paginate: (all) => paginate(url, all),
       created,
@@ -559,12 +560,17 @@ export function createApi(world: BasecampState, state: FakeBasecamp) {
     };
   }
 
-  /** A project's top-level vault (Docs & Files), which is a dock entry rather than a recording. */
-  function dockVaultJson(project: FakeProject, entry: { id: number; title: string }) {
-    const inside = (kind: string) =>
-      [...recordings.values()].filter(
-        (record) => record.parentId === entry.id && record.type === kind && record.status === 'active',
-      ).length;
+  /**
+   * A dock tool (a project's top-level vault, card table, questionnaire, ...) as Basecamp's JSON:
+   * the fields every recording has, from the project and the dock entry; `segment` is its path
+   * segment in `url` / `app_url`.
+   */
+  function dockJson(
+    project: FakeProject,
+    entry: { id: number; title: string },
+    type: string,
+    segment: string,
+  ) {
     return {
       id: entry.id,
       status: 'active',
@@ -573,11 +579,22 @@ export function createApi(world: BasecampState, state: FakeBasecamp) {
       updated_at: project.updated_at,
       title: entry.title,
       inherits_status: true,
-      type: 'Vault',
-      url: `${base()}/buckets/${project.id}/vaults/${entry.id}.json`,
-      app_url: `https://3.basecamp.com/${ACCOUNT_ID}/buckets/${project.id}/vaults/${entry.id}`,
+      type,
+      url: `${base()}/buckets/${project.id}/${segment}/${entry.id}.json`,
+      app_url: `https://3.basecamp.com/${ACCOUNT_ID}/buckets/${project.id}/${segment}/${entry.id}`,
       bucket: { id: project.id, name: project.name, type: 'Project' },
       creator: personJson(ME),
+    };
+  }
+
+  /** A project's top-level vault (Docs & Files), which is a dock entry rather than a recording. */
+  function dockVaultJson(project: FakeProject, entry: { id: number; title: string }) {
+    const inside = (kind: string) =>
+      [...recordings.values()].filter(
+        (record) => record.parentId === entry.id && record.type === kind && record.status === 'active',
+      ).length;
+    return {
+      ...dockJson(project, entry, 'Vault', 'vaults'),
       documents_count: inside('Document'),
       uploads_count: inside('Upload'),
       vaults_count: inside('Vault'),

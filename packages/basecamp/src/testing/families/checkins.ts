@@ -135,17 +135,7 @@ function route(c: FamilyContext): Result | undefined {
       return {
         status: 200,
         body: {
-          id: value,
-          status: 'active',
-          visible_to_clients: false,
-          created_at: owner.project.created_at,
-          updated_at: owner.project.updated_at,
-          title: owner.entry.title,
-          inherits_status: true,
-          type: 'Questionnaire',
-          url: `${c.base}/buckets/${owner.project.id}/questionnaires/${value}.json`,
-          bucket: { id: owner.project.id, name: owner.project.name, type: 'Project' },
-          creator: c.person(c.me.id),
+          ...c.dockJson(owner.project, owner.entry, 'Questionnaire', 'questionnaires'),
           name: owner.entry.title,
           questions_url: `${c.base}/buckets/${owner.project.id}/questionnaires/${value}/questions.json`,
           questions_count: c.children(value, ['Question']).length,

@@ -28,6 +28,13 @@ export interface FamilyContext {
   recording(id: number | undefined, ...types: string[]): FakeRecording | undefined;
   /** The project and dock entry of a dock ID of that kind, respecting `bucket`. */
   dockOwner(id: number | undefined, name: string): { project: FakeProject; entry: FakeDockEntry } | undefined;
+  /** A dock tool as Basecamp's JSON: the fields of every recording; `segment` is its path segment. */
+  dockJson(
+    project: FakeProject,
+    entry: FakeDockEntry,
+    type: string,
+    segment: string,
+  ): Record<string, unknown>;
   /** Live recordings under a parent, of these types, newest first. */
   children(parentId: number, types: string[]): FakeRecording[];
   /** Geared pages with `Link` and `X-Total-Count`, as Basecamp pages collections. */
