@@ -18,18 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import {
-  fmt,
-  guardRun,
-  log,
-  machine,
-  median,
-  PROTOCOL_VERSION,
-  quantile,
-  ROOT,
-  start,
-  stop,
-} from './lib.mjs';
+import { fmt, guardRun, log, machine, median, postMcp, quantile, ROOT, start, stop } from './lib.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -255,45 +244,15 @@ async function signIn(url) {
 // ---------------------------------------------------------------------------------------
 // The load driver: keep-alive node:http, stateless tools/call POSTs with a bearer token.
 
-function post(agent, port, token, message) {
-  const body = JSON.stringify(message);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL_VERSION,
-          'content-length': Buffer.byteLength(body),
-        },
-        timeout: 30_000,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 let callId = 0;
 async function call(agent, port, token) {
   const id = ++callId;
-  const response = await post(agent, port, token, { jsonrpc: '2.0', id, method: 'tools/call', params: TOOL });
+  const response = await postMcp(
+    agent,
+    port,
+    { jsonrpc: '2.0', id, method: 'tools/call', params: TOOL },
+    { headers: { authorization: `Bearer ${token}` }, timeoutMs: 30_000 },
+  );
   if (response.status !== 200) return false;
   const line = response.text.split('\n').find((part) => part.startsWith('data:'));
   const message = JSON.parse(line ? line.slice(5) : response.text);

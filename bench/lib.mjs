@@ -2,6 +2,7 @@
 // pinning, a raw NDJSON stdio driver, cold-start measurement, and statistics.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -267,4 +268,43 @@ export function machine() {
     loadAverageAtStart: os.loadavg().map((load) => Math.round(load * 100) / 100),
     commit,
   };
+}
+
+/**
+ * One JSON-RPC POST to `http://127.0.0.1:<port>/mcp` on a keep-alive agent, with the MCP headers
+ * (plus `headers`, e.g. a bearer token); resolves with the status, headers and body text.
+ */
+export function postMcp(agent, port, message, { headers = {}, timeoutMs = 10_000 } = {}) {
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL_VERSION,
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('HTTP request timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
 }

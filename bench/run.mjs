@@ -10,7 +10,7 @@
 // Build first (`pnpm bench` does): the `ours` fixture is bench/dist/ours.js.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +29,7 @@ import {
   median,
   PROTOCOL_VERSION,
   pinning,
+  postMcp,
   quantile,
   ROOT,
   rotate,
@@ -39,7 +40,6 @@ import {
 } from './lib.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const REQUEST_TIMEOUT_MS = 10_000;
 const WARM_LIMIT_MS = 120_000;
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 const GLOBAL_LIMIT_MS = 8 * 60_000;
@@ -230,41 +230,6 @@ function freePort() {
   });
 }
 
-function post(agent, port, message, extraHeaders = {}) {
-  const body = JSON.stringify(message);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL_VERSION,
-          'content-length': Buffer.byteLength(body),
-          ...extraHeaders,
-        },
-        timeout: REQUEST_TIMEOUT_MS,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('HTTP request timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** The JSON-RPC messages of a response body, JSON or SSE. */
 function messagesOf(response) {
   if (!response.text) return [];
@@ -282,7 +247,7 @@ let callCounter = 0;
 /** One stateless tools/call; `withInitialize` sends an initialize POST first, as a 2025 stateless client would. */
 async function httpCall(agent, port, withInitialize) {
   if (withInitialize) {
-    const init = await post(agent, port, {
+    const init = await postMcp(agent, port, {
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
@@ -292,7 +257,7 @@ async function httpCall(agent, port, withInitialize) {
   }
   const id = ++callCounter;
   const text = `hello ${id}`;
-  const response = await post(agent, port, {
+  const response = await postMcp(agent, port, {
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
