@@ -5,8 +5,12 @@ export default defineConfig({
     // packages/hosted needs Node 22.12+: `pnpm test:hosted` runs it on Node 22 (see its scripts/test.mjs).
     projects: ['packages/*', '!packages/hosted', 'apps/*'],
     reporters: ['default', './vitest.summary.ts'],
-    // Most test time is spent waiting on spawned bins, fakes and sockets, not on the CPU: three
-    // workers on a 2-core machine take the run from about 150 s to about 80 s (docs/benchmarks.md).
+    // Test files wait on spawned bins, fakes and sockets much of the time: three workers on a
+    // 2-core machine keep both cores busy (docs/benchmarks.md, "Dev loop"). Every project also sets
+    // `isolate: false`: a worker process runs its files one after another with one module cache
+    // (setup files still run per file), instead of a new process per file loading the SDK and zod
+    // again; that halves the CPU time of the run. A file that must not share a worker would set
+    // `isolate: true` in its project.
     maxWorkers: 3,
   },
 });

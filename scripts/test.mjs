@@ -1,80 +1,111 @@
 #!/usr/bin/env node
-// `pnpm test:parallel`: what `pnpm test` runs, in less time on an otherwise idle machine: build,
-// typecheck and lint (turbo, cached), then the root `vitest run` (Node 20, four workers instead
-// of vitest's one per CPU minus one) and @x/mcp-hosted's tests (Node 22, `pnpm test:hosted`) at
-// once, then the package checks
-// (`pnpm test:packages`: CPU-heavy tsc and attw, so they get the machine to themselves). The
-// test files mostly wait on child processes, servers and timers, so the two test suites overlap
-// well on a 2-core machine (docs/benchmarks.md). Each suite's output is printed whole when it
-// ends, so two suites never interleave.
+// `pnpm test`: build, typecheck and lint (turbo, cached: a second run with nothing changed
+// replays them in about a second), then the two test suites at the same time:
+//   - the root `vitest run` on this Node (every project but @x/mcp-hosted), its output live;
+//   - @x/mcp-hosted's tests on Node 22 (packages/hosted/scripts/test.mjs), its output held and
+//     printed whole once the first suite is done, so the two never interleave.
+// Most test files wait on spawned bins, local fakes, Redis and sockets, so the suites overlap well
+// on a 2-core machine (docs/benchmarks.md, "Dev loop"). Both suites build nothing: they use the
+// dist/ that the turbo stage built. The exit code is 0 only when every stage passed. The last
+// line gives each suite's wall time and, on Linux, the CPU time of the whole run (every child
+// process, summed), the figure to compare on a shared machine.
 //
-//   node scripts/test.mjs
+//   node scripts/test.mjs      (pnpm test)
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT } from './lib.mjs';
 
 const say = (text) => process.stderr.write(`${text}\n`);
-const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const started = performance.now();
 
-const checks = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'typecheck:root', 'lint'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-});
-if (checks.status !== 0) process.exit(checks.status || 1);
-say(
-  `\nBuild, typecheck and lint done in ${seconds(started)}. Running vitest and the Node 22 tests in parallel, then the package checks...`,
+const checks = spawnSync(
+  'pnpm',
+  ['exec', 'turbo', 'run', 'build', 'typecheck', 'typecheck:root', 'lint', '--output-logs=new-only'],
+  { cwd: ROOT, stdio: 'inherit' },
 );
+if (checks.status !== 0) {
+  say(`\n✗ build, typecheck and lint failed (${checks.signal ?? `exit ${checks.status}`})`);
+  process.exit(checks.status || 1);
+}
+say(`\nBuild, typecheck and lint done in ${seconds(started)}; running both test suites at once.\n`);
 
-const STAGES = [
-  [
-    { name: 'vitest (Node 20)', command: 'pnpm', args: ['exec', 'vitest', 'run', '--maxWorkers=4'] },
-    { name: 'hosted (Node 22)', command: process.execPath, args: ['packages/hosted/scripts/test.mjs'] },
-  ],
-  [{ name: 'package checks', command: 'pnpm', args: ['run', '--silent', 'test:packages'] }],
+const vitest = join(
+  dirname(createRequire(join(ROOT, 'package.json')).resolve('vitest/package.json')),
+  'vitest.mjs',
+);
+const SUITES = [
+  // Output live: the terminal shows this suite's progress.
+  { name: 'vitest (Node 20)', args: [vitest, 'run'], live: true },
+  // vitest's default worker count (one on 2 CPUs): it still ends before the root suite, and takes
+  // less CPU from it.
+  { name: 'hosted (Node 22)', args: ['packages/hosted/scripts/test.mjs'], live: false },
 ];
 
-const running = new Map();
-// A line every 30 s, so a long suite does not look hung while its output is held back.
-const heartbeat = setInterval(() => {
-  const names = [...running].map(([name, since]) => `${name} (${seconds(since)})`);
-  if (names.length > 0) say(`… still running: ${names.join(', ')}`);
-}, 30_000);
-const runStage = (suites) =>
-  Promise.all(
-    suites.map(
-      (suite) =>
-        new Promise((resolve) => {
-          const since = performance.now();
-          const child = spawn(suite.command, suite.args, {
-            cwd: ROOT,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          running.set(suite.name, since);
-          const output = [];
-          child.stdout.on('data', (chunk) => output.push(chunk));
-          child.stderr.on('data', (chunk) => output.push(chunk));
-          child.once('close', (code, signal) => {
-            running.delete(suite.name);
-            process.stdout.write(Buffer.concat(output));
-            const ok = code === 0;
-            say(
-              `\n${ok ? '✓' : '✗'} ${suite.name}: ${ok ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds(since)}\n`,
-            );
-            resolve({ ...suite, ok, time: seconds(since) });
-          });
-        }),
-    ),
-  );
-const results = [];
-for (const stage of STAGES) {
-  results.push(...(await runStage(stage)));
-  if (results.some((result) => !result.ok)) break;
-}
-clearInterval(heartbeat);
+const children = new Set();
+const forward = (signal) => {
+  for (const child of children) child.kill(signal);
+  process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+};
+process.once('SIGINT', () => forward('SIGINT'));
+process.once('SIGTERM', () => forward('SIGTERM'));
 
-const failed = results.filter((result) => !result.ok);
+let liveDone;
+const liveFinished = new Promise((resolve) => {
+  liveDone = resolve;
+});
+const runSuite = (suite) =>
+  new Promise((resolve) => {
+    const since = performance.now();
+    const child = spawn(process.execPath, suite.args, {
+      cwd: ROOT,
+      stdio: suite.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.once('error', (error) => output.push(Buffer.from(`${error.stack ?? error}\n`)));
+    child.once('close', async (code, signal) => {
+      children.delete(child);
+      const ok = code === 0;
+      const result = {
+        ...suite,
+        ok,
+        time: seconds(since),
+        how: ok ? 'passed' : `failed (${signal ?? `exit ${code}`})`,
+      };
+      if (suite.live) liveDone();
+      else {
+        await liveFinished;
+        say(`\n── ${suite.name}: its output ──────────────────────────────────────────`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      say(`\n${ok ? '✓' : '✗'} ${suite.name}: ${result.how} in ${result.time}\n`);
+      resolve(result);
+    });
+  });
+const results = await Promise.all(SUITES.map(runSuite));
+
 say(
-  `${results.map((result) => `${result.ok ? '✓' : '✗'} ${result.name} ${result.time}`).join(', ')}; all in ${seconds(started)}.`,
+  `${results.map((result) => `${result.ok ? '✓' : '✗'} ${result.name} ${result.time}`).join(', ')}; ` +
+    `pnpm test took ${seconds(started)}${cpuTime()}.`,
 );
-process.exit(failed.length > 0 ? 1 : 0);
+process.exit(results.every((result) => result.ok) ? 0 : 1);
+
+/** `, CPU N s` from Linux's /proc: this process and every child it waited for, summed. */
+function cpuTime() {
+  try {
+    // Fields after the command name: state is field 3; utime, stime, cutime, cstime are 14 to 17.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+    const perSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+    return `, CPU ${(ticks / perSecond).toFixed(0)} s (all processes, summed)`;
+  } catch {
+    return '';
+  }
+}

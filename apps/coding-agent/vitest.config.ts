@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'coding-agent', include: ['test/**/*.test.ts'], testTimeout: 30_000 },
+  test: { name: 'coding-agent', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 },
 });

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'demo', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
+  test: { name: 'demo', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 60_000 },
 });

@@ -3,6 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'server',
+    isolate: false,
     include: ['test/**/*.test.ts'],
     // Needs the network on its first run (npm installs the pinned tools): `pnpm test:interop`.
     exclude: ['test/interop.test.ts'],

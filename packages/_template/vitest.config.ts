@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'template', include: ['src/**/*.test.ts'], testTimeout: 30_000 },
+  test: { name: 'template', isolate: false, include: ['src/**/*.test.ts'], testTimeout: 30_000 },
 });

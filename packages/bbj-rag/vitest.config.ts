@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'bbj-rag', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30_000 },
+  test: {
+    name: 'bbj-rag',
+    isolate: false,
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+  },
 });

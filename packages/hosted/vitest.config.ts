@@ -4,6 +4,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'hosted',
+    isolate: false,
     include: ['src/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
