@@ -6,5 +6,7 @@ export default defineProject({
     isolate: false,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
+    // Bundles the fixture bin that the stdio and HTTP runner tests spawn (see the file).
+    globalSetup: ['./test/fixtures/global-setup.ts'],
   },
 });
