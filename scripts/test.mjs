@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT } from './lib.mjs';
 
-const say = (text) => process.stderr.write(`${text}\n`);
+const say = (text) => process.stdout.write(`${text}\n`);
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const started = performance.now();
 
