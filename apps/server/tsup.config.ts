@@ -12,8 +12,11 @@ export default defineConfig([
     clean: KEEP_BIN_OUTPUT,
     splitting: true,
   },
-  // The bin: the launcher (compile cache) and the server's own code; the providers, the core, the
-  // SDK and zod stay imports from node_modules. Bundled, `--auth oauth` broke: @x/mcp-hosted,
-  // loaded from node_modules, must share the core and the providers with the bin (docs/benchmarks.md).
-  binBuild({ bundle: [] }),
+  // The bin, bundled like every provider's: the launcher (compile cache), the server's code, the
+  // providers, @x/mcp-hosted (a chunk loaded only by `--auth oauth`), the core, the SDK and zod:
+  // one copy of each, shared by the hosted code and the rest. The providers' own dependencies
+  // (turndown, markdown-it) are bundled too, in chunks loaded on first use; the hosted server's
+  // (oidc-provider, jose, ioredis) are dependencies of this package and stay imports from
+  // node_modules (README, "Bundling").
+  binBuild(),
 ]);
