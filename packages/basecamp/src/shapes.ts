@@ -226,6 +226,18 @@ export const SearchResultSchema = z.object({
 });
 
 /** `{ items, has_more, next_page, total? }` plus whether the response had to be cut. */
+/**
+ * A schema built on its first use and kept: the output shapes of toolsets that are not served are
+ * never built (a faster start), and every provider instance shares the one built.
+ */
+export function lazySchema<Schema>(build: () => Schema): () => Schema {
+  let schema: Schema | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
 export function listSchema<Item extends z.ZodType>(item: Item) {
   return z.object({
     items: z.array(item),

@@ -1,26 +1,37 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, TodoSchema, text, toTodo } from '../../shapes.js';
+import {
+  lazySchema,
+  number,
+  PersonRefSchema,
+  record,
+  records,
+  TodoSchema,
+  text,
+  toTodo,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { READS, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const AssignmentSchema = z.object({
-  id: z.number(),
-  type: z.string().describe('"Todo", "Kanban::Card" or "Kanban::Step"'),
-  title: z.string(),
-  completed: z.boolean(),
-  starts_on: z.string().nullable(),
-  due_on: z.string().nullable(),
-  priority: z.boolean().describe('On your priorities list'),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  parent: z.object({ id: z.number(), title: z.string() }).nullable(),
-  assignees: z.array(PersonRefSchema.omit({ email: true })),
-  app_url: z.string().nullable(),
-});
+const AssignmentSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    type: z.string().describe('"Todo", "Kanban::Card" or "Kanban::Step"'),
+    title: z.string(),
+    completed: z.boolean(),
+    starts_on: z.string().nullable(),
+    due_on: z.string().nullable(),
+    priority: z.boolean().describe('On your priorities list'),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    parent: z.object({ id: z.number(), title: z.string() }).nullable(),
+    assignees: z.array(PersonRefSchema.omit({ email: true })),
+    app_url: z.string().nullable(),
+  }),
+);
 
-function toAssignment(raw: Raw, priority: boolean): z.infer<typeof AssignmentSchema> {
+function toAssignment(raw: Raw, priority: boolean): z.infer<ReturnType<typeof AssignmentSchema>> {
   const bucket = record(raw.bucket);
   const parent = record(raw.parent);
   return {
@@ -63,7 +74,7 @@ export const createMyAssignments = (deps: ToolDeps) =>
         .default('overdue')
         .describe('With show "due": which dates (default overdue)'),
     }),
-    outputSchema: z.object({ items: z.array(AssignmentSchema) }),
+    outputSchema: z.object({ items: z.array(AssignmentSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       if (input.show === 'open') {

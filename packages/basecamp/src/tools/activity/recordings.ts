@@ -2,6 +2,7 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   inProject,
+  lazySchema,
   listSchema,
   number,
   PersonRefSchema,
@@ -45,19 +46,21 @@ const recordingScope = (projectId: number | undefined, recordingId: number) =>
     `${toolRef('search')} or a list tool`,
   );
 
-export const RecordingSchema = z.object({
-  id: z.number(),
-  type: z.string(),
-  title: z.string(),
-  status: z.string(),
-  ...inProject,
-  creator: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+export const RecordingSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    type: z.string(),
+    title: z.string(),
+    status: z.string(),
+    ...inProject,
+    creator: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-const toRecording = (raw: Record<string, unknown>): z.infer<typeof RecordingSchema> => ({
+const toRecording = (raw: Record<string, unknown>): z.infer<ReturnType<typeof RecordingSchema>> => ({
   id: number(raw.id) ?? 0,
   type: text(raw.type) ?? '',
   title: text(raw.title) ?? '',
@@ -110,7 +113,7 @@ export const createListRecordings = (deps: ToolDeps) =>
       page: page(),
       limit: limit(50),
     }),
-    outputSchema: listSchema(RecordingSchema),
+    outputSchema: listSchema(RecordingSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, '/projects/recordings.json', {
@@ -129,12 +132,14 @@ export const createListRecordings = (deps: ToolDeps) =>
       }),
   });
 
-const EventSchema = z.object({
-  id: z.number(),
-  action: z.string().describe('What happened, e.g. "created", "completed", "archived"'),
-  creator: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-});
+const EventSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    action: z.string().describe('What happened, e.g. "created", "completed", "archived"'),
+    creator: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+  }),
+);
 
 export const createListEvents = (deps: ToolDeps) =>
   defineTool({
@@ -147,7 +152,7 @@ export const createListEvents = (deps: ToolDeps) =>
       page: page(),
       limit: limit(50),
     }),
-    outputSchema: listSchema(EventSchema),
+    outputSchema: listSchema(EventSchema()),
     annotations: READS,
     handler: (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);

@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, record, text } from '../../shapes.js';
+import { lazySchema, number, record, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -15,24 +15,26 @@ import {
 
 type Raw = Record<string, unknown>;
 
-export const AccountSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  owner_name: z.string().nullable(),
-  active: z.boolean(),
-  trial: z.boolean(),
-  trial_ends_on: z.string().nullable(),
-  frozen: z.boolean(),
-  paused: z.boolean(),
-  plan: z.string().nullable().describe('The subscription, e.g. "Basecamp With Clients"'),
-  project_limit: z.number().nullable().describe('Most projects the plan allows; null: no limit'),
-  can_create_projects: z.boolean(),
-  can_upload_files: z.boolean(),
-  has_logo: z.boolean(),
-  created_at: z.string().nullable(),
-});
+export const AccountSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    owner_name: z.string().nullable(),
+    active: z.boolean(),
+    trial: z.boolean(),
+    trial_ends_on: z.string().nullable(),
+    frozen: z.boolean(),
+    paused: z.boolean(),
+    plan: z.string().nullable().describe('The subscription, e.g. "Basecamp With Clients"'),
+    project_limit: z.number().nullable().describe('Most projects the plan allows; null: no limit'),
+    can_create_projects: z.boolean(),
+    can_upload_files: z.boolean(),
+    has_logo: z.boolean(),
+    created_at: z.string().nullable(),
+  }),
+);
 
-export function toAccount(raw: Raw): z.infer<typeof AccountSchema> {
+export function toAccount(raw: Raw): z.infer<ReturnType<typeof AccountSchema>> {
   const limits = record(raw.limits) ?? {};
   const subscription = record(raw.subscription) ?? {};
   return {
@@ -61,7 +63,7 @@ export const createGetAccount = (deps: ToolDeps) =>
     description:
       'Returns the Basecamp account the tools act in: its name, owner, plan, project limit, whether it is a trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.',
     inputSchema: z.strictObject({}),
-    outputSchema: AccountSchema,
+    outputSchema: AccountSchema(),
     annotations: READS,
     handler: async (_input, { signal }) => {
       const response = await deps.client.get<Raw>('/account.json', { signal });
@@ -78,7 +80,7 @@ export const createRenameAccount = (deps: ToolDeps) =>
     inputSchema: z.strictObject({
       name: z.string().trim().min(1).max(255).describe('The new account name'),
     }),
-    outputSchema: AccountSchema,
+    outputSchema: AccountSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('PUT', '/account/name.json', {
@@ -89,25 +91,27 @@ export const createRenameAccount = (deps: ToolDeps) =>
     },
   });
 
-const ChatbotSchema = z.object({
-  id: z.number(),
-  service_name: z.string().describe('The name people call it by in chat: !name command'),
-  command_url: z
-    .string()
-    .nullable()
-    .describe('Where Basecamp sends commands addressed to the bot; null: it only posts'),
-  chat_id: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-  lines_url: z
-    .literal('[redacted]')
-    .nullable()
-    .describe(
-      'The keyed URL the bot posts with is a secret and never returned: copy it from the chatbot page in Basecamp (app_url)',
-    ),
-});
+const ChatbotSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    service_name: z.string().describe('The name people call it by in chat: !name command'),
+    command_url: z
+      .string()
+      .nullable()
+      .describe('Where Basecamp sends commands addressed to the bot; null: it only posts'),
+    chat_id: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+    lines_url: z
+      .literal('[redacted]')
+      .nullable()
+      .describe(
+        'The keyed URL the bot posts with is a secret and never returned: copy it from the chatbot page in Basecamp (app_url)',
+      ),
+  }),
+);
 
-const toChatbot = (raw: Raw, chatId: number): z.infer<typeof ChatbotSchema> => ({
+const toChatbot = (raw: Raw, chatId: number): z.infer<ReturnType<typeof ChatbotSchema>> => ({
   id: number(raw.id) ?? 0,
   service_name: text(raw.service_name) ?? '',
   command_url: text(raw.command_url),
@@ -140,7 +144,7 @@ export const createListChatbots = (deps: ToolDeps) =>
     title: 'List chatbots',
     description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Take project_id from ${toolRef('list_projects')}. Their secret posting URLs are never returned.`,
     inputSchema: z.strictObject(chatbotInput),
-    outputSchema: z.object({ items: z.array(ChatbotSchema) }),
+    outputSchema: z.object({ items: z.array(ChatbotSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
@@ -163,7 +167,7 @@ export const createCreateChatbot = (deps: ToolDeps) =>
       service_name: serviceName(),
       command_url: commandUrl().optional(),
     }),
-    outputSchema: ChatbotSchema,
+    outputSchema: ChatbotSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
@@ -190,7 +194,7 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
       service_name: serviceName(),
       command_url: commandUrl().nullable().optional().describe('New HTTPS command URL, or null for none'),
     }),
-    outputSchema: ChatbotSchema,
+    outputSchema: ChatbotSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);

@@ -1,6 +1,15 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, ProjectSchema, record, records, text, toProject } from '../../shapes.js';
+import {
+  lazySchema,
+  listSchema,
+  number,
+  ProjectSchema,
+  record,
+  records,
+  text,
+  toProject,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -17,14 +26,16 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const WebhookSchema = z.object({
-  id: z.number(),
-  payload_url: z.string(),
-  types: z.array(z.string()).describe('Recording types it reports, e.g. "Todo", "Message"; empty: all'),
-  active: z.boolean(),
-  created_at: z.string().nullable(),
-});
-const toWebhook = (raw: Raw): z.infer<typeof WebhookSchema> => ({
+const WebhookSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    payload_url: z.string(),
+    types: z.array(z.string()).describe('Recording types it reports, e.g. "Todo", "Message"; empty: all'),
+    active: z.boolean(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toWebhook = (raw: Raw): z.infer<ReturnType<typeof WebhookSchema>> => ({
   id: number(raw.id) ?? 0,
   payload_url: text(raw.payload_url) ?? '',
   types: (Array.isArray(raw.types) ? raw.types : []).filter(
@@ -52,7 +63,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
     title: "List a project's webhooks",
     description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
     inputSchema: z.strictObject({ project_id: projectId() }),
-    outputSchema: z.object({ items: z.array(WebhookSchema) }),
+    outputSchema: z.object({ items: z.array(WebhookSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const data = (
@@ -77,7 +88,7 @@ export const createCreateWebhook = (deps: ToolDeps) =>
       payload_url: payloadUrl(),
       types: types().default([]),
     }),
-    outputSchema: WebhookSchema,
+    outputSchema: WebhookSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('POST', `/buckets/${input.project_id}/webhooks.json`, {
@@ -100,7 +111,7 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
       types: types().optional(),
       active: z.boolean().optional().describe('false: pause deliveries; true: resume'),
     }),
-    outputSchema: WebhookSchema,
+    outputSchema: WebhookSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const { webhook_id: webhookId, ...changes } = input;
@@ -132,13 +143,15 @@ export const createDeleteWebhook = (deps: ToolDeps) =>
     },
   });
 
-const TemplateSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  status: z.string(),
-  app_url: z.string().nullable(),
-});
-const toTemplate = (raw: Raw): z.infer<typeof TemplateSchema> => ({
+const TemplateSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    status: z.string(),
+    app_url: z.string().nullable(),
+  }),
+);
+const toTemplate = (raw: Raw): z.infer<ReturnType<typeof TemplateSchema>> => ({
   id: number(raw.id) ?? 0,
   name: text(raw.name) ?? '',
   status: text(raw.status) ?? 'active',
@@ -158,7 +171,7 @@ export const createListTemplates = (deps: ToolDeps) =>
       page: page(),
       limit: limit(50),
     }),
-    outputSchema: listSchema(TemplateSchema),
+    outputSchema: listSchema(TemplateSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, '/templates.json', {
@@ -177,7 +190,7 @@ export const createCreateTemplate = (deps: ToolDeps) =>
     title: 'Create a project template',
     description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
     inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
-    outputSchema: TemplateSchema,
+    outputSchema: TemplateSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('POST', '/templates.json', {
@@ -197,7 +210,7 @@ export const createRenameTemplate = (deps: ToolDeps) =>
       template_id: templateId(),
       name: z.string().trim().min(1).max(200).describe('New name'),
     }),
-    outputSchema: TemplateSchema,
+    outputSchema: TemplateSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('PUT', `/templates/${input.template_id}.json`, {
@@ -226,12 +239,14 @@ export const createTrashTemplate = (deps: ToolDeps) =>
     },
   });
 
-const ConstructionSchema = z.object({
-  construction_id: z.number(),
-  status: z.string().describe('"pending" while Basecamp copies the template, then "completed"'),
-  project: ProjectSchema.nullable().describe('The new project, once completed'),
-});
-const toConstruction = (raw: Raw): z.infer<typeof ConstructionSchema> => {
+const ConstructionSchema = lazySchema(() =>
+  z.object({
+    construction_id: z.number(),
+    status: z.string().describe('"pending" while Basecamp copies the template, then "completed"'),
+    project: ProjectSchema.nullable().describe('The new project, once completed'),
+  }),
+);
+const toConstruction = (raw: Raw): z.infer<ReturnType<typeof ConstructionSchema>> => {
   const project = record(raw.project);
   return {
     construction_id: number(raw.id) ?? 0,
@@ -249,7 +264,7 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
       template_id: templateId(),
       name: z.string().trim().min(1).max(200).describe("The new project's name"),
     }),
-    outputSchema: ConstructionSchema,
+    outputSchema: ConstructionSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>(
@@ -274,7 +289,7 @@ export const createGetProjectConstruction = (deps: ToolDeps) =>
       template_id: templateId(),
       construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),
     }),
-    outputSchema: ConstructionSchema,
+    outputSchema: ConstructionSchema(),
     annotations: READS,
     handler: async (input, { signal }) => {
       const response = await deps.client.get<Raw>(

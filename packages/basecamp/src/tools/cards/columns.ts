@@ -29,7 +29,7 @@ export const createCreateCardColumn = (deps: ToolDeps) =>
       title: z.string().trim().min(1).max(200).describe("The column's name"),
       description: richText('What belongs in this column.', 5_000).optional(),
     }),
-    outputSchema: CardColumnSchema,
+    outputSchema: CardColumnSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
@@ -78,7 +78,7 @@ export const createUpdateCardColumn = (deps: ToolDeps) =>
       description: richText('New description.', 5_000).optional(),
       color: z.enum(COLUMN_COLORS).optional().describe('New colour of the column'),
     }),
-    outputSchema: CardColumnSchema,
+    outputSchema: CardColumnSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       if (input.title === undefined && input.description === undefined && input.color === undefined) {
@@ -118,7 +118,7 @@ export const createMoveCardColumn = (deps: ToolDeps) =>
       column_id: columnId(),
       position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
     }),
-    outputSchema: CardTableSchema,
+    outputSchema: CardTableSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
@@ -141,7 +141,7 @@ export const createSetCardColumnOnHold = (deps: ToolDeps) =>
       column_id: columnId(),
       on_hold: z.boolean().describe('true: add the on-hold section; false: remove it'),
     }),
-    outputSchema: CardColumnSchema,
+    outputSchema: CardColumnSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const [markdown, data] = await Promise.all([

@@ -17,7 +17,7 @@ export const createCreateCard = (deps: ToolDeps) =>
       due_on: date('Due date').optional(),
       notify: z.boolean().default(false).describe('Notify the people assigned (default false)'),
     }),
-    outputSchema: CardSchema,
+    outputSchema: CardSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const html = await deps.html();

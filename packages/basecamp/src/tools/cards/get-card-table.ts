@@ -31,7 +31,7 @@ export const createGetCardTable = (deps: ToolDeps) =>
       project_id: projectId(),
       card_table_id: dockOverride('card table'),
     }),
-    outputSchema: CardTableSchema,
+    outputSchema: CardTableSchema(),
     annotations: READS,
     handler: (input, { signal }) => readCardTable(deps, input.project_id, input.card_table_id, signal),
   });

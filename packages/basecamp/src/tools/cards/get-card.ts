@@ -25,7 +25,7 @@ export const createGetCard = (deps: ToolDeps) =>
       project_id: itemProjectId(),
       card_id: id(`Card ID, from ${toolRef('list_cards')}`),
     }),
-    outputSchema: CardSchema,
+    outputSchema: CardSchema(),
     annotations: READS,
     handler: (input, { signal }) => readCard(deps, input.project_id, input.card_id, signal),
   });

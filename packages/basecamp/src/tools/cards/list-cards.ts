@@ -16,7 +16,7 @@ export const createListCards = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(CardSchema),
+    outputSchema: listSchema(CardSchema()),
     annotations: READS,
     handler: (input, { signal }) => {
       const scope = columnScope(input.project_id, input.column_id);

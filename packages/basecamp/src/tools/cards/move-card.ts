@@ -22,7 +22,7 @@ export const createMoveCard = (deps: ToolDeps) =>
         .optional()
         .describe('Place in the column, 1 = top (default)'),
     }),
-    outputSchema: CardSchema,
+    outputSchema: CardSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       await send(deps, 'POST', `/card_tables/cards/${input.card_id}/moves.json`, {

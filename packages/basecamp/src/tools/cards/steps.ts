@@ -30,7 +30,7 @@ export const createCreateCardStep = (deps: ToolDeps) =>
       due_on: date('Due date').optional(),
       assignee_ids: assigneeIds().optional(),
     }),
-    outputSchema: CardStepSchema,
+    outputSchema: CardStepSchema(),
     annotations: CREATES,
     handler: (input, { signal }) =>
       sendOne(deps, 'POST', `/card_tables/cards/${input.card_id}/steps.json`, {
@@ -59,7 +59,7 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
         `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
       ).optional(),
     }),
-    outputSchema: CardStepSchema,
+    outputSchema: CardStepSchema(),
     annotations: SETS_STATE,
     handler: (input, { signal }) => {
       if (input.title === undefined && input.due_on === undefined && input.assignee_ids === undefined) {
@@ -88,7 +88,7 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
       step_id: stepId(),
       completed: z.boolean().default(true).describe('true: done (default); false: not done'),
     }),
-    outputSchema: CardStepSchema,
+    outputSchema: CardStepSchema(),
     annotations: SETS_STATE,
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/card_tables/steps/${input.step_id}/completions.json`, {
@@ -110,7 +110,7 @@ export const createMoveCardStep = (deps: ToolDeps) =>
       step_id: stepId(),
       position: z.number().int().min(1).max(1_000).describe('New place among the steps, 1 = first'),
     }),
-    outputSchema: CardSchema,
+    outputSchema: CardSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       // Basecamp counts this position from 0.

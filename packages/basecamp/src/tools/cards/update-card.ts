@@ -28,7 +28,7 @@ export const createUpdateCard = (deps: ToolDeps) =>
         `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
       ).optional(),
     }),
-    outputSchema: CardSchema,
+    outputSchema: CardSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       if (Object.keys(input).every((key) => key === 'project_id' || key === 'card_id')) {

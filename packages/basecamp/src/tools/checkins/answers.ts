@@ -42,7 +42,7 @@ export const createListCheckinAnswers = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(AnswerSchema),
+    outputSchema: listSchema(AnswerSchema()),
     annotations: READS,
     handler: async (input, { signal }) => {
       const scope = questionScope(input.project_id, input.question_id);
@@ -107,7 +107,7 @@ export const createGetCheckinAnswer = (deps: ToolDeps) =>
       project_id: itemProjectId(),
       answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
     }),
-    outputSchema: AnswerSchema,
+    outputSchema: AnswerSchema(),
     annotations: READS,
     handler: (input, { signal }) =>
       getOne(deps, `/question_answers/${input.answer_id}.json`, {
@@ -128,7 +128,7 @@ export const createAnswerCheckin = (deps: ToolDeps) =>
       content: richText('Your answer.', 20_000),
       group_on: groupOn(),
     }),
-    outputSchema: AnswerSchema,
+    outputSchema: AnswerSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const html = await deps.html();
@@ -155,7 +155,7 @@ export const createUpdateCheckinAnswer = (deps: ToolDeps) =>
       content: richText('The new answer.', 20_000),
       group_on: groupOn(),
     }),
-    outputSchema: AnswerSchema,
+    outputSchema: AnswerSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const html = await deps.html();

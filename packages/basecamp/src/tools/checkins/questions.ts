@@ -33,7 +33,7 @@ export const createListCheckinQuestions = (deps: ToolDeps) =>
       page: page(),
       limit: limit(50),
     }),
-    outputSchema: listSchema(QuestionSchema),
+    outputSchema: listSchema(QuestionSchema()),
     annotations: READS,
     handler: async (input, { signal }) => {
       const questionnaire = await deps.docks.resolve(
@@ -58,7 +58,7 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
     title: 'Get a check-in question',
     description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
     inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
-    outputSchema: QuestionSchema,
+    outputSchema: QuestionSchema(),
     annotations: READS,
     handler: (input, { signal }) =>
       getOne(deps, `/questions/${input.question_id}.json`, {
@@ -84,7 +84,7 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
         .describe('The question, e.g. "What will you work on this week?"'),
       schedule: scheduleInput(),
     }),
-    outputSchema: QuestionSchema,
+    outputSchema: QuestionSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const questionnaire = await deps.docks.resolve(
@@ -127,7 +127,7 @@ export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
         .optional()
         .describe("Your own notifications: true to list who hasn't answered in the daily digest"),
     }),
-    outputSchema: QuestionSchema,
+    outputSchema: QuestionSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const notifications = {

@@ -4,6 +4,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
+  lazySchema,
   listSchema,
   number,
   PersonRefSchema,
@@ -32,24 +33,32 @@ import {
 
 type Raw = Record<string, unknown>;
 
-export const ClientItemSchema = z.object({
-  id: z.number(),
-  type: z.string().describe('"Client::Approval", "Client::Correspondence", "Inbox::Forward" or a reply type'),
-  ...inProject,
-  subject: z.string(),
-  author: PersonRefSchema.nullable(),
-  from: z.string().nullable().describe('For a forwarded email: who sent it'),
-  approval_status: z.string().nullable().describe('For an approval: pending, approved or rejected'),
-  approver: PersonRefSchema.nullable(),
-  due_on: z.string().nullable(),
-  replies_count: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-  content: z.string(),
-  content_truncated: z.boolean(),
-});
+export const ClientItemSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    type: z
+      .string()
+      .describe('"Client::Approval", "Client::Correspondence", "Inbox::Forward" or a reply type'),
+    ...inProject,
+    subject: z.string(),
+    author: PersonRefSchema.nullable(),
+    from: z.string().nullable().describe('For a forwarded email: who sent it'),
+    approval_status: z.string().nullable().describe('For an approval: pending, approved or rejected'),
+    approver: PersonRefSchema.nullable(),
+    due_on: z.string().nullable(),
+    replies_count: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+    content: z.string(),
+    content_truncated: z.boolean(),
+  }),
+);
 
-function toClientItem(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof ClientItemSchema> {
+function toClientItem(
+  raw: Raw,
+  markdown: HtmlToMarkdown,
+  max: number,
+): z.infer<ReturnType<typeof ClientItemSchema>> {
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,
@@ -84,7 +93,7 @@ export const createListClientItems = (deps: ToolDeps) =>
     title: 'List client approvals or emails',
     description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with ${toolRef('list_client_replies')}.`,
     inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
-    outputSchema: listSchema(ClientItemSchema),
+    outputSchema: listSchema(ClientItemSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, `/buckets/${input.project_id}/client/${KINDS[input.kind].path}.json`, {
@@ -106,7 +115,7 @@ export const createGetClientItem = (deps: ToolDeps) =>
       kind: kind(),
       item_id: id(`ID from ${toolRef('list_client_items')}`),
     }),
-    outputSchema: ClientItemSchema,
+    outputSchema: ClientItemSchema(),
     annotations: READS,
     handler: (input, { signal }) => {
       const { path, what } = KINDS[input.kind];
@@ -134,7 +143,7 @@ export const createListClientReplies = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(ClientItemSchema),
+    outputSchema: listSchema(ClientItemSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, `/buckets/${input.project_id}/client/recordings/${input.recording_id}/replies.json`, {
@@ -195,7 +204,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(ClientItemSchema),
+    outputSchema: listSchema(ClientItemSchema()),
     annotations: READS,
     handler: async (input, { signal }) => {
       const inbox = await deps.docks.resolve(input.project_id, 'inbox', input.inbox_id, signal);
@@ -219,7 +228,7 @@ export const createGetEmailForward = (deps: ToolDeps) =>
       forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
       reply_id: id(`Reply ID, from ${toolRef('list_forward_replies')}: return that reply, whole`).optional(),
     }),
-    outputSchema: ClientItemSchema,
+    outputSchema: ClientItemSchema(),
     annotations: READS,
     handler: (input, { signal }) =>
       getOne(
@@ -254,7 +263,7 @@ export const createListForwardReplies = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(ClientItemSchema),
+    outputSchema: listSchema(ClientItemSchema()),
     annotations: READS,
     handler: (input, { signal }) => {
       const scope = forwardScope(input.project_id, input.forward_id);
@@ -279,7 +288,7 @@ export const createReplyToForward = (deps: ToolDeps) =>
       forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
       content: richText('The reply.', 20_000),
     }),
-    outputSchema: ClientItemSchema,
+    outputSchema: ClientItemSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const html = await deps.html();

@@ -247,7 +247,7 @@ export const createSetAccountLogo = (deps: ToolDeps) =>
     description:
       "Uploads or replaces the Basecamp account's logo (PNG, JPEG, GIF, WebP, AVIF or HEIC, at most 5 MB; administrators and owners only). Give the image as path (inside the server's upload directory) or as content_base64 with filename. Returns the account.",
     inputSchema: z.strictObject(fileInput),
-    outputSchema: AccountSchema,
+    outputSchema: AccountSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const file = await loadFile(deps, input, {
@@ -267,7 +267,7 @@ export const createRemoveAccountLogo = (deps: ToolDeps) =>
     description:
       "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead. Returns the account.",
     inputSchema: z.strictObject({}),
-    outputSchema: AccountSchema,
+    outputSchema: AccountSchema(),
     annotations: DESTROYS,
     handler: async (_input, { signal }) => {
       await deps.client.request('DELETE', '/account/logo.json', { signal });

@@ -1,7 +1,7 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
-import { body, number, record, records, text } from '../../shapes.js';
+import { body, lazySchema, number, record, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -17,20 +17,24 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const GaugeSchema = z.object({
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  position: z.number().nullable().describe('Latest needle, 0-100 (% done)'),
-  previous_position: z.number().nullable(),
-  color: z.string().nullable().describe('green, yellow or red'),
-});
-const NeedleSchema = z.object({
-  id: z.number(),
-  position: z.number(),
-  color: z.string(),
-  description: z.string(),
-  created_at: z.string().nullable(),
-});
-const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<typeof NeedleSchema> => ({
+const GaugeSchema = lazySchema(() =>
+  z.object({
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    position: z.number().nullable().describe('Latest needle, 0-100 (% done)'),
+    previous_position: z.number().nullable(),
+    color: z.string().nullable().describe('green, yellow or red'),
+  }),
+);
+const NeedleSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    position: z.number(),
+    color: z.string(),
+    description: z.string(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<ReturnType<typeof NeedleSchema>> => ({
   id: number(raw.id) ?? 0,
   position: number(raw.position) ?? 0,
   color: text(raw.color) ?? '',
@@ -55,7 +59,7 @@ export const createListGauges = (deps: ToolDeps) =>
         .optional()
         .describe('Only these projects'),
     }),
-    outputSchema: z.object({ items: z.array(GaugeSchema) }),
+    outputSchema: z.object({ items: z.array(GaugeSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const data = (
@@ -109,7 +113,7 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
     description:
       "Lists a project's gauge needles (progress readings), newest first, with position, color and note as Markdown.",
     inputSchema: z.strictObject({ project_id: projectId() }),
-    outputSchema: z.object({ items: z.array(NeedleSchema) }),
+    outputSchema: z.object({ items: z.array(NeedleSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const [markdown, response] = await Promise.all([
@@ -134,7 +138,7 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
       color: z.enum(['green', 'yellow', 'red']).default('green').describe('Default green'),
       description: richText('What changed.', 10_000).optional(),
     }),
-    outputSchema: NeedleSchema,
+    outputSchema: NeedleSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
@@ -166,7 +170,7 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
       needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
       description: richText('The new note.', 10_000),
     }),
-    outputSchema: NeedleSchema,
+    outputSchema: NeedleSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, records, text } from '../../shapes.js';
+import { lazySchema, number, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -16,13 +16,15 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const MarkerSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  date: z.string().describe('YYYY-MM-DD'),
-  created_at: z.string().nullable(),
-});
-const toMarker = (raw: Raw): z.infer<typeof MarkerSchema> => ({
+const MarkerSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    date: z.string().describe('YYYY-MM-DD'),
+    created_at: z.string().nullable(),
+  }),
+);
+const toMarker = (raw: Raw): z.infer<ReturnType<typeof MarkerSchema>> => ({
   id: number(raw.id) ?? 0,
   name: text(raw.name) ?? '',
   date: text(raw.date) ?? '',
@@ -45,7 +47,7 @@ export const createListLineupMarkers = (deps: ToolDeps) =>
     description:
       "Lists the account-wide markers of Basecamp's Lineup (the timeline of every project): named dates like a launch or a holiday, in date order.",
     inputSchema: z.strictObject({}),
-    outputSchema: z.object({ items: z.array(MarkerSchema) }),
+    outputSchema: z.object({ items: z.array(MarkerSchema()) }),
     annotations: READS,
     handler: async (_input, { signal }) => ({
       items: (await markers(deps, signal)).sort((a, b) => a.date.localeCompare(b.date)),
@@ -59,7 +61,7 @@ export const createCreateLineupMarker = (deps: ToolDeps) =>
     description:
       "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects). Returns the new marker.",
     inputSchema: z.strictObject({ name: markerName(), date: date('The date to mark') }),
-    outputSchema: MarkerSchema,
+    outputSchema: MarkerSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const before = new Set((await markers(deps, signal)).map((marker) => marker.id));
@@ -90,7 +92,7 @@ export const createUpdateLineupMarker = (deps: ToolDeps) =>
       name: markerName().optional(),
       date: date('The new date').optional(),
     }),
-    outputSchema: MarkerSchema,
+    outputSchema: MarkerSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       if (input.name === undefined && input.date === undefined)

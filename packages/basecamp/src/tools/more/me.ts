@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonSchema, record, text, toPerson } from '../../shapes.js';
+import { lazySchema, listSchema, number, PersonSchema, record, text, toPerson } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { QuestionSchema, toQuestion } from '../checkins/shapes.js';
 import { limit, listPage, page, READS, SETS_STATE, type ToolDeps } from '../shared.js';
@@ -9,12 +9,14 @@ type Raw = Record<string, unknown>;
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-const PreferencesSchema = z.object({
-  time_zone_name: z.string().nullable().describe('e.g. "America/Chicago": read dates and times in it'),
-  first_week_day: z.string().nullable(),
-  time_format: z.string().nullable().describe('twelve_hour or twenty_four_hour'),
-});
-const toPreferences = (raw: Raw): z.infer<typeof PreferencesSchema> => ({
+const PreferencesSchema = lazySchema(() =>
+  z.object({
+    time_zone_name: z.string().nullable().describe('e.g. "America/Chicago": read dates and times in it'),
+    first_week_day: z.string().nullable(),
+    time_format: z.string().nullable().describe('twelve_hour or twenty_four_hour'),
+  }),
+);
+const toPreferences = (raw: Raw): z.infer<ReturnType<typeof PreferencesSchema>> => ({
   time_zone_name: text(raw.time_zone_name),
   first_week_day: text(raw.first_week_day),
   time_format: text(raw.time_format),
@@ -27,7 +29,7 @@ export const createMyPreferences = (deps: ToolDeps) =>
     description:
       'Returns the signed-in person\'s time zone, first day of the week and time format. Use the time zone to turn "tomorrow at 9" into the dates and times Basecamp expects.',
     inputSchema: z.strictObject({}),
-    outputSchema: PreferencesSchema,
+    outputSchema: PreferencesSchema(),
     annotations: READS,
     handler: async (_input, { signal }) =>
       toPreferences((await deps.client.get<Raw>('/my/preferences.json', { signal })).data ?? {}),
@@ -52,7 +54,7 @@ export const createUpdateMyProfile = (deps: ToolDeps) =>
     }),
     outputSchema: z.object({
       profile: PersonSchema.extend({ bio: z.string().nullable(), location: z.string().nullable() }),
-      preferences: PreferencesSchema,
+      preferences: PreferencesSchema(),
     }),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
@@ -94,12 +96,14 @@ export const createUpdateMyProfile = (deps: ToolDeps) =>
     },
   });
 
-const ReminderSchema = z.object({
-  reminder_id: z.number(),
-  remind_at: z.string().nullable(),
-  group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
-  question: QuestionSchema,
-});
+const ReminderSchema = lazySchema(() =>
+  z.object({
+    reminder_id: z.number(),
+    remind_at: z.string().nullable(),
+    group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
+    question: QuestionSchema(),
+  }),
+);
 
 export const createListCheckinReminders = (deps: ToolDeps) =>
   defineTool({
@@ -107,7 +111,7 @@ export const createListCheckinReminders = (deps: ToolDeps) =>
     title: 'Check-ins waiting for your answer',
     description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with ${toolRef('answer_checkin')} (project_id and question_id from the question).`,
     inputSchema: z.strictObject({ page: page(), limit: limit(30) }),
-    outputSchema: listSchema(ReminderSchema),
+    outputSchema: listSchema(ReminderSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, '/my/question_reminders.json', {

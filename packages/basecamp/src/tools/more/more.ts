@@ -1,6 +1,7 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
+  lazySchema,
   PersonRefSchema,
   PersonSchema,
   records,
@@ -132,7 +133,7 @@ export const createGetUpload = (deps: ToolDeps) =>
     },
   });
 
-const MessageTypeSchema = z.object({ id: z.number(), name: z.string(), icon: z.string() });
+const MessageTypeSchema = lazySchema(() => z.object({ id: z.number(), name: z.string(), icon: z.string() }));
 const toMessageType = (raw: Raw) => ({
   id: Number(raw.id) || 0,
   name: text(raw.name) ?? '',
@@ -151,7 +152,7 @@ export const createCreateMessageType = (deps: ToolDeps) =>
       name: z.string().trim().min(1).max(100).describe('The type name'),
       icon: z.string().trim().min(1).max(16).describe('An emoji'),
     }),
-    outputSchema: MessageTypeSchema,
+    outputSchema: MessageTypeSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) =>
       toMessageType(
@@ -169,7 +170,7 @@ export const createUpdateMessageType = (deps: ToolDeps) =>
       name: z.string().trim().min(1).max(100).optional().describe('New name'),
       icon: z.string().trim().min(1).max(16).optional().describe('New emoji'),
     }),
-    outputSchema: MessageTypeSchema,
+    outputSchema: MessageTypeSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const { type_id: typeId, ...changes } = input;

@@ -1,24 +1,26 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import { lazySchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const NotificationSchema = z.object({
-  readable_id: z.string().describe(`Pass to ${toolRef('mark_notifications_read')}`),
-  unread: z.boolean(),
-  type: z.string(),
-  title: z.string(),
-  project: z.string(),
-  author: PersonRefSchema.nullable(),
-  excerpt: z.string(),
-  at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+const NotificationSchema = lazySchema(() =>
+  z.object({
+    readable_id: z.string().describe(`Pass to ${toolRef('mark_notifications_read')}`),
+    unread: z.boolean(),
+    type: z.string(),
+    title: z.string(),
+    project: z.string(),
+    author: PersonRefSchema.nullable(),
+    excerpt: z.string(),
+    at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-const toNotification = (raw: Raw, unread: boolean): z.infer<typeof NotificationSchema> => ({
+const toNotification = (raw: Raw, unread: boolean): z.infer<ReturnType<typeof NotificationSchema>> => ({
   readable_id: text(raw.readable_sgid) ?? '',
   unread,
   type: text(raw.type) ?? '',
@@ -38,7 +40,7 @@ export const createMyNotifications = (deps: ToolDeps) =>
     inputSchema: z.strictObject({
       page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
     }),
-    outputSchema: z.object({ unread: z.array(NotificationSchema), read: z.array(NotificationSchema) }),
+    outputSchema: z.object({ unread: z.array(NotificationSchema()), read: z.array(NotificationSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const data =
@@ -84,14 +86,16 @@ export const createMarkNotificationsRead = (deps: ToolDeps) =>
     },
   });
 
-const OutOfOfficeSchema = z.object({
-  person: z.object({ id: z.number(), name: z.string() }).nullable(),
-  enabled: z.boolean(),
-  ongoing: z.boolean().describe('Away today'),
-  start_date: z.string().nullable(),
-  end_date: z.string().nullable(),
-});
-const toOutOfOffice = (raw: Raw): z.infer<typeof OutOfOfficeSchema> => {
+const OutOfOfficeSchema = lazySchema(() =>
+  z.object({
+    person: z.object({ id: z.number(), name: z.string() }).nullable(),
+    enabled: z.boolean(),
+    ongoing: z.boolean().describe('Away today'),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+  }),
+);
+const toOutOfOffice = (raw: Raw): z.infer<ReturnType<typeof OutOfOfficeSchema>> => {
   const person = record(raw.person);
   return {
     person:
@@ -118,7 +122,7 @@ export const createOutOfOffice = (deps: ToolDeps) =>
       end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
       clear: z.boolean().default(false).describe('true: back in office (clears it)'),
     }),
-    outputSchema: OutOfOfficeSchema,
+    outputSchema: OutOfOfficeSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const path = `/people/${input.person_id}/out_of_office.json`;

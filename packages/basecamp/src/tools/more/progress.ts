@@ -1,23 +1,34 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import {
+  lazySchema,
+  listSchema,
+  number,
+  PersonRefSchema,
+  record,
+  records,
+  text,
+  toPersonRef,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, limit, listPage, page, READS, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const EventSchema = z.object({
-  id: z.number(),
-  action: z.string(),
-  what: z.string().describe('The kind of item, e.g. "Message", "Todo"'),
-  title: z.string(),
-  excerpt: z.string(),
-  author: PersonRefSchema.nullable(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
-const toEvent = (raw: Raw): z.infer<typeof EventSchema> => {
+const EventSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    action: z.string(),
+    what: z.string().describe('The kind of item, e.g. "Message", "Todo"'),
+    title: z.string(),
+    excerpt: z.string(),
+    author: PersonRefSchema.nullable(),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
+const toEvent = (raw: Raw): z.infer<ReturnType<typeof EventSchema>> => {
   const bucket = record(raw.bucket);
   return {
     id: number(raw.id) ?? 0,
@@ -47,7 +58,7 @@ export const createLatestActivity = (deps: ToolDeps) =>
       page: page(),
       limit: limit(30),
     }),
-    outputSchema: listSchema(EventSchema),
+    outputSchema: listSchema(EventSchema()),
     annotations: READS,
     handler: async (input, { signal }) => {
       if (input.project_id !== undefined && input.person_id !== undefined) {

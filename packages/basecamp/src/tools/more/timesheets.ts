@@ -1,23 +1,25 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import { lazySchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, id, itemProjectId, itemScope, READS, SETS_STATE, send, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const EntrySchema = z.object({
-  id: z.number(),
-  date: z.string(),
-  hours: z.string().describe('As Basecamp stores it, e.g. "1.5" or "1:30"'),
-  person: PersonRefSchema.nullable(),
-  item: z
-    .object({ id: z.number(), title: z.string(), type: z.string() })
-    .nullable()
-    .describe('What the time was logged on'),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-});
-const toEntry = (raw: Raw): z.infer<typeof EntrySchema> => {
+const EntrySchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    date: z.string(),
+    hours: z.string().describe('As Basecamp stores it, e.g. "1.5" or "1:30"'),
+    person: PersonRefSchema.nullable(),
+    item: z
+      .object({ id: z.number(), title: z.string(), type: z.string() })
+      .nullable()
+      .describe('What the time was logged on'),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+  }),
+);
+const toEntry = (raw: Raw): z.infer<ReturnType<typeof EntrySchema>> => {
   const parent = record(raw.parent);
   const bucket = record(raw.bucket);
   return {
@@ -54,7 +56,7 @@ export const createListTimesheet = (deps: ToolDeps) =>
       to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
       person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
     }),
-    outputSchema: z.object({ items: z.array(EntrySchema) }),
+    outputSchema: z.object({ items: z.array(EntrySchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const path =
@@ -86,7 +88,7 @@ export const createLogTime = (deps: ToolDeps) =>
       hours: hours(),
       person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
     }),
-    outputSchema: EntrySchema,
+    outputSchema: EntrySchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const data = await send(deps, 'POST', `/recordings/${input.recording_id}/timesheet/entries.json`, {
@@ -119,7 +121,7 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
       hours: hours().optional(),
       person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
     }),
-    outputSchema: EntrySchema,
+    outputSchema: EntrySchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       const { project_id: project, entry_id: entryId, ...changes } = input;
@@ -145,7 +147,7 @@ export const createGetTimeEntry = (deps: ToolDeps) =>
     title: 'Get a time entry',
     description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
     inputSchema: z.strictObject({ entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`) }),
-    outputSchema: EntrySchema,
+    outputSchema: EntrySchema(),
     annotations: READS,
     handler: async (input, { signal }) =>
       toEntry(

@@ -1,13 +1,15 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { DockEntrySchema, number } from '../../shapes.js';
+import { DockEntrySchema, lazySchema, number } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, id, projectId, SETS_STATE, type ToolDeps } from '../shared.js';
 
-const DockSchema = z.object({
-  project_id: z.number(),
-  dock: z.array(DockEntrySchema).describe("The project's tools after the change"),
-});
+const DockSchema = lazySchema(() =>
+  z.object({
+    project_id: z.number(),
+    dock: z.array(DockEntrySchema).describe("The project's tools after the change"),
+  }),
+);
 
 const toolId = (
   description = `ID of a tool of the project (a dock entry), from ${toolRef('get_project_tools')}`,
@@ -38,7 +40,7 @@ export const createUpdateProjectTool = (deps: ToolDeps) =>
         .optional()
         .describe("New place in the project's tool bar, 1 = first"),
     }),
-    outputSchema: DockSchema,
+    outputSchema: DockSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       if (input.enabled === undefined && input.title === undefined && input.position === undefined)
@@ -96,7 +98,7 @@ export const createAddProjectTool = (deps: ToolDeps) =>
       ),
       title: z.string().trim().min(1).max(255).describe('Name of the new tool, e.g. "Q&A Chat"'),
     }),
-    outputSchema: DockSchema.extend({ tool_id: z.number().describe('ID of the new tool') }),
+    outputSchema: DockSchema().extend({ tool_id: z.number().describe('ID of the new tool') }),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Record<string, unknown>>(

@@ -1,6 +1,15 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import {
+  lazySchema,
+  listSchema,
+  number,
+  PersonRefSchema,
+  record,
+  records,
+  text,
+  toPersonRef,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -31,13 +40,15 @@ const recordingScope = (projectId: number | undefined, recordingId: number) =>
     `${toolRef('search')} or a list tool`,
   );
 
-const SubscriptionSchema = z.object({
-  subscribed: z.boolean().describe('Whether you are notified of new comments'),
-  count: z.number(),
-  subscribers: z.array(PersonRefSchema),
-});
+const SubscriptionSchema = lazySchema(() =>
+  z.object({
+    subscribed: z.boolean().describe('Whether you are notified of new comments'),
+    count: z.number(),
+    subscribers: z.array(PersonRefSchema),
+  }),
+);
 
-const toSubscription = (raw: Raw): z.infer<typeof SubscriptionSchema> => ({
+const toSubscription = (raw: Raw): z.infer<ReturnType<typeof SubscriptionSchema>> => ({
   subscribed: raw.subscribed === true,
   count: number(raw.count) ?? 0,
   subscribers: (Array.isArray(raw.subscribers) ? raw.subscribers : [])
@@ -54,7 +65,7 @@ export const createGetSubscribers = (deps: ToolDeps) =>
       project_id: itemProjectId(),
       recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
     }),
-    outputSchema: SubscriptionSchema,
+    outputSchema: SubscriptionSchema(),
     annotations: READS,
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
@@ -86,7 +97,7 @@ export const createUpdateSubscribers = (deps: ToolDeps) =>
         .default([])
         .describe('People to unsubscribe'),
     }),
-    outputSchema: SubscriptionSchema,
+    outputSchema: SubscriptionSchema(),
     annotations: SETS_STATE,
     handler: async (input, { signal }) => {
       if (input.me === undefined && input.add.length === 0 && input.remove.length === 0) {
@@ -112,13 +123,15 @@ export const createUpdateSubscribers = (deps: ToolDeps) =>
     },
   });
 
-const BoostSchema = z.object({
-  id: z.number(),
-  content: z.string().describe('The boost: an emoji or up to 16 characters'),
-  booster: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-});
-const toBoost = (raw: Raw): z.infer<typeof BoostSchema> => ({
+const BoostSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    content: z.string().describe('The boost: an emoji or up to 16 characters'),
+    booster: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toBoost = (raw: Raw): z.infer<ReturnType<typeof BoostSchema>> => ({
   id: number(raw.id) ?? 0,
   content: text(raw.content) ?? '',
   booster: toPersonRef(raw.booster),
@@ -139,7 +152,7 @@ export const createListBoosts = (deps: ToolDeps) =>
       recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
       event_id: id(`Event ID, from ${toolRef('list_events')}: boosts of that event instead`).optional(),
     }),
-    outputSchema: z.object({ items: z.array(BoostSchema) }),
+    outputSchema: z.object({ items: z.array(BoostSchema()) }),
     annotations: READS,
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
@@ -169,7 +182,7 @@ export const createBoost = (deps: ToolDeps) =>
         .refine((value) => [...value].length <= 16, 'at most 16 characters')
         .describe('An emoji or up to 16 characters'),
     }),
-    outputSchema: BoostSchema,
+    outputSchema: BoostSchema(),
     annotations: CREATES,
     handler: async (input, { signal }) => {
       const data = await send(deps, 'POST', boostsPath(input.recording_id, input.event_id), {
@@ -198,11 +211,13 @@ export const createDeleteBoost = (deps: ToolDeps) =>
     },
   });
 
-const ChatSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-});
+const ChatSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+  }),
+);
 
 export const createListChats = (deps: ToolDeps) =>
   defineTool({
@@ -210,7 +225,7 @@ export const createListChats = (deps: ToolDeps) =>
     title: 'List chats',
     description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
     inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
-    outputSchema: listSchema(ChatSchema),
+    outputSchema: listSchema(ChatSchema()),
     annotations: READS,
     handler: (input, { signal }) =>
       listPage(deps, '/chats.json', {
