@@ -227,14 +227,15 @@ export const SearchResultSchema = z.object({
 
 /** `{ items, has_more, next_page, total? }` plus whether the response had to be cut. */
 /**
- * A schema built on its first use and kept: the output shapes of toolsets that are not served are
- * never built (a faster start), and every provider instance shares the one built.
+ * A value built on its first use and kept: tool shapes (name, description, schemas) and output
+ * schemas. The tools of toolsets that are not served are never built (a faster start), and every
+ * provider instance shares one (each instance adds only its handlers, bound to its own client).
  */
-export function lazySchema<Schema>(build: () => Schema): () => Schema {
-  let schema: Schema | undefined;
+export function lazy<Value>(build: () => Value): () => Value {
+  let value: Value | undefined;
   return () => {
-    schema ??= build();
-    return schema;
+    value ??= build();
+    return value;
   };
 }
 

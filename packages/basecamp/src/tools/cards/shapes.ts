@@ -3,7 +3,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
-  lazySchema,
+  lazy,
   number,
   PersonRefSchema,
   people,
@@ -24,7 +24,7 @@ const KINDS: Record<string, 'triage' | 'column' | 'done' | 'not_now'> = {
   'Kanban::NotNowColumn': 'not_now',
 };
 
-export const CardColumnSchema = lazySchema(() =>
+export const CardColumnSchema = lazy(() =>
   z.object({
     id: z.number(),
     title: z.string(),
@@ -37,7 +37,7 @@ export const CardColumnSchema = lazySchema(() =>
   }),
 );
 
-export const CardTableSchema = lazySchema(() =>
+export const CardTableSchema = lazy(() =>
   z.object({
     id: z.number(),
     title: z.string(),
@@ -48,7 +48,7 @@ export const CardTableSchema = lazySchema(() =>
   }),
 );
 
-export const CardStepSchema = lazySchema(() =>
+export const CardStepSchema = lazy(() =>
   z.object({
     id: z.number(),
     title: z.string(),
@@ -58,7 +58,7 @@ export const CardStepSchema = lazySchema(() =>
   }),
 );
 
-export const CardSchema = lazySchema(() =>
+export const CardSchema = lazy(() =>
   z.object({
     id: z.number(),
     ...inProject,

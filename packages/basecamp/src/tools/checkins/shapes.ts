@@ -3,7 +3,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
-  lazySchema,
+  lazy,
   number,
   PersonRefSchema,
   placement,
@@ -15,7 +15,7 @@ import { itemScope } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-export const QuestionScheduleSchema = lazySchema(() =>
+export const QuestionScheduleSchema = lazy(() =>
   z.object({
     frequency: z.string().describe('every_day, every_week, every_other_week, every_month or on_certain_days'),
     days: z.array(z.number()).describe('Weekdays it is asked on, 0 = Sunday'),
@@ -26,7 +26,7 @@ export const QuestionScheduleSchema = lazySchema(() =>
   }),
 );
 
-export const QuestionSchema = lazySchema(() =>
+export const QuestionSchema = lazy(() =>
   z.object({
     id: z.number(),
     ...inProject,
@@ -39,7 +39,7 @@ export const QuestionSchema = lazySchema(() =>
   }),
 );
 
-export const AnswerSchema = lazySchema(() =>
+export const AnswerSchema = lazy(() =>
   z.object({
     id: z.number(),
     ...inProject,

@@ -1,7 +1,7 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
-  lazySchema,
+  lazy,
   listSchema,
   number,
   PersonRefSchema,
@@ -15,7 +15,7 @@ import { id, limit, listPage, page, READS, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const EventSchema = lazySchema(() =>
+const EventSchema = lazy(() =>
   z.object({
     id: z.number(),
     action: z.string(),
@@ -46,20 +46,24 @@ const toEvent = (raw: Raw): z.infer<ReturnType<typeof EventSchema>> => {
   };
 };
 
+const latestActivityShape = lazy(() => ({
+  name: 'latest_activity',
+  title: 'Latest activity',
+  description:
+    "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
+  inputSchema: z.strictObject({
+    project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
+    person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(EventSchema()),
+  annotations: READS,
+}));
+
 export const createLatestActivity = (deps: ToolDeps) =>
   defineTool({
-    name: 'latest_activity',
-    title: 'Latest activity',
-    description:
-      "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
-    inputSchema: z.strictObject({
-      project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
-      person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(EventSchema()),
-    annotations: READS,
+    ...latestActivityShape(),
     handler: async (input, { signal }) => {
       if (input.project_id !== undefined && input.person_id !== undefined) {
         throw new InvalidInputError('Pass project_id or person_id, not both.');
