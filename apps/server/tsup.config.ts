@@ -13,10 +13,9 @@ export default defineConfig([
     splitting: true,
   },
   // The bin, bundled like every provider's: the launcher (compile cache), the server's code, the
-  // providers, @x/mcp-hosted (a chunk loaded only by `--auth oauth`), the core, the SDK and zod:
-  // one copy of each, shared by the hosted code and the rest. The providers' own dependencies
-  // (turndown, markdown-it) are bundled too, in chunks loaded on first use; the hosted server's
-  // (oidc-provider, jose, ioredis) are dependencies of this package and stay imports from
-  // node_modules (README, "Bundling").
-  binBuild(),
+  // providers with their own dependencies, the core, the SDK and zod. `@x/mcp-hosted` (only
+  // `--auth oauth` loads it) stays an import from node_modules, so building this bin does not
+  // need it built (`pnpm demo` does not build it); it brings its own copy of the core, which the
+  // core's cross-copy brands make safe (README, "Bundling").
+  binBuild({ bundle: [/^@x\/(?!mcp-hosted(\/|$))/, /^@modelcontextprotocol\//, /^zod(\/|$)/] }),
 ]);
