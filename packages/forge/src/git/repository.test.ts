@@ -76,6 +76,9 @@ describe('get_repository_context on a repository with hostile settings', () => {
     git(join(repo, 'sub'), 'config', 'filter.libfilter.clean', `${marker('submodule-filter')}; cat`);
     git(join(repo, 'sub'), 'config', 'core.fsmonitor', `${marker('submodule-fsmonitor')}; false`);
     // The user's own global filter (Git LFS, say) is theirs, not the repository's: it stays on.
+    // Written to the throwaway HOME of src/test-setup.ts, never the developer's: under vitest's
+    // threads pool os.homedir() reads the process's real HOME, and afterAll deletes this file.
+    if (!homedir().startsWith(tmpdir())) throw new Error(`HOME is not a throwaway directory: ${homedir()}`);
     git(
       workspace,
       'config',
@@ -88,8 +91,8 @@ describe('get_repository_context on a repository with hostile settings', () => {
     connection = await connectInMemory(new ToolRegistry().use(createForgeProvider({ cwd: workspace })));
   });
   afterAll(async () => {
-    await connection.close();
-    rmSync(join(homedir(), '.gitconfig'), { force: true });
+    await connection?.close();
+    if (homedir().startsWith(tmpdir())) rmSync(join(homedir(), '.gitconfig'), { force: true });
     rmSync(workspace, { recursive: true, force: true });
   });
 
