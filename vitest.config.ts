@@ -9,8 +9,9 @@ export default defineConfig({
     // 2-core machine keep both cores busy (docs/benchmarks.md, "Dev loop"). Every project also sets
     // `isolate: false`: a worker process runs its files one after another with one module cache
     // (setup files still run per file), instead of a new process per file loading the SDK and zod
-    // again; that halves the CPU time of the run. A file that must not share a worker would set
-    // `isolate: true` in its project.
+    // again; that halves the CPU time of the run (a project whose files must not share a process
+    // sets `isolate: true`). Keep the default `forks` pool: in worker threads os.homedir() ignores
+    // the throwaway HOME that the setup files set, and tests write to it.
     maxWorkers: 3,
   },
 });
