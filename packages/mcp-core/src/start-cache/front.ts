@@ -312,12 +312,18 @@ function serveFront(
     let handedOver = false;
     const ignoreOutputError = () => {};
     output.on('error', ignoreOutputError);
+    // As the real server does on a signal: stop and exit 0.
+    const onSignal = () => process.exit(0);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
 
     const stop = () => {
       done = true;
       input.off('readable', onReadable);
       input.off('end', onEnd);
       output.off('error', ignoreOutputError);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     };
     const handOver = () => {
       if (handedOver) return;

@@ -245,7 +245,7 @@ export class StartCacheSession {
 }
 
 /** The SDK's versions for `initialize`, preferred first. */
-function legacyVersions(): string[] {
+export function legacyVersions(): string[] {
   return SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version < FIRST_MODERN_PROTOCOL_VERSION);
 }
 
