@@ -32,6 +32,8 @@ const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** More packages than this in the dependency closure: no entry (the check would cost too much). */
 const MAX_PACKAGES = 400;
 const MAX_FILES = 4000;
+/** Files Node may load from a package's dist directory. */
+const LOADED = /\.(js|mjs|cjs|json|node|wasm)$/;
 /** Messages that cannot change what `tools/list` answers. */
 const READ_ONLY_METHODS = new Set([
   'notifications/initialized',
@@ -288,16 +290,17 @@ export function programIdentity(
     files.push([path, stats.size, stats.mtimeMs]);
     return stats;
   };
-  const walk = (dir: string) => {
+  // Only what Node loads: type declarations and source maps do not change what the server answers.
+  const walk = (dir: string, all = false) => {
     stat(dir);
     for (const item of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, item.name);
-      if (item.isDirectory()) walk(path);
-      else if (item.isFile()) stat(path);
+      if (item.isDirectory()) walk(path, all);
+      else if (item.isFile() && (all || LOADED.test(item.name))) stat(path);
     }
   };
   stat(handover.launcher);
-  walk(dirname(handover.program));
+  walk(dirname(handover.program), true);
   const root = packageRoot(dirname(handover.launcher));
   if (!root) return undefined;
   const contents: ContentCheck[] = [];
