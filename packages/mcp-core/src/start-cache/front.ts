@@ -291,7 +291,7 @@ export function runFront(options: FrontOptions): Promise<FrontOutcome> {
     return Promise.resolve('load');
   }
   log(`hit: answering from ${handover.entryPath}`);
-  return serveFront(input, options.output ?? process.stdout, handover, entry);
+  return serveFront(input, options.output ?? process.stdout, handover, entry, log);
 }
 
 function serveFront(
@@ -299,6 +299,7 @@ function serveFront(
   output: NodeJS.WritableStream,
   handover: StartCacheHandover,
   entry: StartCacheEntry,
+  log: (message: string) => void,
 ): Promise<FrontOutcome> {
   return new Promise((resolve) => {
     const sentinelId = `x-mcp-start-cache:${randomBytes(12).toString('hex')}`;
@@ -329,6 +330,10 @@ function serveFront(
       if (handedOver) return;
       handedOver = true;
       stop();
+      const next = pending.subarray(0, Math.max(0, pending.indexOf(10))).toString('utf8');
+      log(
+        `handing over ${answeredToolsList ? 'after tools/list' : `at ${/"method"\s*:\s*"([^"]*)"/.exec(next)?.[1] ?? 'a line it does not answer'}`}`,
+      );
       if (pending.length > 0 || initialize) handover.prelude = pending;
       if (initialize && protocolVersion) {
         const lines = [

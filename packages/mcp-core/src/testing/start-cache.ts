@@ -166,7 +166,10 @@ export function describeStartCache(options: DescribeStartCacheOptions): void {
           const tools = await connected.client.listTools();
           const call = await connected.client.callTool(options.call);
           return {
-            hit: connected.stderr().includes('hit: answering from'),
+            // The listing came from the entry: the front handed over only after answering it.
+            hit:
+              connected.stderr().includes('hit: answering from') &&
+              connected.stderr().includes('handing over after tools/list'),
             server: connected.client.getServerVersion(),
             capabilities: connected.client.getServerCapabilities(),
             instructions: connected.client.getInstructions(),
