@@ -27,14 +27,16 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     concurrency: { type: 'string' },
-    only: { type: 'string' },
+    only: { type: 'string', multiple: true },
     'no-memory': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
-                      [--only <text>] (throughput setups whose name contains it) [--no-memory]
+                      [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
+                      [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -153,7 +155,10 @@ async function startServer({ mode, port, publicUrl, env = {} }) {
         };
   const args = [BIN, '--http', '--port', String(port), '--providers', 'basecamp'];
   if (mode === 'oauth') args.push('--auth', 'oauth');
-  const child = start(args, { env: { ...baseEnv(home), ...own, ...env } });
+  const profile = flags['cpu-prof']
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${flags['cpu-prof']} --cpu-prof-name=${mode}-${port}.cpuprofile` }
+    : {};
+  const child = start(args, { env: { ...baseEnv(home), ...own, ...env, ...profile } });
   const deadline = performance.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`x-mcp-server (${mode}) exited: ${child.stderrTail}`);
@@ -383,7 +388,9 @@ async function runSetup(setup) {
 }
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
-const chosen = SETUPS.filter((setup) => !flags.only || setup.name.includes(flags.only));
+// --only a --only b: the setups whose name contains any of the texts.
+const only = flags.only?.length ? flags.only : undefined;
+const chosen = SETUPS.filter((setup) => !only || only.some((text) => setup.name.includes(text)));
 const samples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 const cpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 for (let round = 0; round < config.rounds; round++) {
