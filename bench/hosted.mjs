@@ -30,6 +30,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string', multiple: true },
     'no-memory': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -37,6 +38,7 @@ if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
                       [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
+                      [--baseline <checkout>] (also run the oauth setups on <checkout>'s built bin, interleaved)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -135,7 +137,7 @@ function baseEnv(home) {
 }
 
 /** One x-mcp-server process; resolves once /healthz answers. */
-async function startServer({ mode, port, publicUrl, env = {} }) {
+async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
   const home = await mkdtemp(join(tmpdir(), 'x-bench-hosted-'));
   const own =
     mode === 'oauth'
@@ -153,10 +155,12 @@ async function startServer({ mode, port, publicUrl, env = {} }) {
           BASECAMP_ACCESS_TOKEN: fake.accessToken,
           BASECAMP_ACCOUNT_ID: fake.accountId,
         };
-  const args = [BIN, '--http', '--port', String(port), '--providers', 'basecamp'];
+  const args = [bin, '--http', '--port', String(port), '--providers', 'basecamp'];
   if (mode === 'oauth') args.push('--auth', 'oauth');
   const profile = flags['cpu-prof']
-    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${flags['cpu-prof']} --cpu-prof-name=${mode}-${port}.cpuprofile` }
+    ? {
+        NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${flags['cpu-prof']} --cpu-prof-name=${mode}-${port}.cpuprofile`,
+      }
     : {};
   const child = start(args, { env: { ...baseEnv(home), ...own, ...env, ...profile } });
   const deadline = performance.now() + 20_000;
@@ -352,6 +356,7 @@ async function runSetup(setup) {
     for (const port of replicaPorts) {
       children.push(
         await startServer({
+          ...(setup.bin ? { bin: setup.bin } : {}),
           mode: setup.mode,
           port,
           publicUrl: `http://127.0.0.1:${publicPort}`,
@@ -388,6 +393,13 @@ async function runSetup(setup) {
 }
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
+// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change).
+if (flags.baseline) {
+  const bin = join(flags.baseline, 'apps/server/dist/bin.js');
+  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth')) {
+    SETUPS.push({ ...setup, name: `baseline: ${setup.name}`, bin });
+  }
+}
 // --only a --only b: the setups whose name contains any of the texts.
 const only = flags.only?.length ? flags.only : undefined;
 const chosen = SETUPS.filter((setup) => !only || only.some((text) => setup.name.includes(text)));

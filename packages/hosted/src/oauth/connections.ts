@@ -84,8 +84,7 @@ export class Connections {
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
     this.#store = store;
     this.#records = new SealedRecords(store, keyring, { openedCacheSize: OPENED_CACHE_SIZE });
-    this.#refresher =
-      options.refresher ?? new RefreshCoordinator(store, keyring, { records: this.#records });
+    this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring, { records: this.#records });
     this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
     this.#launchpad = launchpad;
     this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;

@@ -58,7 +58,8 @@ export class SealedRecords {
     if (!opened.stale && this.#cacheSize > 0) {
       this.#opened.delete(key);
       this.#opened.set(key, { sealed: entry.value, value: deepFreeze(value) });
-      if (this.#opened.size > this.#cacheSize) this.#opened.delete(this.#opened.keys().next().value as string);
+      if (this.#opened.size > this.#cacheSize)
+        this.#opened.delete(this.#opened.keys().next().value as string);
     }
     if (opened.stale) {
       const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
