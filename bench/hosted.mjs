@@ -30,7 +30,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string', multiple: true },
     'no-memory': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
-    baseline: { type: 'string' },
+    baseline: { type: 'string', multiple: true },
     help: { type: 'boolean', default: false },
   },
 });
@@ -38,7 +38,7 @@ if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
                       [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
-                      [--baseline <checkout>] (also run the oauth setups on <checkout>'s built bin, interleaved)
+                      [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -394,10 +394,11 @@ async function runSetup(setup) {
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
 // --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change).
-if (flags.baseline) {
-  const bin = join(flags.baseline, 'apps/server/dist/bin.js');
-  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth')) {
-    SETUPS.push({ ...setup, name: `baseline: ${setup.name}`, bin });
+for (const checkout of flags.baseline ?? []) {
+  const bin = join(checkout, 'apps/server/dist/bin.js');
+  const label = checkout.replace(/\/+$/, '').split('/').at(-1);
+  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth' && !candidate.bin)) {
+    SETUPS.push({ ...setup, name: `${label}: ${setup.name}`, bin });
   }
 }
 // --only a --only b: the setups whose name contains any of the texts.
