@@ -43,8 +43,10 @@ describe('SealedRecords with an opened-record cache', () => {
     expect(again?.value).toBe(first?.value);
     expect(again?.version).toBe(first?.version);
     expect(again?.expiresAt).toEqual(expect.any(Number));
+    const value = first?.value;
+    if (!value) throw new Error('no record');
     expect(() => {
-      (first?.value as { identity: { name: string } }).identity.name = 'B';
+      value.identity.name = 'B';
     }).toThrow(TypeError);
     expect((await cached.get<{ identity: { name: string } }>('conn:u1'))?.value.identity.name).toBe('A');
   });
