@@ -12,8 +12,10 @@ export default defineConfig([
     clean: KEEP_BIN_OUTPUT,
     splitting: true,
   },
-  // The bin: the launcher (compile cache) and the server's own code; the providers, the core, the
-  // SDK and zod stay imports from node_modules. Bundled, `--auth oauth` broke: @x/mcp-hosted,
-  // loaded from node_modules, must share the core and the providers with the bin (docs/benchmarks.md).
-  binBuild({ bundle: [] }),
+  // The bin, bundled like every provider's: the launcher (compile cache), the server's code, the
+  // providers with their own dependencies, the core, the SDK and zod. `@x/mcp-hosted` (only
+  // `--auth oauth` loads it) stays an import from node_modules, so building this bin does not
+  // need it built (`pnpm demo` does not build it); it brings its own copy of the core, which the
+  // core's cross-copy brands make safe (README, "Bundling").
+  binBuild({ bundle: [/^@x\/(?!mcp-hosted(\/|$))/, /^@modelcontextprotocol\//, /^zod(\/|$)/] }),
 ]);

@@ -159,6 +159,32 @@ describe('composition', () => {
     }
   });
 
+  // The bin bundles the providers with their dependencies; Basecamp's HTML → Markdown loads a
+  // CommonJS plugin, which a bundled chunk exposes differently from Node (html-to-markdown.ts).
+  it('converts Basecamp rich text to Markdown and back in the built bin', async () => {
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin, '--sandbox', '--providers', 'basecamp'],
+    });
+    try {
+      const message = resultData<{ content: string }>(
+        await client.callTool({ name: 'basecamp_get_message', arguments: { message_id: 1069479583 } }),
+      );
+      // Strikethrough and the table come from the GFM plugin.
+      expect(message.content).toContain('Old date: ~~March 1~~ now March 15.');
+      expect(message.content).toContain('| Market | Units |\n| --- | --- |');
+      const created = resultData<{ id: number; content: string }>(
+        await client.callTool({
+          name: 'basecamp_create_message',
+          arguments: { project_id: 2085958504, subject: 'Bundled', content: '**Bold** and ~~gone~~' },
+        }),
+      );
+      expect(created.content).toBe('**Bold** and ~~gone~~');
+    } finally {
+      await close();
+    }
+  });
+
   it('names tools as served, with their prefixes, in instructions, descriptions, errors and hints', async () => {
     const config = await configFile({
       providers: { forge: {}, 'context-forge': { prefix: 'cf_' }, basecamp: { prefix: 'bc_' } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { excerpt } from './markdown/excerpt.js';
-import { loadHtmlToMarkdown, MAX_HTML_CHARS } from './markdown/html-to-markdown.js';
+import { gfmOf, loadHtmlToMarkdown, MAX_HTML_CHARS } from './markdown/html-to-markdown.js';
 import { markdownToHtml } from './markdown/markdown-to-html.js';
 import { GALLERY_MESSAGE_HTML, RICH_MESSAGE_HTML } from './testing/fixtures.js';
 
@@ -50,6 +50,15 @@ describe('Basecamp rich text to Markdown', () => {
     expect(toMarkdown('<details><summary>More</summary><p>Hidden</p></details><p>Para</p>')).toBe(
       'More\n\nHidden\n\nPara',
     );
+  });
+
+  it('finds the CommonJS GFM plugin as Node loads it and as a bundled chunk exposes it', async () => {
+    const native = await import('@joplin/turndown-plugin-gfm');
+    expect(gfmOf(native)).toBe(native.gfm);
+    // esbuild's chunk of a CommonJS module in an ES module bundle: only `default`, module.exports.
+    const bundled = { default: { gfm: native.gfm, tables: native.tables } };
+    expect(gfmOf(bundled)).toBe(native.gfm);
+    expect(() => gfmOf({ default: {} })).toThrow(/no gfm export/);
   });
 
   it('answers an empty string for missing bodies', async () => {

@@ -226,6 +226,19 @@ export const SearchResultSchema = z.object({
 });
 
 /** `{ items, has_more, next_page, total? }` plus whether the response had to be cut. */
+/**
+ * A value built on its first use and kept: tool shapes (name, description, schemas) and output
+ * schemas. The tools of toolsets that are not served are never built (a faster start), and every
+ * provider instance shares one (each instance adds only its handlers, bound to its own client).
+ */
+export function lazy<Value>(build: () => Value): () => Value {
+  let value: Value | undefined;
+  return () => {
+    value ??= build();
+    return value;
+  };
+}
+
 export function listSchema<Item extends z.ZodType>(item: Item) {
   return z.object({
     items: z.array(item),

@@ -29,14 +29,30 @@ let loading: Promise<HtmlToMarkdown> | undefined;
  */
 export function loadHtmlToMarkdown(): Promise<HtmlToMarkdown> {
   loading ??= (async () => {
-    const [{ default: Turndown }, { gfm }] = await Promise.all([
+    const [{ default: Turndown }, plugin] = await Promise.all([
       import('turndown'),
       import('@joplin/turndown-plugin-gfm'),
     ]);
-    const service = createService(Turndown, gfm);
+    const service = createService(Turndown, gfmOf(plugin));
     return (html, options = {}) => (html ? convert(service, html, options) : '');
   })();
   return loading;
+}
+
+/**
+ * The GFM plugin out of its module, however it was loaded. The plugin is CommonJS: Node's
+ * `import()` exposes its `exports.gfm` as a named export, but a bundler that puts it in a chunk of
+ * an ES module bundle (esbuild, as in `x-mcp-server`'s bin) exposes only `module.exports`, as
+ * `default`. Reading only the named export broke every Markdown conversion in such a bundle.
+ */
+export function gfmOf(module: object): TurndownService.Plugin {
+  const named = (module as { gfm?: unknown }).gfm;
+  const viaDefault = (module as { default?: { gfm?: unknown } }).default?.gfm;
+  const gfm = typeof named === 'function' ? named : viaDefault;
+  if (typeof gfm !== 'function') {
+    throw new Error('@joplin/turndown-plugin-gfm has no gfm export: an unsupported version or build.');
+  }
+  return gfm as TurndownService.Plugin;
 }
 
 function convert(service: TurndownService, input: string, options: HtmlToMarkdownOptions): string {

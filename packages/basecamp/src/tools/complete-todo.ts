@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { TodoSchema, toTodo } from '../shapes.js';
+import { lazy, TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { todoScope } from './get-todo.js';
 import { getOne, id, itemProjectId, SETS_STATE, scoped, type ToolDeps, withinProject } from './shared.js';
@@ -21,17 +21,21 @@ export async function setCompletion(
   return getOne(deps, `/todos/${todoId}.json`, { signal, scope, convert: toTodo });
 }
 
+const completeTodoShape = lazy(() => ({
+  name: 'complete_todo',
+  title: 'Complete a to-do',
+  description: `Marks a to-do as done (completing a done to-do changes nothing). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out, and when given the to-do must be in that project. Returns the to-do as it is now; ${toolRef('reopen_todo')} undoes this.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
+  }),
+  outputSchema: TodoSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createCompleteTodo = (deps: ToolDeps) =>
   defineTool({
-    name: 'complete_todo',
-    title: 'Complete a to-do',
-    description: `Marks a to-do as done (completing a done to-do changes nothing). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out, and when given the to-do must be in that project. Returns the to-do as it is now; ${toolRef('reopen_todo')} undoes this.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
-    }),
-    outputSchema: TodoSchema,
-    annotations: SETS_STATE,
+    ...completeTodoShape(),
     handler: ({ project_id, todo_id }, { signal }) => setCompletion(deps, project_id, todo_id, true, signal),
   });
 

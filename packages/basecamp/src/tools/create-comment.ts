@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CommentSchema, toComment } from '../shapes.js';
+import { CommentSchema, lazy, toComment } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { recordingScope } from './list-comments.js';
 import {
@@ -14,18 +14,22 @@ import {
   withinProject,
 } from './shared.js';
 
+const createCommentShape = lazy(() => ({
+  name: 'create_comment',
+  title: 'Comment on an item',
+  description: `Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id('ID of the item to comment on: a message, to-do, document, upload or schedule entry'),
+    content: richText('The comment.', 20_000),
+  }),
+  outputSchema: CommentSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateComment = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_comment',
-    title: 'Comment on an item',
-    description: `Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id('ID of the item to comment on: a message, to-do, document, upload or schedule entry'),
-      content: richText('The comment.', 20_000),
-    }),
-    outputSchema: CommentSchema,
-    annotations: CREATES,
+    ...createCommentShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
       const target = scoped(scope, `/recordings/${input.recording_id}/comments.json`);

@@ -1,22 +1,26 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { MessageSchema, toMessage } from '../shapes.js';
+import { lazy, MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, richText, type ToolDeps } from './shared.js';
 
+const createMessageShape = lazy(() => ({
+  name: 'create_message',
+  title: 'Post a message',
+  description: `Posts a new message on a project's message board and notifies the project's people. Take project_id from ${toolRef('list_projects')}. Returns the posted message with its ID and app_url.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    subject: z.string().trim().min(1).max(255).describe('The title of the message'),
+    content: richText('The body of the message.').optional(),
+    message_board_id: dockOverride('message board'),
+  }),
+  outputSchema: MessageSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateMessage = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_message',
-    title: 'Post a message',
-    description: `Posts a new message on a project's message board and notifies the project's people. Take project_id from ${toolRef('list_projects')}. Returns the posted message with its ID and app_url.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      subject: z.string().trim().min(1).max(255).describe('The title of the message'),
-      content: richText('The body of the message.').optional(),
-      message_board_id: dockOverride('message board'),
-    }),
-    outputSchema: MessageSchema,
-    annotations: CREATES,
+    ...createMessageShape(),
     handler: async (input, { signal }) => {
       const board = await deps.docks.resolve(
         input.project_id,

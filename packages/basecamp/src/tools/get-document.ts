@@ -1,20 +1,24 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { DocumentSchema, toDocument } from '../shapes.js';
+import { DocumentSchema, lazy, toDocument } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 
+const getDocumentShape = lazy(() => ({
+  name: 'get_document',
+  title: 'Read a document',
+  description: `Returns one document from Docs & Files with its whole body as Markdown, its folder and project. Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')} or ${toolRef('search')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    document_id: id(`Document ID, from ${toolRef('list_documents')} or ${toolRef('search')}`),
+  }),
+  outputSchema: DocumentSchema,
+  annotations: READS,
+}));
+
 export const createGetDocument = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_document',
-    title: 'Read a document',
-    description: `Returns one document from Docs & Files with its whole body as Markdown, its folder and project. Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')} or ${toolRef('search')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      document_id: id(`Document ID, from ${toolRef('list_documents')} or ${toolRef('search')}`),
-    }),
-    outputSchema: DocumentSchema,
-    annotations: READS,
+    ...getDocumentShape(),
     handler: ({ project_id, document_id }, { signal }) =>
       getOne(deps, `/documents/${document_id}.json`, {
         signal,

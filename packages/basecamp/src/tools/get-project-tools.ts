@@ -1,35 +1,36 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { DockEntrySchema } from '../shapes.js';
+import { DockEntrySchema, lazy } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { projectId, READS, type ToolDeps } from './shared.js';
 
 const ids = ['message_board', 'todoset', 'vault', 'chat', 'schedule'] as const;
 
+const getProjectToolsShape = lazy(() => ({
+  name: 'get_project_tools',
+  title: 'Get a project and its tools',
+  description:
+    "Returns a project's name and its tools (Basecamp's dock): the IDs of its message board, to-do set, docs & files vault, chat and schedule when each is switched on, and every dock entry with its enabled state. You rarely need this: the other tools find these IDs from project_id themselves. Use it when a tool says the project has two chats (or two boards) and asks for chat_id, or to see what a project has switched on.",
+  inputSchema: z.strictObject({ project_id: projectId() }),
+  outputSchema: z.object({
+    id: z.number(),
+    name: z.string(),
+    description: z.string(),
+    status: z.string(),
+    app_url: z.string().nullable(),
+    message_board_id: z.number().nullable(),
+    todoset_id: z.number().nullable(),
+    vault_id: z.number().nullable(),
+    chat_id: z.number().nullable().describe('Null when the project has no chat, or more than one (see dock)'),
+    schedule_id: z.number().nullable(),
+    dock: z.array(DockEntrySchema),
+  }),
+  annotations: READS,
+}));
+
 export const createGetProjectTools = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_project_tools',
-    title: 'Get a project and its tools',
-    description:
-      "Returns a project's name and its tools (Basecamp's dock): the IDs of its message board, to-do set, docs & files vault, chat and schedule when each is switched on, and every dock entry with its enabled state. You rarely need this: the other tools find these IDs from project_id themselves. Use it when a tool says the project has two chats (or two boards) and asks for chat_id, or to see what a project has switched on.",
-    inputSchema: z.strictObject({ project_id: projectId() }),
-    outputSchema: z.object({
-      id: z.number(),
-      name: z.string(),
-      description: z.string(),
-      status: z.string(),
-      app_url: z.string().nullable(),
-      message_board_id: z.number().nullable(),
-      todoset_id: z.number().nullable(),
-      vault_id: z.number().nullable(),
-      chat_id: z
-        .number()
-        .nullable()
-        .describe('Null when the project has no chat, or more than one (see dock)'),
-      schedule_id: z.number().nullable(),
-      dock: z.array(DockEntrySchema),
-    }),
-    annotations: READS,
+    ...getProjectToolsShape(),
     handler: async ({ project_id }, { signal }) => {
       const project = await deps.docks.project(project_id, signal);
       const single = (name: (typeof ids)[number]) => {

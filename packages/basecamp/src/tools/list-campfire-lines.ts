@@ -1,22 +1,26 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CampfireLineSchema, listSchema, toCampfireLine } from '../shapes.js';
+import { CampfireLineSchema, lazy, listSchema, toCampfireLine } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listCampfireLinesShape = lazy(() => ({
+  name: 'list_campfire_lines',
+  title: 'Read a project chat',
+  description: `Lists the latest lines of a project's chat (Campfire), newest first, with author and time; a line that is a file shows its name, size, type and download URL. Take project_id from ${toolRef('list_projects')}. If the project has more than one chat the error lists them: call again with chat_id.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    chat_id: dockOverride('chat (Campfire)'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(CampfireLineSchema),
+  annotations: READS,
+}));
+
 export const createListCampfireLines = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_campfire_lines',
-    title: 'Read a project chat',
-    description: `Lists the latest lines of a project's chat (Campfire), newest first, with author and time; a line that is a file shows its name, size, type and download URL. Take project_id from ${toolRef('list_projects')}. If the project has more than one chat the error lists them: call again with chat_id.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      chat_id: dockOverride('chat (Campfire)'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(CampfireLineSchema),
-    annotations: READS,
+    ...listCampfireLinesShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       return listPage(deps, `/chats/${chat}/lines.json`, {

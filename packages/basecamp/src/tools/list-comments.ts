@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CommentSchema, listSchema, toComment } from '../shapes.js';
+import { CommentSchema, lazy, listSchema, toComment } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { id, itemProjectId, limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
@@ -13,19 +13,23 @@ export function recordingScope(projectId: number | undefined, recordingId: numbe
   };
 }
 
+const listCommentsShape = lazy(() => ({
+  name: 'list_comments',
+  title: 'List comments',
+  description: `Lists the comments on any Basecamp item (a message, to-do, document, upload or schedule entry), oldest first, with authors and bodies as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ${toolRef('search')}, ...); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id('ID of the commented item: a message, to-do, document, upload or schedule entry'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(CommentSchema),
+  annotations: READS,
+}));
+
 export const createListComments = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_comments',
-    title: 'List comments',
-    description: `Lists the comments on any Basecamp item (a message, to-do, document, upload or schedule entry), oldest first, with authors and bodies as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ${toolRef('search')}, ...); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id('ID of the commented item: a message, to-do, document, upload or schedule entry'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(CommentSchema),
-    annotations: READS,
+    ...listCommentsShape(),
     handler: (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
       return listPage(deps, `/recordings/${input.recording_id}/comments.json`, {

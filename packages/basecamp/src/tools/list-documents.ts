@@ -1,24 +1,28 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { DocumentSchema, listSchema, toDocument } from '../shapes.js';
+import { DocumentSchema, lazy, listSchema, toDocument } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { folderId, folderTarget } from './list-folders.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listDocumentsShape = lazy(() => ({
+  name: 'list_documents',
+  title: 'List documents',
+  description: `Lists the documents in a project's Docs & Files, newest first, with the start of each as Markdown. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder; read one with ${toolRef('get_document')}. Uploaded files are in ${toolRef('list_uploads')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files vault'),
+    page: page(),
+    limit: limit(25),
+  }),
+  outputSchema: listSchema(DocumentSchema),
+  annotations: READS,
+}));
+
 export const createListDocuments = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_documents',
-    title: 'List documents',
-    description: `Lists the documents in a project's Docs & Files, newest first, with the start of each as Markdown. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder; read one with ${toolRef('get_document')}. Uploaded files are in ${toolRef('list_uploads')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files vault'),
-      page: page(),
-      limit: limit(25),
-    }),
-    outputSchema: listSchema(DocumentSchema),
-    annotations: READS,
+    ...listDocumentsShape(),
     handler: async (input, { signal }) => {
       const target = await folderTarget(deps, input, signal);
       return listPage(deps, `/vaults/${target.vault}/documents.json`, {

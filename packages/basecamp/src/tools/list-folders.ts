@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { FolderSchema, listSchema, toFolder } from '../shapes.js';
+import { FolderSchema, lazy, listSchema, toFolder } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import {
   dockOverride,
@@ -42,20 +42,24 @@ export async function folderTarget(
   };
 }
 
+const listFoldersShape = lazy(() => ({
+  name: 'list_folders',
+  title: 'List Docs & Files folders',
+  description: `Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from ${toolRef('list_projects')}; pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside it.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files vault'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(FolderSchema),
+  annotations: READS,
+}));
+
 export const createListFolders = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_folders',
-    title: 'List Docs & Files folders',
-    description: `Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from ${toolRef('list_projects')}; pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside it.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files vault'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(FolderSchema),
-    annotations: READS,
+    ...listFoldersShape(),
     handler: async (input, { signal }) => {
       const target = await folderTarget(deps, input, signal);
       return listPage(deps, `/vaults/${target.vault}/vaults.json`, {

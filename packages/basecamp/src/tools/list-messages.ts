@@ -1,22 +1,26 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, MessageSchema, toMessage } from '../shapes.js';
+import { lazy, listSchema, MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listMessagesShape = lazy(() => ({
+  name: 'list_messages',
+  title: 'List message board posts',
+  description: `Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from ${toolRef('list_projects')}; read a whole message with ${toolRef('get_message')} and its replies with ${toolRef('list_comments')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    message_board_id: dockOverride('message board'),
+    page: page(),
+    limit: limit(25),
+  }),
+  outputSchema: listSchema(MessageSchema),
+  annotations: READS,
+}));
+
 export const createListMessages = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_messages',
-    title: 'List message board posts',
-    description: `Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from ${toolRef('list_projects')}; read a whole message with ${toolRef('get_message')} and its replies with ${toolRef('list_comments')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      message_board_id: dockOverride('message board'),
-      page: page(),
-      limit: limit(25),
-    }),
-    outputSchema: listSchema(MessageSchema),
-    annotations: READS,
+    ...listMessagesShape(),
     handler: async (input, { signal }) => {
       const board = await deps.docks.resolve(
         input.project_id,

@@ -1,25 +1,29 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, PersonSchema, toPerson } from '../shapes.js';
+import { lazy, listSchema, PersonSchema, toPerson } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { capList, id, limit, page, READS, type ToolDeps } from './shared.js';
 
 type Person = NonNullable<ReturnType<typeof toPerson>>;
 
+const listPeopleShape = lazy(() => ({
+  name: 'list_people',
+  title: 'List people',
+  description: `Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for ${toolRef('create_todo')}, or who someone is.`,
+  inputSchema: z.strictObject({
+    project_id: id(
+      `Only people on this project, from ${toolRef('list_projects')}; omit for everyone on the account`,
+    ).optional(),
+    page: page(),
+    limit: limit(100),
+  }),
+  outputSchema: listSchema(PersonSchema),
+  annotations: READS,
+}));
+
 export const createListPeople = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_people',
-    title: 'List people',
-    description: `Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for ${toolRef('create_todo')}, or who someone is.`,
-    inputSchema: z.strictObject({
-      project_id: id(
-        `Only people on this project, from ${toolRef('list_projects')}; omit for everyone on the account`,
-      ).optional(),
-      page: page(),
-      limit: limit(100),
-    }),
-    outputSchema: listSchema(PersonSchema),
-    annotations: READS,
+    ...listPeopleShape(),
     handler: async (input, { signal }) => {
       const path =
         input.project_id === undefined ? '/people.json' : `/projects/${input.project_id}/people.json`;

@@ -1,25 +1,29 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, ProjectSchema, toProject } from '../shapes.js';
+import { lazy, listSchema, ProjectSchema, toProject } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
+const listProjectsShape = lazy(() => ({
+  name: 'list_projects',
+  title: 'List Basecamp projects',
+  description:
+    'Lists the Basecamp projects you can see, newest first, with each project ID and the tools it has switched on (message_board, todoset, vault, chat, schedule, ...). Start here: every other Basecamp tool takes a project_id from this list. status "archived" or "all" includes archived projects.',
+  inputSchema: z.strictObject({
+    status: z
+      .enum(['active', 'archived', 'all'])
+      .default('active')
+      .describe('"active" (default), "archived", or "all" (active then archived)'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(ProjectSchema),
+  annotations: READS,
+}));
+
 export const createListProjects = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_projects',
-    title: 'List Basecamp projects',
-    description:
-      'Lists the Basecamp projects you can see, newest first, with each project ID and the tools it has switched on (message_board, todoset, vault, chat, schedule, ...). Start here: every other Basecamp tool takes a project_id from this list. status "archived" or "all" includes archived projects.',
-    inputSchema: z.strictObject({
-      status: z
-        .enum(['active', 'archived', 'all'])
-        .default('active')
-        .describe('"active" (default), "archived", or "all" (active then archived)'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(ProjectSchema),
-    annotations: READS,
+    ...listProjectsShape(),
     handler: async (input, { signal }) => {
       const common = {
         page: input.page,

@@ -1,22 +1,26 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
+import { lazy, listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listScheduleEntriesShape = lazy(() => ({
+  name: 'list_schedule_entries',
+  title: 'List schedule entries',
+  description: `Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from ${toolRef('list_projects')}; read an event's discussion with ${toolRef('list_comments')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    schedule_id: dockOverride('schedule'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(ScheduleEntrySchema),
+  annotations: READS,
+}));
+
 export const createListScheduleEntries = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_schedule_entries',
-    title: 'List schedule entries',
-    description: `Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from ${toolRef('list_projects')}; read an event's discussion with ${toolRef('list_comments')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      schedule_id: dockOverride('schedule'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(ScheduleEntrySchema),
-    annotations: READS,
+    ...listScheduleEntriesShape(),
     handler: async (input, { signal }) => {
       const schedule = await deps.docks.resolve(input.project_id, 'schedule', input.schedule_id, signal);
       return listPage(deps, `/schedules/${schedule}/entries.json`, {

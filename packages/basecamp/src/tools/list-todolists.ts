@@ -1,22 +1,26 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, TodolistSchema, toTodolist } from '../shapes.js';
+import { lazy, listSchema, TodolistSchema, toTodolist } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listTodolistsShape = lazy(() => ({
+  name: 'list_todolists',
+  title: 'List to-do lists',
+  description: `Lists a project's to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from ${toolRef('list_projects')}; list a list's to-dos with ${toolRef('list_todos')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    todoset_id: dockOverride('to-do set'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(TodolistSchema),
+  annotations: READS,
+}));
+
 export const createListTodolists = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_todolists',
-    title: 'List to-do lists',
-    description: `Lists a project's to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from ${toolRef('list_projects')}; list a list's to-dos with ${toolRef('list_todos')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      todoset_id: dockOverride('to-do set'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(TodolistSchema),
-    annotations: READS,
+    ...listTodolistsShape(),
     handler: async (input, { signal }) => {
       const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
       return listPage(deps, `/todosets/${todoset}/todolists.json`, {

@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, TodoSchema, toTodo } from '../shapes.js';
+import { lazy, listSchema, TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { id, itemProjectId, limit, listPage, page, READS, type ToolDeps } from './shared.js';
 
@@ -13,27 +13,31 @@ export function todolistScope(projectId: number | undefined, todolistId: number)
   };
 }
 
+const listTodosShape = lazy(() => ({
+  name: 'list_todos',
+  title: 'List to-dos in a list',
+  description: `Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Get one to-do with ${toolRef('get_todo')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
+    completed: z
+      .boolean()
+      .default(false)
+      .describe('false (default): pending to-dos; true: completed to-dos only'),
+    status: z
+      .enum(['active', 'archived', 'trashed'])
+      .default('active')
+      .describe('"active" (default), or "archived" / "trashed" to see those instead'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(TodoSchema),
+  annotations: READS,
+}));
+
 export const createListTodos = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_todos',
-    title: 'List to-dos in a list',
-    description: `Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Get one to-do with ${toolRef('get_todo')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
-      completed: z
-        .boolean()
-        .default(false)
-        .describe('false (default): pending to-dos; true: completed to-dos only'),
-      status: z
-        .enum(['active', 'archived', 'trashed'])
-        .default('active')
-        .describe('"active" (default), or "archived" / "trashed" to see those instead'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(TodoSchema),
-    annotations: READS,
+    ...listTodosShape(),
     handler: (input, { signal }) => {
       const scope = todolistScope(input.project_id, input.todolist_id);
       return listPage(deps, `/todolists/${input.todolist_id}/todos.json`, {

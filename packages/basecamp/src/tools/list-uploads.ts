@@ -1,24 +1,28 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, toUpload, UploadSchema } from '../shapes.js';
+import { lazy, listSchema, toUpload, UploadSchema } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { folderId, folderTarget } from './list-folders.js';
 import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
 
+const listUploadsShape = lazy(() => ({
+  name: 'list_uploads',
+  title: 'List uploaded files',
+  description: `Lists the files uploaded to a project's Docs & Files: file name, type, size, download URL and description. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder. Documents written in Basecamp are in ${toolRef('list_documents')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files vault'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(UploadSchema),
+  annotations: READS,
+}));
+
 export const createListUploads = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_uploads',
-    title: 'List uploaded files',
-    description: `Lists the files uploaded to a project's Docs & Files: file name, type, size, download URL and description. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder. Documents written in Basecamp are in ${toolRef('list_documents')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files vault'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(UploadSchema),
-    annotations: READS,
+    ...listUploadsShape(),
     handler: async (input, { signal }) => {
       const target = await folderTarget(deps, input, signal);
       return listPage(deps, `/vaults/${target.vault}/uploads.json`, {

@@ -1,21 +1,25 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CampfireLineSchema, toCampfireLine } from '../shapes.js';
+import { CampfireLineSchema, lazy, toCampfireLine } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, type ToolDeps } from './shared.js';
 
+const postCampfireLineShape = lazy(() => ({
+  name: 'post_campfire_line',
+  title: 'Post in a project chat',
+  description: `Posts a line of plain text in a project's chat (Campfire), visible to everyone in it at once. Take project_id from ${toolRef('list_projects')}; if the project has several chats, pass chat_id (the error lists them).`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    content: z.string().trim().min(1).max(10_000).describe('The line to post (plain text)'),
+    chat_id: dockOverride('chat (Campfire)'),
+  }),
+  outputSchema: CampfireLineSchema,
+  annotations: CREATES,
+}));
+
 export const createPostCampfireLine = (deps: ToolDeps) =>
   defineTool({
-    name: 'post_campfire_line',
-    title: 'Post in a project chat',
-    description: `Posts a line of plain text in a project's chat (Campfire), visible to everyone in it at once. Take project_id from ${toolRef('list_projects')}; if the project has several chats, pass chat_id (the error lists them).`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      content: z.string().trim().min(1).max(10_000).describe('The line to post (plain text)'),
-      chat_id: dockOverride('chat (Campfire)'),
-    }),
-    outputSchema: CampfireLineSchema,
-    annotations: CREATES,
+    ...postCampfireLineShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const [markdown, response] = await Promise.all([

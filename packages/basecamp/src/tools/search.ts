@@ -1,38 +1,42 @@
 import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { SearchOption } from '../search-metadata.js';
-import { listSchema, SearchResultSchema, toSearchResult } from '../shapes.js';
+import { lazy, listSchema, SearchResultSchema, toSearchResult } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { capList, id, LIST_BODY_CHARS, limit, page, READS, type ToolDeps } from './shared.js';
 
 const TYPE_HELP =
   'Only this kind of item: a type Basecamp lists in its search metadata, e.g. "Message", "Todo", "Document", "Comment", "Attachment" (files), "Schedule::Entry" (events), "Chat::Transcript" (chats), "Question" (check-ins), "Kanban::Card", "Vault" (folders), "Client::Correspondence" (client emails), "Inbox::Forward" (forwarded emails), "Circle" (pings). An unknown type is answered with the list this account accepts.';
 
+const searchShape = lazy(() => ({
+  name: 'search',
+  title: 'Search Basecamp',
+  description: `Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with ${toolRef('get_message')}, ${toolRef('get_todo')} or ${toolRef('get_document')} ({project_id, <item>_id}); a Comment hit through its parent, with ${toolRef('list_comments')}.`,
+  inputSchema: z.strictObject({
+    query: z.string().trim().min(1).max(500).describe('Words to search for'),
+    type: z.string().trim().min(1).max(100).optional().describe(TYPE_HELP),
+    file_type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        'Only files of this kind (with type "Attachment" or alone), e.g. "Image", "Audio", "Video", "PDF"',
+      ),
+    project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
+    creator_id: id(`Only items created by this person, from ${toolRef('list_people')}`).optional(),
+    exclude_chat: z.boolean().default(false).describe('Leave chat lines out of the results'),
+    page: page(),
+    limit: limit(25),
+  }),
+  outputSchema: listSchema(SearchResultSchema),
+  annotations: READS,
+}));
+
 export const createSearch = (deps: ToolDeps) =>
   defineTool({
-    name: 'search',
-    title: 'Search Basecamp',
-    description: `Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with ${toolRef('get_message')}, ${toolRef('get_todo')} or ${toolRef('get_document')} ({project_id, <item>_id}); a Comment hit through its parent, with ${toolRef('list_comments')}.`,
-    inputSchema: z.strictObject({
-      query: z.string().trim().min(1).max(500).describe('Words to search for'),
-      type: z.string().trim().min(1).max(100).optional().describe(TYPE_HELP),
-      file_type: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .optional()
-        .describe(
-          'Only files of this kind (with type "Attachment" or alone), e.g. "Image", "Audio", "Video", "PDF"',
-        ),
-      project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
-      creator_id: id(`Only items created by this person, from ${toolRef('list_people')}`).optional(),
-      exclude_chat: z.boolean().default(false).describe('Leave chat lines out of the results'),
-      page: page(),
-      limit: limit(25),
-    }),
-    outputSchema: listSchema(SearchResultSchema),
-    annotations: READS,
+    ...searchShape(),
     handler: async (input, { signal }) => {
       if (input.type !== undefined || input.file_type !== undefined) {
         const metadata = await deps.searchMetadata.get(signal);

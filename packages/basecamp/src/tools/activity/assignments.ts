@@ -1,26 +1,28 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, TodoSchema, text, toTodo } from '../../shapes.js';
+import { lazy, number, PersonRefSchema, record, records, TodoSchema, text, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { READS, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const AssignmentSchema = z.object({
-  id: z.number(),
-  type: z.string().describe('"Todo", "Kanban::Card" or "Kanban::Step"'),
-  title: z.string(),
-  completed: z.boolean(),
-  starts_on: z.string().nullable(),
-  due_on: z.string().nullable(),
-  priority: z.boolean().describe('On your priorities list'),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  parent: z.object({ id: z.number(), title: z.string() }).nullable(),
-  assignees: z.array(PersonRefSchema.omit({ email: true })),
-  app_url: z.string().nullable(),
-});
+const AssignmentSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    type: z.string().describe('"Todo", "Kanban::Card" or "Kanban::Step"'),
+    title: z.string(),
+    completed: z.boolean(),
+    starts_on: z.string().nullable(),
+    due_on: z.string().nullable(),
+    priority: z.boolean().describe('On your priorities list'),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    parent: z.object({ id: z.number(), title: z.string() }).nullable(),
+    assignees: z.array(PersonRefSchema.omit({ email: true })),
+    app_url: z.string().nullable(),
+  }),
+);
 
-function toAssignment(raw: Raw, priority: boolean): z.infer<typeof AssignmentSchema> {
+function toAssignment(raw: Raw, priority: boolean): z.infer<ReturnType<typeof AssignmentSchema>> {
   const bucket = record(raw.bucket);
   const parent = record(raw.parent);
   return {
@@ -47,24 +49,28 @@ function toAssignment(raw: Raw, priority: boolean): z.infer<typeof AssignmentSch
   };
 }
 
+const myAssignmentsShape = lazy(() => ({
+  name: 'my_assignments',
+  title: "What's assigned to me",
+  description:
+    'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date (due: overdue, due_today, due_tomorrow, due_later_this_week, due_next_week, due_later).',
+  inputSchema: z.strictObject({
+    show: z
+      .enum(['open', 'completed', 'due'])
+      .default('open')
+      .describe('"open" (default), "completed", or "due" with due'),
+    due: z
+      .enum(['overdue', 'due_today', 'due_tomorrow', 'due_later_this_week', 'due_next_week', 'due_later'])
+      .default('overdue')
+      .describe('With show "due": which dates (default overdue)'),
+  }),
+  outputSchema: z.object({ items: z.array(AssignmentSchema()) }),
+  annotations: READS,
+}));
+
 export const createMyAssignments = (deps: ToolDeps) =>
   defineTool({
-    name: 'my_assignments',
-    title: "What's assigned to me",
-    description:
-      'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date (due: overdue, due_today, due_tomorrow, due_later_this_week, due_next_week, due_later).',
-    inputSchema: z.strictObject({
-      show: z
-        .enum(['open', 'completed', 'due'])
-        .default('open')
-        .describe('"open" (default), "completed", or "due" with due'),
-      due: z
-        .enum(['overdue', 'due_today', 'due_tomorrow', 'due_later_this_week', 'due_next_week', 'due_later'])
-        .default('overdue')
-        .describe('With show "due": which dates (default overdue)'),
-    }),
-    outputSchema: z.object({ items: z.array(AssignmentSchema) }),
-    annotations: READS,
+    ...myAssignmentsShape(),
     handler: async (input, { signal }) => {
       if (input.show === 'open') {
         const data = (await deps.client.get<Raw>('/my/assignments.json', { signal })).data ?? {};
@@ -89,19 +95,23 @@ const LATENESS = [
   'over_three_months_late',
 ] as const;
 
+const overdueTodosShape = lazy(() => ({
+  name: 'overdue_todos',
+  title: 'Overdue to-dos, everyone',
+  description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use ${toolRef('my_assignments')} with show "due".`,
+  inputSchema: z.strictObject({}),
+  outputSchema: z.object(
+    Object.fromEntries(LATENESS.map((key) => [key, z.array(TodoSchema)])) as Record<
+      (typeof LATENESS)[number],
+      z.ZodArray<typeof TodoSchema>
+    >,
+  ),
+  annotations: READS,
+}));
+
 export const createOverdueTodos = (deps: ToolDeps) =>
   defineTool({
-    name: 'overdue_todos',
-    title: 'Overdue to-dos, everyone',
-    description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use ${toolRef('my_assignments')} with show "due".`,
-    inputSchema: z.strictObject({}),
-    outputSchema: z.object(
-      Object.fromEntries(LATENESS.map((key) => [key, z.array(TodoSchema)])) as Record<
-        (typeof LATENESS)[number],
-        z.ZodArray<typeof TodoSchema>
-      >,
-    ),
-    annotations: READS,
+    ...overdueTodosShape(),
     handler: async (_input, { signal }) => {
       const [markdown, response] = await Promise.all([
         deps.markdown(),

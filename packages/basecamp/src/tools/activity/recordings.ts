@@ -2,6 +2,7 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
   inProject,
+  lazy,
   listSchema,
   number,
   PersonRefSchema,
@@ -45,19 +46,21 @@ const recordingScope = (projectId: number | undefined, recordingId: number) =>
     `${toolRef('search')} or a list tool`,
   );
 
-export const RecordingSchema = z.object({
-  id: z.number(),
-  type: z.string(),
-  title: z.string(),
-  status: z.string(),
-  ...inProject,
-  creator: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+export const RecordingSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    type: z.string(),
+    title: z.string(),
+    status: z.string(),
+    ...inProject,
+    creator: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-const toRecording = (raw: Record<string, unknown>): z.infer<typeof RecordingSchema> => ({
+const toRecording = (raw: Record<string, unknown>): z.infer<ReturnType<typeof RecordingSchema>> => ({
   id: number(raw.id) ?? 0,
   type: text(raw.type) ?? '',
   title: text(raw.title) ?? '',
@@ -69,20 +72,24 @@ const toRecording = (raw: Record<string, unknown>): z.infer<typeof RecordingSche
   app_url: text(raw.app_url),
 });
 
+const setRecordingStatusShape = lazy(() => ({
+  name: 'set_recording_status',
+  title: 'Archive, trash or restore an item',
+  description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    status: z
+      .enum(['archived', 'trashed', 'active'])
+      .describe('"archived", "trashed", or "active" to restore'),
+  }),
+  outputSchema: z.object({ recording_id: z.number(), status: z.string() }),
+  annotations: DESTROYS,
+}));
+
 export const createSetRecordingStatus = (deps: ToolDeps) =>
   defineTool({
-    name: 'set_recording_status',
-    title: 'Archive, trash or restore an item',
-    description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      status: z
-        .enum(['archived', 'trashed', 'active'])
-        .describe('"archived", "trashed", or "active" to restore'),
-    }),
-    outputSchema: z.object({ recording_id: z.number(), status: z.string() }),
-    annotations: DESTROYS,
+    ...setRecordingStatusShape(),
     handler: async (input, { signal }) => {
       await send(deps, 'PUT', `/recordings/${input.recording_id}/status/${input.status}.json`, {
         signal,
@@ -92,26 +99,30 @@ export const createSetRecordingStatus = (deps: ToolDeps) =>
     },
   });
 
+const listRecordingsShape = lazy(() => ({
+  name: 'list_recordings',
+  title: 'List items of one type across projects',
+  description: `Lists items of one type (e.g. every Todo, Message or Document) across all projects or the ones named, newest change first; status "archived" or "trashed" finds those instead. Good for "what changed lately" and for finding archived or trashed items to restore with ${toolRef('set_recording_status')}.`,
+  inputSchema: z.strictObject({
+    type: z.enum(RECORDING_TYPES).describe('The kind of item'),
+    project_ids: z
+      .array(id(`Project ID, from ${toolRef('list_projects')}`))
+      .max(50)
+      .optional()
+      .describe('Only these projects'),
+    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
+    sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Default updated_at'),
+    direction: z.enum(['desc', 'asc']).default('desc').describe('Default desc (newest first)'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(RecordingSchema()),
+  annotations: READS,
+}));
+
 export const createListRecordings = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_recordings',
-    title: 'List items of one type across projects',
-    description: `Lists items of one type (e.g. every Todo, Message or Document) across all projects or the ones named, newest change first; status "archived" or "trashed" finds those instead. Good for "what changed lately" and for finding archived or trashed items to restore with ${toolRef('set_recording_status')}.`,
-    inputSchema: z.strictObject({
-      type: z.enum(RECORDING_TYPES).describe('The kind of item'),
-      project_ids: z
-        .array(id(`Project ID, from ${toolRef('list_projects')}`))
-        .max(50)
-        .optional()
-        .describe('Only these projects'),
-      status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
-      sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Default updated_at'),
-      direction: z.enum(['desc', 'asc']).default('desc').describe('Default desc (newest first)'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(RecordingSchema),
-    annotations: READS,
+    ...listRecordingsShape(),
     handler: (input, { signal }) =>
       listPage(deps, '/projects/recordings.json', {
         query: {
@@ -129,26 +140,32 @@ export const createListRecordings = (deps: ToolDeps) =>
       }),
   });
 
-const EventSchema = z.object({
-  id: z.number(),
-  action: z.string().describe('What happened, e.g. "created", "completed", "archived"'),
-  creator: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-});
+const EventSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    action: z.string().describe('What happened, e.g. "created", "completed", "archived"'),
+    creator: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+  }),
+);
+
+const listEventsShape = lazy(() => ({
+  name: 'list_events',
+  title: 'What happened to an item',
+  description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(EventSchema()),
+  annotations: READS,
+}));
 
 export const createListEvents = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_events',
-    title: 'What happened to an item',
-    description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(EventSchema),
-    annotations: READS,
+    ...listEventsShape(),
     handler: (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
       return listPage(deps, `/recordings/${input.recording_id}/events.json`, {

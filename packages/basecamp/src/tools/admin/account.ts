@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, record, text } from '../../shapes.js';
+import { lazy, number, record, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -15,24 +15,26 @@ import {
 
 type Raw = Record<string, unknown>;
 
-export const AccountSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  owner_name: z.string().nullable(),
-  active: z.boolean(),
-  trial: z.boolean(),
-  trial_ends_on: z.string().nullable(),
-  frozen: z.boolean(),
-  paused: z.boolean(),
-  plan: z.string().nullable().describe('The subscription, e.g. "Basecamp With Clients"'),
-  project_limit: z.number().nullable().describe('Most projects the plan allows; null: no limit'),
-  can_create_projects: z.boolean(),
-  can_upload_files: z.boolean(),
-  has_logo: z.boolean(),
-  created_at: z.string().nullable(),
-});
+export const AccountSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    owner_name: z.string().nullable(),
+    active: z.boolean(),
+    trial: z.boolean(),
+    trial_ends_on: z.string().nullable(),
+    frozen: z.boolean(),
+    paused: z.boolean(),
+    plan: z.string().nullable().describe('The subscription, e.g. "Basecamp With Clients"'),
+    project_limit: z.number().nullable().describe('Most projects the plan allows; null: no limit'),
+    can_create_projects: z.boolean(),
+    can_upload_files: z.boolean(),
+    has_logo: z.boolean(),
+    created_at: z.string().nullable(),
+  }),
+);
 
-export function toAccount(raw: Raw): z.infer<typeof AccountSchema> {
+export function toAccount(raw: Raw): z.infer<ReturnType<typeof AccountSchema>> {
   const limits = record(raw.limits) ?? {};
   const subscription = record(raw.subscription) ?? {};
   return {
@@ -54,32 +56,40 @@ export function toAccount(raw: Raw): z.infer<typeof AccountSchema> {
   };
 }
 
+const getAccountShape = lazy(() => ({
+  name: 'get_account',
+  title: 'Get the Basecamp account',
+  description:
+    'Returns the Basecamp account the tools act in: its name, owner, plan, project limit, whether it is a trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.',
+  inputSchema: z.strictObject({}),
+  outputSchema: AccountSchema(),
+  annotations: READS,
+}));
+
 export const createGetAccount = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_account',
-    title: 'Get the Basecamp account',
-    description:
-      'Returns the Basecamp account the tools act in: its name, owner, plan, project limit, whether it is a trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.',
-    inputSchema: z.strictObject({}),
-    outputSchema: AccountSchema,
-    annotations: READS,
+    ...getAccountShape(),
     handler: async (_input, { signal }) => {
       const response = await deps.client.get<Raw>('/account.json', { signal });
       return toAccount(response.data ?? {});
     },
   });
 
+const renameAccountShape = lazy(() => ({
+  name: 'rename_account',
+  title: 'Rename the Basecamp account',
+  description:
+    'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED). Returns the account.',
+  inputSchema: z.strictObject({
+    name: z.string().trim().min(1).max(255).describe('The new account name'),
+  }),
+  outputSchema: AccountSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createRenameAccount = (deps: ToolDeps) =>
   defineTool({
-    name: 'rename_account',
-    title: 'Rename the Basecamp account',
-    description:
-      'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED). Returns the account.',
-    inputSchema: z.strictObject({
-      name: z.string().trim().min(1).max(255).describe('The new account name'),
-    }),
-    outputSchema: AccountSchema,
-    annotations: SETS_STATE,
+    ...renameAccountShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('PUT', '/account/name.json', {
         signal,
@@ -89,25 +99,27 @@ export const createRenameAccount = (deps: ToolDeps) =>
     },
   });
 
-const ChatbotSchema = z.object({
-  id: z.number(),
-  service_name: z.string().describe('The name people call it by in chat: !name command'),
-  command_url: z
-    .string()
-    .nullable()
-    .describe('Where Basecamp sends commands addressed to the bot; null: it only posts'),
-  chat_id: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-  lines_url: z
-    .literal('[redacted]')
-    .nullable()
-    .describe(
-      'The keyed URL the bot posts with is a secret and never returned: copy it from the chatbot page in Basecamp (app_url)',
-    ),
-});
+const ChatbotSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    service_name: z.string().describe('The name people call it by in chat: !name command'),
+    command_url: z
+      .string()
+      .nullable()
+      .describe('Where Basecamp sends commands addressed to the bot; null: it only posts'),
+    chat_id: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+    lines_url: z
+      .literal('[redacted]')
+      .nullable()
+      .describe(
+        'The keyed URL the bot posts with is a secret and never returned: copy it from the chatbot page in Basecamp (app_url)',
+      ),
+  }),
+);
 
-const toChatbot = (raw: Raw, chatId: number): z.infer<typeof ChatbotSchema> => ({
+const toChatbot = (raw: Raw, chatId: number): z.infer<ReturnType<typeof ChatbotSchema>> => ({
   id: number(raw.id) ?? 0,
   service_name: text(raw.service_name) ?? '',
   command_url: text(raw.command_url),
@@ -134,14 +146,18 @@ const chatbotInput = {
   chat_id: dockOverride('chat (Campfire)'),
 };
 
+const listChatbotsShape = lazy(() => ({
+  name: 'list_chatbots',
+  title: 'List chatbots',
+  description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Take project_id from ${toolRef('list_projects')}. Their secret posting URLs are never returned.`,
+  inputSchema: z.strictObject(chatbotInput),
+  outputSchema: z.object({ items: z.array(ChatbotSchema()) }),
+  annotations: READS,
+}));
+
 export const createListChatbots = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_chatbots',
-    title: 'List chatbots',
-    description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Take project_id from ${toolRef('list_projects')}. Their secret posting URLs are never returned.`,
-    inputSchema: z.strictObject(chatbotInput),
-    outputSchema: z.object({ items: z.array(ChatbotSchema) }),
-    annotations: READS,
+    ...listChatbotsShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const response = await deps.client.get<unknown>(`/chats/${chat}/integrations.json`, {
@@ -153,18 +169,22 @@ export const createListChatbots = (deps: ToolDeps) =>
     },
   });
 
+const createChatbotShape = lazy(() => ({
+  name: 'create_chatbot',
+  title: 'Add a chatbot',
+  description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...". Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({
+    ...chatbotInput,
+    service_name: serviceName(),
+    command_url: commandUrl().optional(),
+  }),
+  outputSchema: ChatbotSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateChatbot = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_chatbot',
-    title: 'Add a chatbot',
-    description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...". Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({
-      ...chatbotInput,
-      service_name: serviceName(),
-      command_url: commandUrl().optional(),
-    }),
-    outputSchema: ChatbotSchema,
-    annotations: CREATES,
+    ...createChatbotShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const response = await deps.client.request<Raw>('POST', `/chats/${chat}/integrations.json`, {
@@ -179,19 +199,23 @@ export const createCreateChatbot = (deps: ToolDeps) =>
     },
   });
 
+const updateChatbotShape = lazy(() => ({
+  name: 'update_chatbot',
+  title: 'Change a chatbot',
+  description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  inputSchema: z.strictObject({
+    ...chatbotInput,
+    chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
+    service_name: serviceName(),
+    command_url: commandUrl().nullable().optional().describe('New HTTPS command URL, or null for none'),
+  }),
+  outputSchema: ChatbotSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateChatbot = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_chatbot',
-    title: 'Change a chatbot',
-    description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
-    inputSchema: z.strictObject({
-      ...chatbotInput,
-      chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
-      service_name: serviceName(),
-      command_url: commandUrl().nullable().optional().describe('New HTTPS command URL, or null for none'),
-    }),
-    outputSchema: ChatbotSchema,
-    annotations: SETS_STATE,
+    ...updateChatbotShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const response = await deps.client.request<Raw>(
@@ -210,17 +234,21 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
     },
   });
 
+const deleteChatbotShape = lazy(() => ({
+  name: 'delete_chatbot',
+  title: 'Remove a chatbot',
+  description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  inputSchema: z.strictObject({
+    ...chatbotInput,
+    chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
+  }),
+  outputSchema: z.object({ chatbot_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteChatbot = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_chatbot',
-    title: 'Remove a chatbot',
-    description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
-    inputSchema: z.strictObject({
-      ...chatbotInput,
-      chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
-    }),
-    outputSchema: z.object({ chatbot_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteChatbotShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request('DELETE', `/chats/${chat}/integrations/${input.chatbot_id}.json`, {

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, ProjectSchema, record, records, text, toProject } from '../../shapes.js';
+import { lazy, listSchema, number, ProjectSchema, record, records, text, toProject } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -17,14 +17,16 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const WebhookSchema = z.object({
-  id: z.number(),
-  payload_url: z.string(),
-  types: z.array(z.string()).describe('Recording types it reports, e.g. "Todo", "Message"; empty: all'),
-  active: z.boolean(),
-  created_at: z.string().nullable(),
-});
-const toWebhook = (raw: Raw): z.infer<typeof WebhookSchema> => ({
+const WebhookSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    payload_url: z.string(),
+    types: z.array(z.string()).describe('Recording types it reports, e.g. "Todo", "Message"; empty: all'),
+    active: z.boolean(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toWebhook = (raw: Raw): z.infer<ReturnType<typeof WebhookSchema>> => ({
   id: number(raw.id) ?? 0,
   payload_url: text(raw.payload_url) ?? '',
   types: (Array.isArray(raw.types) ? raw.types : []).filter(
@@ -46,14 +48,18 @@ const types = () =>
 const webhookNotFound = (webhookId: number) =>
   `Webhook ${webhookId} was not found, or you have no access to it. Use ${toolRef('list_webhooks')} to see webhook IDs.`;
 
+const listWebhooksShape = lazy(() => ({
+  name: 'list_webhooks',
+  title: "List a project's webhooks",
+  description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({ project_id: projectId() }),
+  outputSchema: z.object({ items: z.array(WebhookSchema()) }),
+  annotations: READS,
+}));
+
 export const createListWebhooks = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_webhooks',
-    title: "List a project's webhooks",
-    description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({ project_id: projectId() }),
-    outputSchema: z.object({ items: z.array(WebhookSchema) }),
-    annotations: READS,
+    ...listWebhooksShape(),
     handler: async (input, { signal }) => {
       const data = (
         await deps.client.get<unknown>(`/buckets/${input.project_id}/webhooks.json`, {
@@ -67,18 +73,22 @@ export const createListWebhooks = (deps: ToolDeps) =>
     },
   });
 
+const createWebhookShape = lazy(() => ({
+  name: 'create_webhook',
+  title: 'Add a webhook',
+  description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from ${toolRef('list_projects')}. Needs admin rights on the project.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    payload_url: payloadUrl(),
+    types: types().default([]),
+  }),
+  outputSchema: WebhookSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateWebhook = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_webhook',
-    title: 'Add a webhook',
-    description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from ${toolRef('list_projects')}. Needs admin rights on the project.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      payload_url: payloadUrl(),
-      types: types().default([]),
-    }),
-    outputSchema: WebhookSchema,
-    annotations: CREATES,
+    ...createWebhookShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('POST', `/buckets/${input.project_id}/webhooks.json`, {
         body: { payload_url: input.payload_url, types: input.types },
@@ -89,19 +99,23 @@ export const createCreateWebhook = (deps: ToolDeps) =>
     },
   });
 
+const updateWebhookShape = lazy(() => ({
+  name: 'update_webhook',
+  title: 'Change a webhook',
+  description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  inputSchema: z.strictObject({
+    webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
+    payload_url: payloadUrl().optional(),
+    types: types().optional(),
+    active: z.boolean().optional().describe('false: pause deliveries; true: resume'),
+  }),
+  outputSchema: WebhookSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateWebhook = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_webhook',
-    title: 'Change a webhook',
-    description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
-    inputSchema: z.strictObject({
-      webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
-      payload_url: payloadUrl().optional(),
-      types: types().optional(),
-      active: z.boolean().optional().describe('false: pause deliveries; true: resume'),
-    }),
-    outputSchema: WebhookSchema,
-    annotations: SETS_STATE,
+    ...updateWebhookShape(),
     handler: async (input, { signal }) => {
       const { webhook_id: webhookId, ...changes } = input;
       if (Object.keys(changes).length === 0)
@@ -115,14 +129,18 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
     },
   });
 
+const deleteWebhookShape = lazy(() => ({
+  name: 'delete_webhook',
+  title: 'Delete a webhook',
+  description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  inputSchema: z.strictObject({ webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`) }),
+  outputSchema: z.object({ webhook_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteWebhook = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_webhook',
-    title: 'Delete a webhook',
-    description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
-    inputSchema: z.strictObject({ webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`) }),
-    outputSchema: z.object({ webhook_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteWebhookShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/webhooks/${input.webhook_id}.json`, {
         signal,
@@ -132,13 +150,15 @@ export const createDeleteWebhook = (deps: ToolDeps) =>
     },
   });
 
-const TemplateSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  status: z.string(),
-  app_url: z.string().nullable(),
-});
-const toTemplate = (raw: Raw): z.infer<typeof TemplateSchema> => ({
+const TemplateSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    status: z.string(),
+    app_url: z.string().nullable(),
+  }),
+);
+const toTemplate = (raw: Raw): z.infer<ReturnType<typeof TemplateSchema>> => ({
   id: number(raw.id) ?? 0,
   name: text(raw.name) ?? '',
   status: text(raw.status) ?? 'active',
@@ -148,18 +168,22 @@ const templateId = () => id(`Template ID, from ${toolRef('list_templates')}`);
 const templateNotFound = (template: number) =>
   `Template ${template} was not found, or you have no access to it. Use ${toolRef('list_templates')} to see template IDs.`;
 
+const listTemplatesShape = lazy(() => ({
+  name: 'list_templates',
+  title: 'List project templates',
+  description: `Lists the account's project templates; create a project from one with ${toolRef('create_project_from_template')}.`,
+  inputSchema: z.strictObject({
+    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(TemplateSchema()),
+  annotations: READS,
+}));
+
 export const createListTemplates = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_templates',
-    title: 'List project templates',
-    description: `Lists the account's project templates; create a project from one with ${toolRef('create_project_from_template')}.`,
-    inputSchema: z.strictObject({
-      status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(TemplateSchema),
-    annotations: READS,
+    ...listTemplatesShape(),
     handler: (input, { signal }) =>
       listPage(deps, '/templates.json', {
         query: { status: input.status === 'active' ? undefined : input.status },
@@ -171,14 +195,18 @@ export const createListTemplates = (deps: ToolDeps) =>
       }),
   });
 
+const createTemplateShape = lazy(() => ({
+  name: 'create_template',
+  title: 'Create a project template',
+  description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
+  inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
+  outputSchema: TemplateSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateTemplate = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_template',
-    title: 'Create a project template',
-    description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
-    inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
-    outputSchema: TemplateSchema,
-    annotations: CREATES,
+    ...createTemplateShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('POST', '/templates.json', {
         body: { name: input.name },
@@ -188,17 +216,21 @@ export const createCreateTemplate = (deps: ToolDeps) =>
     },
   });
 
+const renameTemplateShape = lazy(() => ({
+  name: 'rename_template',
+  title: 'Rename a project template',
+  description: `Renames a project template. Pass template_id from ${toolRef('list_templates')}.`,
+  inputSchema: z.strictObject({
+    template_id: templateId(),
+    name: z.string().trim().min(1).max(200).describe('New name'),
+  }),
+  outputSchema: TemplateSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createRenameTemplate = (deps: ToolDeps) =>
   defineTool({
-    name: 'rename_template',
-    title: 'Rename a project template',
-    description: `Renames a project template. Pass template_id from ${toolRef('list_templates')}.`,
-    inputSchema: z.strictObject({
-      template_id: templateId(),
-      name: z.string().trim().min(1).max(200).describe('New name'),
-    }),
-    outputSchema: TemplateSchema,
-    annotations: SETS_STATE,
+    ...renameTemplateShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>('PUT', `/templates/${input.template_id}.json`, {
         body: { name: input.name },
@@ -209,14 +241,18 @@ export const createRenameTemplate = (deps: ToolDeps) =>
     },
   });
 
+const trashTemplateShape = lazy(() => ({
+  name: 'trash_template',
+  title: 'Trash a project template',
+  description: `Moves a project template to the trash. Projects made from it stay. Pass template_id from ${toolRef('list_templates')}.`,
+  inputSchema: z.strictObject({ template_id: templateId() }),
+  outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createTrashTemplate = (deps: ToolDeps) =>
   defineTool({
-    name: 'trash_template',
-    title: 'Trash a project template',
-    description: `Moves a project template to the trash. Projects made from it stay. Pass template_id from ${toolRef('list_templates')}.`,
-    inputSchema: z.strictObject({ template_id: templateId() }),
-    outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
-    annotations: DESTROYS,
+    ...trashTemplateShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/templates/${input.template_id}.json`, {
         signal,
@@ -226,12 +262,14 @@ export const createTrashTemplate = (deps: ToolDeps) =>
     },
   });
 
-const ConstructionSchema = z.object({
-  construction_id: z.number(),
-  status: z.string().describe('"pending" while Basecamp copies the template, then "completed"'),
-  project: ProjectSchema.nullable().describe('The new project, once completed'),
-});
-const toConstruction = (raw: Raw): z.infer<typeof ConstructionSchema> => {
+const ConstructionSchema = lazy(() =>
+  z.object({
+    construction_id: z.number(),
+    status: z.string().describe('"pending" while Basecamp copies the template, then "completed"'),
+    project: ProjectSchema.nullable().describe('The new project, once completed'),
+  }),
+);
+const toConstruction = (raw: Raw): z.infer<ReturnType<typeof ConstructionSchema>> => {
   const project = record(raw.project);
   return {
     construction_id: number(raw.id) ?? 0,
@@ -240,17 +278,21 @@ const toConstruction = (raw: Raw): z.infer<typeof ConstructionSchema> => {
   };
 };
 
+const createProjectFromTemplateShape = lazy(() => ({
+  name: 'create_project_from_template',
+  title: 'Create a project from a template',
+  description: `Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call ${toolRef('get_project_construction')} until it is "completed" to get the project.`,
+  inputSchema: z.strictObject({
+    template_id: templateId(),
+    name: z.string().trim().min(1).max(200).describe("The new project's name"),
+  }),
+  outputSchema: ConstructionSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_project_from_template',
-    title: 'Create a project from a template',
-    description: `Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call ${toolRef('get_project_construction')} until it is "completed" to get the project.`,
-    inputSchema: z.strictObject({
-      template_id: templateId(),
-      name: z.string().trim().min(1).max(200).describe("The new project's name"),
-    }),
-    outputSchema: ConstructionSchema,
-    annotations: CREATES,
+    ...createProjectFromTemplateShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Raw>(
         'POST',
@@ -265,17 +307,21 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
     },
   });
 
+const getProjectConstructionShape = lazy(() => ({
+  name: 'get_project_construction',
+  title: 'Check a project being created from a template',
+  description: `Says whether a project started with ${toolRef('create_project_from_template')} is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.`,
+  inputSchema: z.strictObject({
+    template_id: templateId(),
+    construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),
+  }),
+  outputSchema: ConstructionSchema(),
+  annotations: READS,
+}));
+
 export const createGetProjectConstruction = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_project_construction',
-    title: 'Check a project being created from a template',
-    description: `Says whether a project started with ${toolRef('create_project_from_template')} is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.`,
-    inputSchema: z.strictObject({
-      template_id: templateId(),
-      construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),
-    }),
-    outputSchema: ConstructionSchema,
-    annotations: READS,
+    ...getProjectConstructionShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.get<Raw>(
         `/templates/${input.template_id}/project_constructions/${input.construction_id}.json`,

@@ -1,5 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
+import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -18,19 +19,23 @@ import { CardColumnSchema, CardTableSchema, columnScope, toCardColumn } from './
 
 const columnId = () => id(`Column ID, from ${toolRef('get_card_table')}`);
 
+const createCardColumnShape = lazy(() => ({
+  name: 'create_card_column',
+  title: 'Add a card-table column',
+  description: `Adds a column to a project's card table (before Done). Take project_id from ${toolRef('list_projects')}. Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    card_table_id: dockOverride('card table'),
+    title: z.string().trim().min(1).max(200).describe("The column's name"),
+    description: richText('What belongs in this column.', 5_000).optional(),
+  }),
+  outputSchema: CardColumnSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateCardColumn = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_card_column',
-    title: 'Add a card-table column',
-    description: `Adds a column to a project's card table (before Done). Take project_id from ${toolRef('list_projects')}. Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      card_table_id: dockOverride('card table'),
-      title: z.string().trim().min(1).max(200).describe("The column's name"),
-      description: richText('What belongs in this column.', 5_000).optional(),
-    }),
-    outputSchema: CardColumnSchema,
-    annotations: CREATES,
+    ...createCardColumnShape(),
     handler: async (input, { signal }) => {
       const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
       const html = await deps.html();
@@ -66,20 +71,24 @@ const COLUMN_COLORS = [
   'brown',
 ] as const;
 
+const updateCardColumnShape = lazy(() => ({
+  name: 'update_card_column',
+  title: 'Rename or describe a column',
+  description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    column_id: columnId(),
+    title: z.string().trim().min(1).max(200).optional().describe('New name'),
+    description: richText('New description.', 5_000).optional(),
+    color: z.enum(COLUMN_COLORS).optional().describe('New colour of the column'),
+  }),
+  outputSchema: CardColumnSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateCardColumn = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_card_column',
-    title: 'Rename or describe a column',
-    description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      column_id: columnId(),
-      title: z.string().trim().min(1).max(200).optional().describe('New name'),
-      description: richText('New description.', 5_000).optional(),
-      color: z.enum(COLUMN_COLORS).optional().describe('New colour of the column'),
-    }),
-    outputSchema: CardColumnSchema,
-    annotations: SETS_STATE,
+    ...updateCardColumnShape(),
     handler: async (input, { signal }) => {
       if (input.title === undefined && input.description === undefined && input.color === undefined) {
         throw new InvalidInputError('Nothing to change: pass title, description or color.');
@@ -107,19 +116,23 @@ export const createUpdateCardColumn = (deps: ToolDeps) =>
     },
   });
 
+const moveCardColumnShape = lazy(() => ({
+  name: 'move_card_column',
+  title: 'Reorder card-table columns',
+  description: `Moves a column to another place in its card table (1 = leftmost). Take project_id from ${toolRef('list_projects')} and column_id from ${toolRef('get_card_table')}. Returns the card table with its columns in the new order.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    card_table_id: dockOverride('card table'),
+    column_id: columnId(),
+    position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
+  }),
+  outputSchema: CardTableSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createMoveCardColumn = (deps: ToolDeps) =>
   defineTool({
-    name: 'move_card_column',
-    title: 'Reorder card-table columns',
-    description: `Moves a column to another place in its card table (1 = leftmost). Take project_id from ${toolRef('list_projects')} and column_id from ${toolRef('get_card_table')}. Returns the card table with its columns in the new order.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      card_table_id: dockOverride('card table'),
-      column_id: columnId(),
-      position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
-    }),
-    outputSchema: CardTableSchema,
-    annotations: SETS_STATE,
+    ...moveCardColumnShape(),
     handler: async (input, { signal }) => {
       const table = await deps.docks.resolve(input.project_id, 'kanban_board', input.card_table_id, signal);
       await send(deps, 'POST', `/card_tables/${table}/moves.json`, {
@@ -131,18 +144,22 @@ export const createMoveCardColumn = (deps: ToolDeps) =>
     },
   });
 
+const setCardColumnOnHoldShape = lazy(() => ({
+  name: 'set_card_column_on_hold',
+  title: 'Turn a column\'s "on hold" section on or off',
+  description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the column.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    column_id: columnId(),
+    on_hold: z.boolean().describe('true: add the on-hold section; false: remove it'),
+  }),
+  outputSchema: CardColumnSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createSetCardColumnOnHold = (deps: ToolDeps) =>
   defineTool({
-    name: 'set_card_column_on_hold',
-    title: 'Turn a column\'s "on hold" section on or off',
-    description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the column.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      column_id: columnId(),
-      on_hold: z.boolean().describe('true: add the on-hold section; false: remove it'),
-    }),
-    outputSchema: CardColumnSchema,
-    annotations: SETS_STATE,
+    ...setCardColumnOnHoldShape(),
     handler: async (input, { signal }) => {
       const [markdown, data] = await Promise.all([
         deps.markdown(),
@@ -177,18 +194,22 @@ export const setCardColumnOnHold = basecampTool(
   createSetCardColumnOnHold,
 );
 
+const watchCardColumnShape = lazy(() => ({
+  name: 'watch_card_column',
+  title: 'Watch a card-table column',
+  description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    column_id: columnId(),
+    watching: z.boolean().default(true).describe('true: watch (default); false: stop watching'),
+  }),
+  outputSchema: z.object({ column_id: z.number(), watching: z.boolean() }),
+  annotations: SETS_STATE,
+}));
+
 export const createWatchCardColumn = (deps: ToolDeps) =>
   defineTool({
-    name: 'watch_card_column',
-    title: 'Watch a card-table column',
-    description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      column_id: columnId(),
-      watching: z.boolean().default(true).describe('true: watch (default); false: stop watching'),
-    }),
-    outputSchema: z.object({ column_id: z.number(), watching: z.boolean() }),
-    annotations: SETS_STATE,
+    ...watchCardColumnShape(),
     handler: async (input, { signal }) => {
       await send(
         deps,

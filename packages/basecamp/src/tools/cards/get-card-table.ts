@@ -1,5 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
+import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { dockOverride, ITEM_BODY_CHARS, projectId, READS, type ToolDeps } from '../shared.js';
 import { CardTableSchema, toCardTable } from './shapes.js';
@@ -22,17 +23,21 @@ export async function readCardTable(
   return toCardTable(response.data ?? {}, markdown, ITEM_BODY_CHARS);
 }
 
+const getCardTableShape = lazy(() => ({
+  name: 'get_card_table',
+  title: 'Get a card table and its columns',
+  description: `Returns a project's card table (Kanban board) with its columns left to right: ID, title, kind (triage, column, done), card count, on-hold state. Take project_id from ${toolRef('list_projects')}; use a column's ID with ${toolRef('list_cards')}, ${toolRef('create_card')} and ${toolRef('move_card')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    card_table_id: dockOverride('card table'),
+  }),
+  outputSchema: CardTableSchema(),
+  annotations: READS,
+}));
+
 export const createGetCardTable = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_card_table',
-    title: 'Get a card table and its columns',
-    description: `Returns a project's card table (Kanban board) with its columns left to right: ID, title, kind (triage, column, done), card count, on-hold state. Take project_id from ${toolRef('list_projects')}; use a column's ID with ${toolRef('list_cards')}, ${toolRef('create_card')} and ${toolRef('move_card')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      card_table_id: dockOverride('card table'),
-    }),
-    outputSchema: CardTableSchema,
-    annotations: READS,
+    ...getCardTableShape(),
     handler: (input, { signal }) => readCardTable(deps, input.project_id, input.card_table_id, signal),
   });
 

@@ -1,5 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
+import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { getOne, id, itemProjectId, READS, type ToolDeps } from '../shared.js';
 import { CardSchema, cardScope, toCard } from './shapes.js';
@@ -16,17 +17,21 @@ export const readCard = (
     convert: toCard,
   });
 
+const getCardShape = lazy(() => ({
+  name: 'get_card',
+  title: 'Get a card',
+  description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+  }),
+  outputSchema: CardSchema(),
+  annotations: READS,
+}));
+
 export const createGetCard = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_card',
-    title: 'Get a card',
-    description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
-    }),
-    outputSchema: CardSchema,
-    annotations: READS,
+    ...getCardShape(),
     handler: (input, { signal }) => readCard(deps, input.project_id, input.card_id, signal),
   });
 

@@ -3,6 +3,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
+  lazy,
   number,
   PersonRefSchema,
   people,
@@ -23,56 +24,64 @@ const KINDS: Record<string, 'triage' | 'column' | 'done' | 'not_now'> = {
   'Kanban::NotNowColumn': 'not_now',
 };
 
-export const CardColumnSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  kind: z.string().describe('"triage" (new cards land here), "column", "done" or "not_now"'),
-  description: z.string(),
-  cards_count: z.number(),
-  on_hold: z.boolean().describe('The column has an "on hold" section'),
-  position: z.number().nullable(),
-  color: z.string().nullable().describe('The column colour (white, red, ... brown); null: the default'),
-});
+export const CardColumnSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    kind: z.string().describe('"triage" (new cards land here), "column", "done" or "not_now"'),
+    description: z.string(),
+    cards_count: z.number(),
+    on_hold: z.boolean().describe('The column has an "on hold" section'),
+    position: z.number().nullable(),
+    color: z.string().nullable().describe('The column colour (white, red, ... brown); null: the default'),
+  }),
+);
 
-export const CardTableSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  project_id: z.number().nullable(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  columns: z.array(CardColumnSchema).describe('Left to right'),
-  app_url: z.string().nullable(),
-});
+export const CardTableSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    project_id: z.number().nullable(),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    columns: z.array(CardColumnSchema()).describe('Left to right'),
+    app_url: z.string().nullable(),
+  }),
+);
 
-export const CardStepSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  completed: z.boolean(),
-  due_on: z.string().nullable(),
-  assignees: z.array(PersonRefSchema),
-});
+export const CardStepSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    completed: z.boolean(),
+    due_on: z.string().nullable(),
+    assignees: z.array(PersonRefSchema),
+  }),
+);
 
-export const CardSchema = z.object({
-  id: z.number(),
-  ...inProject,
-  title: z.string(),
-  content: z.string(),
-  content_truncated: z.boolean(),
-  completed: z.boolean(),
-  due_on: z.string().nullable(),
-  position: z.number().nullable().describe('Place in its column, from 1 (top)'),
-  assignees: z.array(PersonRefSchema),
-  steps: z.array(CardStepSchema),
-  creator: PersonRefSchema.nullable(),
-  comments_count: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+export const CardSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    ...inProject,
+    title: z.string(),
+    content: z.string(),
+    content_truncated: z.boolean(),
+    completed: z.boolean(),
+    due_on: z.string().nullable(),
+    position: z.number().nullable().describe('Place in its column, from 1 (top)'),
+    assignees: z.array(PersonRefSchema),
+    steps: z.array(CardStepSchema()),
+    creator: PersonRefSchema.nullable(),
+    comments_count: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
 export function toCardColumn(
   raw: Raw,
   markdown: HtmlToMarkdown,
   max: number,
-): z.infer<typeof CardColumnSchema> {
+): z.infer<ReturnType<typeof CardColumnSchema>> {
   return {
     id: number(raw.id) ?? 0,
     title: text(raw.title) ?? '',
@@ -89,7 +98,7 @@ export function toCardTable(
   raw: Raw,
   markdown: HtmlToMarkdown,
   max: number,
-): z.infer<typeof CardTableSchema> {
+): z.infer<ReturnType<typeof CardTableSchema>> {
   const bucket = record(raw.bucket);
   const project =
     number(bucket?.id) === null ? null : { id: number(bucket?.id) as number, name: text(bucket?.name) ?? '' };
@@ -103,7 +112,7 @@ export function toCardTable(
   };
 }
 
-export function toCardStep(raw: Raw): z.infer<typeof CardStepSchema> {
+export function toCardStep(raw: Raw): z.infer<ReturnType<typeof CardStepSchema>> {
   return {
     id: number(raw.id) ?? 0,
     title: text(raw.title) ?? '',
@@ -113,7 +122,11 @@ export function toCardStep(raw: Raw): z.infer<typeof CardStepSchema> {
   };
 }
 
-export function toCard(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof CardSchema> {
+export function toCard(
+  raw: Raw,
+  markdown: HtmlToMarkdown,
+  max: number,
+): z.infer<ReturnType<typeof CardSchema>> {
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,

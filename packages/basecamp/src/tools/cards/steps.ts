@@ -1,5 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
+import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   assigneeIds,
@@ -18,20 +19,24 @@ import { CardSchema, CardStepSchema, cardScope, stepScope, toCardStep } from './
 
 const stepId = () => id(`Step ID, from ${toolRef('get_card')} (its steps)`);
 
+const createCardStepShape = lazy(() => ({
+  name: 'create_card_step',
+  title: 'Add a step to a card',
+  description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Returns the new step.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+    title: z.string().trim().min(1).max(1_000).describe('What the step is (plain text)'),
+    due_on: date('Due date').optional(),
+    assignee_ids: assigneeIds().optional(),
+  }),
+  outputSchema: CardStepSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateCardStep = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_card_step',
-    title: 'Add a step to a card',
-    description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Returns the new step.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
-      title: z.string().trim().min(1).max(1_000).describe('What the step is (plain text)'),
-      due_on: date('Due date').optional(),
-      assignee_ids: assigneeIds().optional(),
-    }),
-    outputSchema: CardStepSchema,
-    annotations: CREATES,
+    ...createCardStepShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'POST', `/card_tables/cards/${input.card_id}/steps.json`, {
         signal,
@@ -45,22 +50,26 @@ export const createCreateCardStep = (deps: ToolDeps) =>
       }),
   });
 
+const updateCardStepShape = lazy(() => ({
+  name: 'update_card_step',
+  title: 'Change a card step',
+  description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Complete it with ${toolRef('complete_card_step')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    step_id: stepId(),
+    title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
+    due_on: clearableDate('New due date'),
+    assignee_ids: assigneeIds(
+      `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
+    ).optional(),
+  }),
+  outputSchema: CardStepSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateCardStep = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_card_step',
-    title: 'Change a card step',
-    description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Complete it with ${toolRef('complete_card_step')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      step_id: stepId(),
-      title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
-      due_on: clearableDate('New due date'),
-      assignee_ids: assigneeIds(
-        `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
-      ).optional(),
-    }),
-    outputSchema: CardStepSchema,
-    annotations: SETS_STATE,
+    ...updateCardStepShape(),
     handler: (input, { signal }) => {
       if (input.title === undefined && input.due_on === undefined && input.assignee_ids === undefined) {
         throw new InvalidInputError('Nothing to change: pass title, due_on or assignee_ids.');
@@ -78,18 +87,22 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
     },
   });
 
+const completeCardStepShape = lazy(() => ({
+  name: 'complete_card_step',
+  title: 'Complete or reopen a card step',
+  description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the step.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    step_id: stepId(),
+    completed: z.boolean().default(true).describe('true: done (default); false: not done'),
+  }),
+  outputSchema: CardStepSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createCompleteCardStep = (deps: ToolDeps) =>
   defineTool({
-    name: 'complete_card_step',
-    title: 'Complete or reopen a card step',
-    description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the step.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      step_id: stepId(),
-      completed: z.boolean().default(true).describe('true: done (default); false: not done'),
-    }),
-    outputSchema: CardStepSchema,
-    annotations: SETS_STATE,
+    ...completeCardStepShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/card_tables/steps/${input.step_id}/completions.json`, {
         signal,
@@ -99,19 +112,23 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
       }),
   });
 
+const moveCardStepShape = lazy(() => ({
+  name: 'move_card_step',
+  title: 'Reorder a card step',
+  description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the card with its steps in the new order.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+    step_id: stepId(),
+    position: z.number().int().min(1).max(1_000).describe('New place among the steps, 1 = first'),
+  }),
+  outputSchema: CardSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createMoveCardStep = (deps: ToolDeps) =>
   defineTool({
-    name: 'move_card_step',
-    title: 'Reorder a card step',
-    description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the card with its steps in the new order.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
-      step_id: stepId(),
-      position: z.number().int().min(1).max(1_000).describe('New place among the steps, 1 = first'),
-    }),
-    outputSchema: CardSchema,
-    annotations: SETS_STATE,
+    ...moveCardStepShape(),
     handler: async (input, { signal }) => {
       // Basecamp counts this position from 0.
       await send(deps, 'POST', `/card_tables/cards/${input.card_id}/positions.json`, {

@@ -1,5 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
+import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   assigneeIds,
@@ -13,23 +14,27 @@ import {
 } from '../shared.js';
 import { CardSchema, cardScope, toCard } from './shapes.js';
 
+const updateCardShape = lazy(() => ({
+  name: 'update_card',
+  title: 'Change a card',
+  description: `Changes a card's title, description, due date or assignees; fields left out stay as they are. due_on: null clears the date; assignee_ids replaces the assignees ([] unassigns everyone). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Move it with ${toolRef('move_card')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    card_id: id(`Card ID, from ${toolRef('list_cards')}`),
+    title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
+    content: richText('New description.').optional(),
+    due_on: clearableDate('New due date'),
+    assignee_ids: assigneeIds(
+      `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
+    ).optional(),
+  }),
+  outputSchema: CardSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateCard = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_card',
-    title: 'Change a card',
-    description: `Changes a card's title, description, due date or assignees; fields left out stay as they are. due_on: null clears the date; assignee_ids replaces the assignees ([] unassigns everyone). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Move it with ${toolRef('move_card')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      card_id: id(`Card ID, from ${toolRef('list_cards')}`),
-      title: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
-      content: richText('New description.').optional(),
-      due_on: clearableDate('New due date'),
-      assignee_ids: assigneeIds(
-        `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
-      ).optional(),
-    }),
-    outputSchema: CardSchema,
-    annotations: SETS_STATE,
+    ...updateCardShape(),
     handler: async (input, { signal }) => {
       if (Object.keys(input).every((key) => key === 'project_id' || key === 'card_id')) {
         throw new InvalidInputError('Nothing to change: pass title, content, due_on or assignee_ids.');

@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, PersonRefSchema, toPersonRef } from '../../shapes.js';
+import { lazy, listSchema, PersonRefSchema, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -28,22 +28,26 @@ const groupOn = () =>
     .optional()
     .describe("The day the answer is for (YYYY-MM-DD), default today: answer a past day's check-in with it");
 
+const listCheckinAnswersShape = lazy(() => ({
+  name: 'list_checkin_answers',
+  title: "Read a check-in question's answers",
+  description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page). Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    question_id: questionId(),
+    person_id: id(
+      `Only this person's answers, by ID from ${toolRef('list_people')} or ${toolRef('list_checkin_answerers')}`,
+    ).optional(),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(AnswerSchema()),
+  annotations: READS,
+}));
+
 export const createListCheckinAnswers = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_checkin_answers',
-    title: "Read a check-in question's answers",
-    description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page). Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      question_id: questionId(),
-      person_id: id(
-        `Only this person's answers, by ID from ${toolRef('list_people')} or ${toolRef('list_checkin_answerers')}`,
-      ).optional(),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(AnswerSchema),
-    annotations: READS,
+    ...listCheckinAnswersShape(),
     handler: async (input, { signal }) => {
       const scope = questionScope(input.project_id, input.question_id);
       if (input.person_id === undefined) {
@@ -77,14 +81,18 @@ export const createListCheckinAnswers = (deps: ToolDeps) =>
     },
   });
 
+const listCheckinAnswerersShape = lazy(() => ({
+  name: 'list_checkin_answerers',
+  title: 'Who answered a check-in question',
+  description: `Lists the people who have answered a check-in question. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Read one person's answers with ${toolRef('list_checkin_answers')} and person_id.`,
+  inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
+  outputSchema: z.object({ people: z.array(PersonRefSchema) }),
+  annotations: READS,
+}));
+
 export const createListCheckinAnswerers = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_checkin_answerers',
-    title: 'Who answered a check-in question',
-    description: `Lists the people who have answered a check-in question. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Read one person's answers with ${toolRef('list_checkin_answers')} and person_id.`,
-    inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
-    outputSchema: z.object({ people: z.array(PersonRefSchema) }),
-    annotations: READS,
+    ...listCheckinAnswerersShape(),
     handler: async (input, { signal }) => {
       const scope = questionScope(input.project_id, input.question_id);
       const target = scoped(scope, `/questions/${input.question_id}/answers/by.json`);
@@ -98,17 +106,21 @@ export const createListCheckinAnswerers = (deps: ToolDeps) =>
     },
   });
 
+const getCheckinAnswerShape = lazy(() => ({
+  name: 'get_checkin_answer',
+  title: 'Get a check-in answer',
+  description: `Returns one check-in answer, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
+  }),
+  outputSchema: AnswerSchema(),
+  annotations: READS,
+}));
+
 export const createGetCheckinAnswer = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_checkin_answer',
-    title: 'Get a check-in answer',
-    description: `Returns one check-in answer, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
-    }),
-    outputSchema: AnswerSchema,
-    annotations: READS,
+    ...getCheckinAnswerShape(),
     handler: (input, { signal }) =>
       getOne(deps, `/question_answers/${input.answer_id}.json`, {
         signal,
@@ -117,19 +129,23 @@ export const createGetCheckinAnswer = (deps: ToolDeps) =>
       }),
   });
 
+const answerCheckinShape = lazy(() => ({
+  name: 'answer_checkin',
+  title: 'Answer a check-in question',
+  description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Returns the answer; change it later with ${toolRef('update_checkin_answer')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    question_id: questionId(),
+    content: richText('Your answer.', 20_000),
+    group_on: groupOn(),
+  }),
+  outputSchema: AnswerSchema(),
+  annotations: CREATES,
+}));
+
 export const createAnswerCheckin = (deps: ToolDeps) =>
   defineTool({
-    name: 'answer_checkin',
-    title: 'Answer a check-in question',
-    description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Returns the answer; change it later with ${toolRef('update_checkin_answer')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      question_id: questionId(),
-      content: richText('Your answer.', 20_000),
-      group_on: groupOn(),
-    }),
-    outputSchema: AnswerSchema,
-    annotations: CREATES,
+    ...answerCheckinShape(),
     handler: async (input, { signal }) => {
       const html = await deps.html();
       return sendOne(deps, 'POST', `/questions/${input.question_id}/answers.json`, {
@@ -144,19 +160,23 @@ export const createAnswerCheckin = (deps: ToolDeps) =>
     },
   });
 
+const updateCheckinAnswerShape = lazy(() => ({
+  name: 'update_checkin_answer',
+  title: 'Change a check-in answer',
+  description: `Replaces the text (Markdown) of a check-in answer. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
+    content: richText('The new answer.', 20_000),
+    group_on: groupOn(),
+  }),
+  outputSchema: AnswerSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateCheckinAnswer = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_checkin_answer',
-    title: 'Change a check-in answer',
-    description: `Replaces the text (Markdown) of a check-in answer. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
-      content: richText('The new answer.', 20_000),
-      group_on: groupOn(),
-    }),
-    outputSchema: AnswerSchema,
-    annotations: SETS_STATE,
+    ...updateCheckinAnswerShape(),
     handler: async (input, { signal }) => {
       const html = await deps.html();
       return sendOne(deps, 'PUT', `/question_answers/${input.answer_id}.json`, {

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema } from '../../shapes.js';
+import { lazy, listSchema } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -22,19 +22,23 @@ import { QuestionSchema, questionScope, scheduleInput, toQuestion } from './shap
 
 const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions')}`);
 
+const listCheckinQuestionsShape = lazy(() => ({
+  name: 'list_checkin_questions',
+  title: 'List check-in questions',
+  description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with ${toolRef('list_checkin_answers')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    questionnaire_id: dockOverride('Automatic Check-ins'),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(QuestionSchema()),
+  annotations: READS,
+}));
+
 export const createListCheckinQuestions = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_checkin_questions',
-    title: 'List check-in questions',
-    description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with ${toolRef('list_checkin_answers')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      questionnaire_id: dockOverride('Automatic Check-ins'),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(QuestionSchema),
-    annotations: READS,
+    ...listCheckinQuestionsShape(),
     handler: async (input, { signal }) => {
       const questionnaire = await deps.docks.resolve(
         input.project_id,
@@ -52,14 +56,18 @@ export const createListCheckinQuestions = (deps: ToolDeps) =>
     },
   });
 
+const getCheckinQuestionShape = lazy(() => ({
+  name: 'get_checkin_question',
+  title: 'Get a check-in question',
+  description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
+  outputSchema: QuestionSchema(),
+  annotations: READS,
+}));
+
 export const createGetCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_checkin_question',
-    title: 'Get a check-in question',
-    description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
-    inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
-    outputSchema: QuestionSchema,
-    annotations: READS,
+    ...getCheckinQuestionShape(),
     handler: (input, { signal }) =>
       getOne(deps, `/questions/${input.question_id}.json`, {
         signal,
@@ -68,24 +76,28 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
       }),
   });
 
+const createCheckinQuestionShape = lazy(() => ({
+  name: 'create_checkin_question',
+  title: 'Ask a new check-in question',
+  description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from ${toolRef('list_projects')}. Returns the new question.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    questionnaire_id: dockOverride('Automatic Check-ins'),
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('The question, e.g. "What will you work on this week?"'),
+    schedule: scheduleInput(),
+  }),
+  outputSchema: QuestionSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_checkin_question',
-    title: 'Ask a new check-in question',
-    description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from ${toolRef('list_projects')}. Returns the new question.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      questionnaire_id: dockOverride('Automatic Check-ins'),
-      title: z
-        .string()
-        .trim()
-        .min(1)
-        .max(500)
-        .describe('The question, e.g. "What will you work on this week?"'),
-      schedule: scheduleInput(),
-    }),
-    outputSchema: QuestionSchema,
-    annotations: CREATES,
+    ...createCheckinQuestionShape(),
     handler: async (input, { signal }) => {
       const questionnaire = await deps.docks.resolve(
         input.project_id,
@@ -107,28 +119,32 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
     },
   });
 
+const updateCheckinQuestionShape = lazy(() => ({
+  name: 'update_checkin_question',
+  title: 'Change a check-in question',
+  description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    question_id: questionId(),
+    title: z.string().trim().min(1).max(500).optional().describe('New wording'),
+    schedule: scheduleInput().optional(),
+    paused: z.boolean().optional().describe('true: stop asking for now; false: ask again'),
+    notify_on_answer: z
+      .boolean()
+      .optional()
+      .describe('Your own notifications: true to be notified of each answer'),
+    digest_include_unanswered: z
+      .boolean()
+      .optional()
+      .describe("Your own notifications: true to list who hasn't answered in the daily digest"),
+  }),
+  outputSchema: QuestionSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateCheckinQuestion = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_checkin_question',
-    title: 'Change a check-in question',
-    description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      question_id: questionId(),
-      title: z.string().trim().min(1).max(500).optional().describe('New wording'),
-      schedule: scheduleInput().optional(),
-      paused: z.boolean().optional().describe('true: stop asking for now; false: ask again'),
-      notify_on_answer: z
-        .boolean()
-        .optional()
-        .describe('Your own notifications: true to be notified of each answer'),
-      digest_include_unanswered: z
-        .boolean()
-        .optional()
-        .describe("Your own notifications: true to list who hasn't answered in the daily digest"),
-    }),
-    outputSchema: QuestionSchema,
-    annotations: SETS_STATE,
+    ...updateCheckinQuestionShape(),
     handler: async (input, { signal }) => {
       const notifications = {
         ...(input.notify_on_answer === undefined ? {} : { notify_on_answer: input.notify_on_answer }),

@@ -3,6 +3,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
+  lazy,
   number,
   PersonRefSchema,
   placement,
@@ -14,39 +15,45 @@ import { itemScope } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-export const QuestionScheduleSchema = z.object({
-  frequency: z.string().describe('every_day, every_week, every_other_week, every_month or on_certain_days'),
-  days: z.array(z.number()).describe('Weekdays it is asked on, 0 = Sunday'),
-  hour: z.number(),
-  minute: z.number(),
-  start_date: z.string().nullable(),
-  end_date: z.string().nullable(),
-});
+export const QuestionScheduleSchema = lazy(() =>
+  z.object({
+    frequency: z.string().describe('every_day, every_week, every_other_week, every_month or on_certain_days'),
+    days: z.array(z.number()).describe('Weekdays it is asked on, 0 = Sunday'),
+    hour: z.number(),
+    minute: z.number(),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+  }),
+);
 
-export const QuestionSchema = z.object({
-  id: z.number(),
-  ...inProject,
-  title: z.string().describe('The question asked'),
-  paused: z.boolean(),
-  schedule: QuestionScheduleSchema.nullable(),
-  answers_count: z.number(),
-  creator: PersonRefSchema.nullable(),
-  app_url: z.string().nullable(),
-});
+export const QuestionSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    ...inProject,
+    title: z.string().describe('The question asked'),
+    paused: z.boolean(),
+    schedule: QuestionScheduleSchema().nullable(),
+    answers_count: z.number(),
+    creator: PersonRefSchema.nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-export const AnswerSchema = z.object({
-  id: z.number(),
-  ...inProject,
-  author: PersonRefSchema.nullable(),
-  group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
-  content: z.string(),
-  content_truncated: z.boolean(),
-  comments_count: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+export const AnswerSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    ...inProject,
+    author: PersonRefSchema.nullable(),
+    group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
+    content: z.string(),
+    content_truncated: z.boolean(),
+    comments_count: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-export function toQuestion(raw: Raw): z.infer<typeof QuestionSchema> {
+export function toQuestion(raw: Raw): z.infer<ReturnType<typeof QuestionSchema>> {
   const schedule = record(raw.schedule);
   return {
     id: number(raw.id) ?? 0,
@@ -71,7 +78,11 @@ export function toQuestion(raw: Raw): z.infer<typeof QuestionSchema> {
   };
 }
 
-export function toAnswer(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof AnswerSchema> {
+export function toAnswer(
+  raw: Raw,
+  markdown: HtmlToMarkdown,
+  max: number,
+): z.infer<ReturnType<typeof AnswerSchema>> {
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,

@@ -4,6 +4,7 @@ import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
 import {
   body,
   inProject,
+  lazy,
   listSchema,
   number,
   PersonRefSchema,
@@ -32,24 +33,32 @@ import {
 
 type Raw = Record<string, unknown>;
 
-export const ClientItemSchema = z.object({
-  id: z.number(),
-  type: z.string().describe('"Client::Approval", "Client::Correspondence", "Inbox::Forward" or a reply type'),
-  ...inProject,
-  subject: z.string(),
-  author: PersonRefSchema.nullable(),
-  from: z.string().nullable().describe('For a forwarded email: who sent it'),
-  approval_status: z.string().nullable().describe('For an approval: pending, approved or rejected'),
-  approver: PersonRefSchema.nullable(),
-  due_on: z.string().nullable(),
-  replies_count: z.number(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-  content: z.string(),
-  content_truncated: z.boolean(),
-});
+export const ClientItemSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    type: z
+      .string()
+      .describe('"Client::Approval", "Client::Correspondence", "Inbox::Forward" or a reply type'),
+    ...inProject,
+    subject: z.string(),
+    author: PersonRefSchema.nullable(),
+    from: z.string().nullable().describe('For a forwarded email: who sent it'),
+    approval_status: z.string().nullable().describe('For an approval: pending, approved or rejected'),
+    approver: PersonRefSchema.nullable(),
+    due_on: z.string().nullable(),
+    replies_count: z.number(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+    content: z.string(),
+    content_truncated: z.boolean(),
+  }),
+);
 
-function toClientItem(raw: Raw, markdown: HtmlToMarkdown, max: number): z.infer<typeof ClientItemSchema> {
+function toClientItem(
+  raw: Raw,
+  markdown: HtmlToMarkdown,
+  max: number,
+): z.infer<ReturnType<typeof ClientItemSchema>> {
   const content = body(markdown, raw.content, max);
   return {
     id: number(raw.id) ?? 0,
@@ -78,14 +87,18 @@ const kind = () =>
     .enum(['approvals', 'correspondences'])
     .describe('"approvals" (sign-off requests) or "correspondences" (client emails)');
 
+const listClientItemsShape = lazy(() => ({
+  name: 'list_client_items',
+  title: 'List client approvals or emails',
+  description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with ${toolRef('list_client_replies')}.`,
+  inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
+  outputSchema: listSchema(ClientItemSchema()),
+  annotations: READS,
+}));
+
 export const createListClientItems = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_client_items',
-    title: 'List client approvals or emails',
-    description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with ${toolRef('list_client_replies')}.`,
-    inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
-    outputSchema: listSchema(ClientItemSchema),
-    annotations: READS,
+    ...listClientItemsShape(),
     handler: (input, { signal }) =>
       listPage(deps, `/buckets/${input.project_id}/client/${KINDS[input.kind].path}.json`, {
         page: input.page,
@@ -96,18 +109,22 @@ export const createListClientItems = (deps: ToolDeps) =>
       }),
   });
 
+const getClientItemShape = lazy(() => ({
+  name: 'get_client_item',
+  title: 'Get a client approval or email',
+  description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from ${toolRef('list_client_items')}).`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    kind: kind(),
+    item_id: id(`ID from ${toolRef('list_client_items')}`),
+  }),
+  outputSchema: ClientItemSchema(),
+  annotations: READS,
+}));
+
 export const createGetClientItem = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_client_item',
-    title: 'Get a client approval or email',
-    description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from ${toolRef('list_client_items')}).`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      kind: kind(),
-      item_id: id(`ID from ${toolRef('list_client_items')}`),
-    }),
-    outputSchema: ClientItemSchema,
-    annotations: READS,
+    ...getClientItemShape(),
     handler: (input, { signal }) => {
       const { path, what } = KINDS[input.kind];
       return getOne(deps, `/client/${path}/${input.item_id}.json`, {
@@ -123,19 +140,23 @@ export const createGetClientItem = (deps: ToolDeps) =>
     },
   });
 
+const listClientRepliesShape = lazy(() => ({
+  name: 'list_client_replies',
+  title: 'Read replies to a client approval or email',
+  description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_client_items')}).`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    recording_id: id(`Approval or correspondence ID, from ${toolRef('list_client_items')}`),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(ClientItemSchema()),
+  annotations: READS,
+}));
+
 export const createListClientReplies = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_client_replies',
-    title: 'Read replies to a client approval or email',
-    description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_client_items')}).`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      recording_id: id(`Approval or correspondence ID, from ${toolRef('list_client_items')}`),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(ClientItemSchema),
-    annotations: READS,
+    ...listClientRepliesShape(),
     handler: (input, { signal }) =>
       listPage(deps, `/buckets/${input.project_id}/client/recordings/${input.recording_id}/replies.json`, {
         page: input.page,
@@ -146,18 +167,22 @@ export const createListClientReplies = (deps: ToolDeps) =>
       }),
   });
 
+const setClientVisibilityShape = lazy(() => ({
+  name: 'set_client_visibility',
+  title: 'Show or hide an item from clients',
+  description: `Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out. Returns the item's type and new visibility.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    visible: z.boolean().describe('true: clients see it; false: hidden from clients'),
+  }),
+  outputSchema: z.object({ recording_id: z.number(), type: z.string(), visible_to_clients: z.boolean() }),
+  annotations: SETS_STATE,
+}));
+
 export const createSetClientVisibility = (deps: ToolDeps) =>
   defineTool({
-    name: 'set_client_visibility',
-    title: 'Show or hide an item from clients',
-    description: `Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out. Returns the item's type and new visibility.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      visible: z.boolean().describe('true: clients see it; false: hidden from clients'),
-    }),
-    outputSchema: z.object({ recording_id: z.number(), type: z.string(), visible_to_clients: z.boolean() }),
-    annotations: SETS_STATE,
+    ...setClientVisibilityShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/recordings/${input.recording_id}/client_visibility.json`, {
         signal,
@@ -184,19 +209,23 @@ const forwardScope = (projectId: number | undefined, forwardId: number) =>
     'list_email_forwards',
   );
 
+const listEmailForwardsShape = lazy(() => ({
+  name: 'list_email_forwards',
+  title: 'List forwarded emails',
+  description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with ${toolRef('list_forward_replies')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    inbox_id: dockOverride('Email Forwards inbox'),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(ClientItemSchema()),
+  annotations: READS,
+}));
+
 export const createListEmailForwards = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_email_forwards',
-    title: 'List forwarded emails',
-    description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with ${toolRef('list_forward_replies')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      inbox_id: dockOverride('Email Forwards inbox'),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(ClientItemSchema),
-    annotations: READS,
+    ...listEmailForwardsShape(),
     handler: async (input, { signal }) => {
       const inbox = await deps.docks.resolve(input.project_id, 'inbox', input.inbox_id, signal);
       return listPage(deps, `/inboxes/${inbox}/forwards.json`, {
@@ -209,18 +238,22 @@ export const createListEmailForwards = (deps: ToolDeps) =>
     },
   });
 
+const getEmailForwardShape = lazy(() => ({
+  name: 'get_email_forward',
+  title: 'Get a forwarded email',
+  description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from ${toolRef('list_forward_replies')} or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
+    reply_id: id(`Reply ID, from ${toolRef('list_forward_replies')}: return that reply, whole`).optional(),
+  }),
+  outputSchema: ClientItemSchema(),
+  annotations: READS,
+}));
+
 export const createGetEmailForward = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_email_forward',
-    title: 'Get a forwarded email',
-    description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from ${toolRef('list_forward_replies')} or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
-      reply_id: id(`Reply ID, from ${toolRef('list_forward_replies')}: return that reply, whole`).optional(),
-    }),
-    outputSchema: ClientItemSchema,
-    annotations: READS,
+    ...getEmailForwardShape(),
     handler: (input, { signal }) =>
       getOne(
         deps,
@@ -243,19 +276,23 @@ export const createGetEmailForward = (deps: ToolDeps) =>
       ),
   });
 
+const listForwardRepliesShape = lazy(() => ({
+  name: 'list_forward_replies',
+  title: 'Read replies to a forwarded email',
+  description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(ClientItemSchema()),
+  annotations: READS,
+}));
+
 export const createListForwardReplies = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_forward_replies',
-    title: 'Read replies to a forwarded email',
-    description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(ClientItemSchema),
-    annotations: READS,
+    ...listForwardRepliesShape(),
     handler: (input, { signal }) => {
       const scope = forwardScope(input.project_id, input.forward_id);
       return listPage(deps, `/inbox_forwards/${input.forward_id}/replies.json`, {
@@ -269,18 +306,22 @@ export const createListForwardReplies = (deps: ToolDeps) =>
     },
   });
 
+const replyToForwardShape = lazy(() => ({
+  name: 'reply_to_forward',
+  title: 'Reply to a forwarded email',
+  description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out. Returns the reply.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
+    content: richText('The reply.', 20_000),
+  }),
+  outputSchema: ClientItemSchema(),
+  annotations: CREATES,
+}));
+
 export const createReplyToForward = (deps: ToolDeps) =>
   defineTool({
-    name: 'reply_to_forward',
-    title: 'Reply to a forwarded email',
-    description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out. Returns the reply.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
-      content: richText('The reply.', 20_000),
-    }),
-    outputSchema: ClientItemSchema,
-    annotations: CREATES,
+    ...replyToForwardShape(),
     handler: async (input, { signal }) => {
       const html = await deps.html();
       return sendOne(deps, 'POST', `/inbox_forwards/${input.forward_id}/replies.json`, {

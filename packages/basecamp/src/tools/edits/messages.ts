@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CommentSchema, MessageSchema, number, text, toComment, toMessage } from '../../shapes.js';
+import { CommentSchema, lazy, MessageSchema, number, text, toComment, toMessage } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   id,
@@ -17,20 +17,24 @@ import {
 const messageScope = (projectId: number | undefined, messageId: number) =>
   itemScope(projectId, `Message ${messageId}`, `/messages/${messageId}.json`, 'list_messages');
 
+const updateMessageShape = lazy(() => ({
+  name: 'update_message',
+  title: 'Edit a message',
+  description: `Changes a message's subject, body (Markdown) or type (category_id, from ${toolRef('list_message_types')}). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    message_id: id(`Message ID, from ${toolRef('list_messages')}`),
+    subject: z.string().trim().min(1).max(500).optional().describe('New subject'),
+    content: richText('New body.').optional(),
+    category_id: id(`Message type ID, from ${toolRef('list_message_types')}`).optional(),
+  }),
+  outputSchema: MessageSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateMessage = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_message',
-    title: 'Edit a message',
-    description: `Changes a message's subject, body (Markdown) or type (category_id, from ${toolRef('list_message_types')}). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      message_id: id(`Message ID, from ${toolRef('list_messages')}`),
-      subject: z.string().trim().min(1).max(500).optional().describe('New subject'),
-      content: richText('New body.').optional(),
-      category_id: id(`Message type ID, from ${toolRef('list_message_types')}`).optional(),
-    }),
-    outputSchema: MessageSchema,
-    annotations: SETS_STATE,
+    ...updateMessageShape(),
     handler: async (input, { signal }) => {
       if (input.subject === undefined && input.content === undefined && input.category_id === undefined) {
         throw new InvalidInputError('Nothing to change: pass subject, content or category_id.');
@@ -49,18 +53,22 @@ export const createUpdateMessage = (deps: ToolDeps) =>
     },
   });
 
+const pinMessageShape = lazy(() => ({
+  name: 'pin_message',
+  title: 'Pin or unpin a message',
+  description: `Pins a message to the top of its message board (pinned: true, the default) or unpins it. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    message_id: id(`Message ID, from ${toolRef('list_messages')}`),
+    pinned: z.boolean().default(true).describe('true: pin (default); false: unpin'),
+  }),
+  outputSchema: z.object({ message_id: z.number(), pinned: z.boolean() }),
+  annotations: SETS_STATE,
+}));
+
 export const createPinMessage = (deps: ToolDeps) =>
   defineTool({
-    name: 'pin_message',
-    title: 'Pin or unpin a message',
-    description: `Pins a message to the top of its message board (pinned: true, the default) or unpins it. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      message_id: id(`Message ID, from ${toolRef('list_messages')}`),
-      pinned: z.boolean().default(true).describe('true: pin (default); false: unpin'),
-    }),
-    outputSchema: z.object({ message_id: z.number(), pinned: z.boolean() }),
-    annotations: SETS_STATE,
+    ...pinMessageShape(),
     handler: async (input, { signal }) => {
       await send(deps, input.pinned ? 'POST' : 'DELETE', `/recordings/${input.message_id}/pin.json`, {
         signal,
@@ -70,16 +78,20 @@ export const createPinMessage = (deps: ToolDeps) =>
     },
   });
 
+const listMessageTypesShape = lazy(() => ({
+  name: 'list_message_types',
+  title: 'List message types',
+  description: `Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that ${toolRef('create_message')} and ${toolRef('update_message')} accept as category_id.`,
+  inputSchema: z.strictObject({}),
+  outputSchema: z.object({
+    items: z.array(z.object({ id: z.number(), name: z.string(), icon: z.string() })),
+  }),
+  annotations: READS,
+}));
+
 export const createListMessageTypes = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_message_types',
-    title: 'List message types',
-    description: `Lists the message types (categories such as "Announcement" or "FYI", each with an icon) that ${toolRef('create_message')} and ${toolRef('update_message')} accept as category_id.`,
-    inputSchema: z.strictObject({}),
-    outputSchema: z.object({
-      items: z.array(z.object({ id: z.number(), name: z.string(), icon: z.string() })),
-    }),
-    annotations: READS,
+    ...listMessageTypesShape(),
     handler: async (_input, { signal }) => {
       const data = (await deps.client.get<unknown>('/categories.json', { signal })).data;
       return {
@@ -92,18 +104,22 @@ export const createListMessageTypes = (deps: ToolDeps) =>
     },
   });
 
+const updateCommentShape = lazy(() => ({
+  name: 'update_comment',
+  title: 'Edit a comment',
+  description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with ${toolRef('set_recording_status')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    comment_id: id(`Comment ID, from ${toolRef('list_comments')}`),
+    content: richText('The new comment.', 20_000),
+  }),
+  outputSchema: CommentSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateComment = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_comment',
-    title: 'Edit a comment',
-    description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with ${toolRef('set_recording_status')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      comment_id: id(`Comment ID, from ${toolRef('list_comments')}`),
-      content: richText('The new comment.', 20_000),
-    }),
-    outputSchema: CommentSchema,
-    annotations: SETS_STATE,
+    ...updateCommentShape(),
     handler: async (input, { signal }) => {
       const html = await deps.html();
       return sendOne(deps, 'PUT', `/comments/${input.comment_id}.json`, {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   DocumentSchema,
   FolderSchema,
+  lazy,
   ScheduleEntrySchema,
   toDocument,
   toFolder,
@@ -31,24 +32,28 @@ const time = (description: string) =>
     .datetime({ offset: true })
     .describe(`${description} (ISO 8601 with time zone, e.g. 2026-03-15T14:00:00Z)`);
 
+const createScheduleEntryShape = lazy(() => ({
+  name: 'create_schedule_entry',
+  title: 'Add an event to a schedule',
+  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day. Take project_id from ${toolRef('list_projects')}. Returns the new entry.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    schedule_id: dockOverride('schedule'),
+    summary: z.string().trim().min(1).max(500).describe("The event's title"),
+    starts_at: time('Start'),
+    ends_at: time('End'),
+    all_day: z.boolean().default(false).describe('An all-day event (default false)'),
+    description: richText('Details.').optional(),
+    participant_ids: assigneeIds(`People taking part, by ID from ${toolRef('list_people')}`).optional(),
+    notify: z.boolean().default(false).describe('Notify the participants (default false)'),
+  }),
+  outputSchema: ScheduleEntrySchema,
+  annotations: CREATES,
+}));
+
 export const createCreateScheduleEntry = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_schedule_entry',
-    title: 'Add an event to a schedule',
-    description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day. Take project_id from ${toolRef('list_projects')}. Returns the new entry.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      schedule_id: dockOverride('schedule'),
-      summary: z.string().trim().min(1).max(500).describe("The event's title"),
-      starts_at: time('Start'),
-      ends_at: time('End'),
-      all_day: z.boolean().default(false).describe('An all-day event (default false)'),
-      description: richText('Details.').optional(),
-      participant_ids: assigneeIds(`People taking part, by ID from ${toolRef('list_people')}`).optional(),
-      notify: z.boolean().default(false).describe('Notify the participants (default false)'),
-    }),
-    outputSchema: ScheduleEntrySchema,
-    annotations: CREATES,
+    ...createScheduleEntryShape(),
     handler: async (input, { signal }) => {
       if (Date.parse(input.ends_at) < Date.parse(input.starts_at)) {
         throw new InvalidInputError('ends_at is before starts_at.');
@@ -77,25 +82,29 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
     },
   });
 
+const updateScheduleEntryShape = lazy(() => ({
+  name: 'update_schedule_entry',
+  title: 'Change an event',
+  description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced). Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
+    summary: z.string().trim().min(1).max(500).optional().describe('New title'),
+    starts_at: time('New start').optional(),
+    ends_at: time('New end').optional(),
+    all_day: z.boolean().optional().describe('An all-day event'),
+    description: richText('New details.').optional(),
+    participant_ids: assigneeIds(
+      `Everyone taking part from now on, by ID from ${toolRef('list_people')}`,
+    ).optional(),
+  }),
+  outputSchema: ScheduleEntrySchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateScheduleEntry = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_schedule_entry',
-    title: 'Change an event',
-    description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced). Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
-      summary: z.string().trim().min(1).max(500).optional().describe('New title'),
-      starts_at: time('New start').optional(),
-      ends_at: time('New end').optional(),
-      all_day: z.boolean().optional().describe('An all-day event'),
-      description: richText('New details.').optional(),
-      participant_ids: assigneeIds(
-        `Everyone taking part from now on, by ID from ${toolRef('list_people')}`,
-      ).optional(),
-    }),
-    outputSchema: ScheduleEntrySchema,
-    annotations: SETS_STATE,
+    ...updateScheduleEntryShape(),
     handler: async (input, { signal }) => {
       const { project_id: _project, entry_id: entryId, description, ...rest } = input;
       if (Object.keys(rest).length === 0 && description === undefined) {
@@ -118,21 +127,25 @@ export const createUpdateScheduleEntry = (deps: ToolDeps) =>
     },
   });
 
+const createDocumentShape = lazy(() => ({
+  name: 'create_document',
+  title: 'Write a document',
+  description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new document.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files'),
+    title: z.string().trim().min(1).max(500).describe("The document's title"),
+    content: richText('The document.', 200_000),
+    draft: z.boolean().default(false).describe('Save as a draft only you see (default false: publish)'),
+  }),
+  outputSchema: DocumentSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateDocument = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_document',
-    title: 'Write a document',
-    description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new document.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files'),
-      title: z.string().trim().min(1).max(500).describe("The document's title"),
-      content: richText('The document.', 200_000),
-      draft: z.boolean().default(false).describe('Save as a draft only you see (default false: publish)'),
-    }),
-    outputSchema: DocumentSchema,
-    annotations: CREATES,
+    ...createDocumentShape(),
     handler: async (input, { signal }) => {
       const target = await folderTarget(deps, input, signal);
       const html = await deps.html();
@@ -154,19 +167,23 @@ export const createCreateDocument = (deps: ToolDeps) =>
     },
   });
 
+const updateDocumentShape = lazy(() => ({
+  name: 'update_document',
+  title: 'Edit a document',
+  description: `Changes a document's title or replaces its body (Markdown). Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    document_id: id(`Document ID, from ${toolRef('list_documents')}`),
+    title: z.string().trim().min(1).max(500).optional().describe('New title'),
+    content: richText('The new body.', 200_000).optional(),
+  }),
+  outputSchema: DocumentSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateDocument = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_document',
-    title: 'Edit a document',
-    description: `Changes a document's title or replaces its body (Markdown). Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      document_id: id(`Document ID, from ${toolRef('list_documents')}`),
-      title: z.string().trim().min(1).max(500).optional().describe('New title'),
-      content: richText('The new body.', 200_000).optional(),
-    }),
-    outputSchema: DocumentSchema,
-    annotations: SETS_STATE,
+    ...updateDocumentShape(),
     handler: async (input, { signal }) => {
       if (input.title === undefined && input.content === undefined) {
         throw new InvalidInputError('Nothing to change: pass title or content.');
@@ -189,19 +206,23 @@ export const createUpdateDocument = (deps: ToolDeps) =>
     },
   });
 
+const createFolderShape = lazy(() => ({
+  name: 'create_folder',
+  title: 'Add a Docs & Files folder',
+  description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new folder.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files'),
+    title: z.string().trim().min(1).max(500).describe("The folder's name"),
+  }),
+  outputSchema: FolderSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateFolder = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_folder',
-    title: 'Add a Docs & Files folder',
-    description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new folder.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files'),
-      title: z.string().trim().min(1).max(500).describe("The folder's name"),
-    }),
-    outputSchema: FolderSchema,
-    annotations: CREATES,
+    ...createFolderShape(),
     handler: async (input, { signal }) => {
       const target = await folderTarget(deps, input, signal);
       return sendOne(deps, 'POST', `/vaults/${target.vault}/vaults.json`, {
@@ -218,18 +239,22 @@ export const createCreateFolder = (deps: ToolDeps) =>
     },
   });
 
+const renameFolderShape = lazy(() => ({
+  name: 'rename_folder',
+  title: 'Rename a folder',
+  description: `Renames a Docs & Files folder. Pass project_id (from ${toolRef('list_projects')}) and folder_id (from ${toolRef('list_folders')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    folder_id: id(`Folder ID, from ${toolRef('list_folders')}`),
+    title: z.string().trim().min(1).max(500).describe('New name'),
+  }),
+  outputSchema: FolderSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createRenameFolder = (deps: ToolDeps) =>
   defineTool({
-    name: 'rename_folder',
-    title: 'Rename a folder',
-    description: `Renames a Docs & Files folder. Pass project_id (from ${toolRef('list_projects')}) and folder_id (from ${toolRef('list_folders')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      folder_id: id(`Folder ID, from ${toolRef('list_folders')}`),
-      title: z.string().trim().min(1).max(500).describe('New name'),
-    }),
-    outputSchema: FolderSchema,
-    annotations: SETS_STATE,
+    ...renameFolderShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/vaults/${input.folder_id}.json`, {
         signal,
@@ -244,19 +269,23 @@ export const createRenameFolder = (deps: ToolDeps) =>
       }),
   });
 
+const updateUploadShape = lazy(() => ({
+  name: 'update_upload',
+  title: 'Rename or describe a file',
+  description: `Renames an uploaded file (name without its extension) or replaces its description (Markdown). Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
+    name: z.string().trim().min(1).max(255).optional().describe('New file name, without the extension'),
+    description: richText('New description.').optional(),
+  }),
+  outputSchema: UploadSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateUpload = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_upload',
-    title: 'Rename or describe a file',
-    description: `Renames an uploaded file (name without its extension) or replaces its description (Markdown). Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
-      name: z.string().trim().min(1).max(255).optional().describe('New file name, without the extension'),
-      description: richText('New description.').optional(),
-    }),
-    outputSchema: UploadSchema,
-    annotations: SETS_STATE,
+    ...updateUploadShape(),
     handler: async (input, { signal }) => {
       if (input.name === undefined && input.description === undefined) {
         throw new InvalidInputError('Nothing to change: pass name or description.');

@@ -3,6 +3,7 @@ import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-co
 import { z } from 'zod';
 import {
   CampfireLineSchema,
+  lazy,
   listSchema,
   text,
   toCampfireLine,
@@ -36,28 +37,32 @@ import { createAttachment, fileInput, loadFile } from './file-input.js';
 
 type Raw = Record<string, unknown>;
 
+const uploadFileShape = lazy(() => ({
+  name: 'upload_file',
+  title: 'Upload a file to Docs & Files',
+  description: `Uploads a file into a project's Docs & Files (or a folder of it, folder_id from ${toolRef('list_folders')}), with an optional description. Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the upload.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    folder_id: folderId(),
+    vault_id: dockOverride('Docs & Files vault'),
+    ...fileInput,
+    description: richText('What the file is.', 20_000).optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .refine((value) => !/[/\\\0]/.test(value), 'a name, without folders')
+      .optional()
+      .describe('A new name for the file in Basecamp, without the extension (e.g. "Q3 plan")'),
+  }),
+  outputSchema: UploadSchema,
+  annotations: CREATES,
+}));
+
 export const createUploadFile = (deps: ToolDeps) =>
   defineTool({
-    name: 'upload_file',
-    title: 'Upload a file to Docs & Files',
-    description: `Uploads a file into a project's Docs & Files (or a folder of it, folder_id from ${toolRef('list_folders')}), with an optional description. Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the upload.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      folder_id: folderId(),
-      vault_id: dockOverride('Docs & Files vault'),
-      ...fileInput,
-      description: richText('What the file is.', 20_000).optional(),
-      name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(255)
-        .refine((value) => !/[/\\\0]/.test(value), 'a name, without folders')
-        .optional()
-        .describe('A new name for the file in Basecamp, without the extension (e.g. "Q3 plan")'),
-    }),
-    outputSchema: UploadSchema,
-    annotations: CREATES,
+    ...uploadFileShape(),
     handler: async (input, { signal }) => {
       const file = await loadFile(deps, input);
       const target = await folderTarget(deps, input, signal);
@@ -94,26 +99,30 @@ const ATTACHABLE: Record<string, { path: string; label: string }> = {
   Comment: { path: 'comments', label: 'comment' },
 };
 
+const attachFileShape = lazy(() => ({
+  name: 'attach_file',
+  title: 'Attach a file to a message, document or comment',
+  description: `Attaches a file (an image is shown inline, anything else as a file to download) at the end of a message, document or comment. Give the file as path (inside the server's upload directory) or as content_base64 with filename, and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}); project_id may be left out. To add a file to Docs & Files on its own, use ${toolRef('upload_file')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id('ID of the message, document or comment to attach the file to'),
+    ...fileInput,
+    caption: z.string().trim().min(1).max(500).optional().describe('A caption shown under an image'),
+  }),
+  outputSchema: z.object({
+    recording_id: z.number(),
+    type: z.string().describe('"Message", "Document" or "Comment"'),
+    filename: z.string(),
+    content_type: z.string(),
+    byte_size: z.number(),
+    app_url: z.string().nullable(),
+  }),
+  annotations: CREATES,
+}));
+
 export const createAttachFile = (deps: ToolDeps) =>
   defineTool({
-    name: 'attach_file',
-    title: 'Attach a file to a message, document or comment',
-    description: `Attaches a file (an image is shown inline, anything else as a file to download) at the end of a message, document or comment. Give the file as path (inside the server's upload directory) or as content_base64 with filename, and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}); project_id may be left out. To add a file to Docs & Files on its own, use ${toolRef('upload_file')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id('ID of the message, document or comment to attach the file to'),
-      ...fileInput,
-      caption: z.string().trim().min(1).max(500).optional().describe('A caption shown under an image'),
-    }),
-    outputSchema: z.object({
-      recording_id: z.number(),
-      type: z.string().describe('"Message", "Document" or "Comment"'),
-      filename: z.string(),
-      content_type: z.string(),
-      byte_size: z.number(),
-      app_url: z.string().nullable(),
-    }),
-    annotations: CREATES,
+    ...attachFileShape(),
     handler: async (input, { signal }) => {
       const file = await loadFile(deps, input);
       const scope = itemScope(
@@ -165,19 +174,23 @@ const escapeAttribute = (value: string) =>
 const chatNotFound = (chat: number) =>
   `Chat ${chat} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's chats.`;
 
+const listChatUploadsShape = lazy(() => ({
+  name: 'list_chat_uploads',
+  title: 'List files posted in a chat',
+  description: `Lists the files posted in a project's chat (Campfire), newest first: name, type, size, download URL, who posted it and when. Take project_id from ${toolRef('list_projects')}; with two chats the error lists them: call again with chat_id.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    chat_id: dockOverride('chat (Campfire)'),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(CampfireLineSchema),
+  annotations: READS,
+}));
+
 export const createListChatUploads = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_chat_uploads',
-    title: 'List files posted in a chat',
-    description: `Lists the files posted in a project's chat (Campfire), newest first: name, type, size, download URL, who posted it and when. Take project_id from ${toolRef('list_projects')}; with two chats the error lists them: call again with chat_id.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      chat_id: dockOverride('chat (Campfire)'),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(CampfireLineSchema),
-    annotations: READS,
+    ...listChatUploadsShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       return listPage(deps, `/chats/${chat}/uploads.json`, {
@@ -190,18 +203,22 @@ export const createListChatUploads = (deps: ToolDeps) =>
     },
   });
 
+const uploadChatFileShape = lazy(() => ({
+  name: 'upload_chat_file',
+  title: 'Post a file in a chat',
+  description: `Posts a file as a line of a project's chat (Campfire). Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the chat line with the file.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    chat_id: dockOverride('chat (Campfire)'),
+    ...fileInput,
+  }),
+  outputSchema: CampfireLineSchema,
+  annotations: CREATES,
+}));
+
 export const createUploadChatFile = (deps: ToolDeps) =>
   defineTool({
-    name: 'upload_chat_file',
-    title: 'Post a file in a chat',
-    description: `Posts a file as a line of a project's chat (Campfire). Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the chat line with the file.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      chat_id: dockOverride('chat (Campfire)'),
-      ...fileInput,
-    }),
-    outputSchema: CampfireLineSchema,
-    annotations: CREATES,
+    ...uploadChatFileShape(),
     handler: async (input, { signal }) => {
       const file = await loadFile(deps, input);
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
@@ -240,15 +257,19 @@ async function account(deps: ToolDeps, signal: AbortSignal) {
   return toAccount((await deps.client.get<Raw>('/account.json', { signal })).data ?? {});
 }
 
+const setAccountLogoShape = lazy(() => ({
+  name: 'set_account_logo',
+  title: "Set the account's logo",
+  description:
+    "Uploads or replaces the Basecamp account's logo (PNG, JPEG, GIF, WebP, AVIF or HEIC, at most 5 MB; administrators and owners only). Give the image as path (inside the server's upload directory) or as content_base64 with filename. Returns the account.",
+  inputSchema: z.strictObject(fileInput),
+  outputSchema: AccountSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createSetAccountLogo = (deps: ToolDeps) =>
   defineTool({
-    name: 'set_account_logo',
-    title: "Set the account's logo",
-    description:
-      "Uploads or replaces the Basecamp account's logo (PNG, JPEG, GIF, WebP, AVIF or HEIC, at most 5 MB; administrators and owners only). Give the image as path (inside the server's upload directory) or as content_base64 with filename. Returns the account.",
-    inputSchema: z.strictObject(fileInput),
-    outputSchema: AccountSchema,
-    annotations: SETS_STATE,
+    ...setAccountLogoShape(),
     handler: async (input, { signal }) => {
       const file = await loadFile(deps, input, {
         maxBytes: MAX_LOGO_BYTES,
@@ -260,15 +281,19 @@ export const createSetAccountLogo = (deps: ToolDeps) =>
     },
   });
 
+const removeAccountLogoShape = lazy(() => ({
+  name: 'remove_account_logo',
+  title: "Remove the account's logo",
+  description:
+    "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead. Returns the account.",
+  inputSchema: z.strictObject({}),
+  outputSchema: AccountSchema(),
+  annotations: DESTROYS,
+}));
+
 export const createRemoveAccountLogo = (deps: ToolDeps) =>
   defineTool({
-    name: 'remove_account_logo',
-    title: "Remove the account's logo",
-    description:
-      "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead. Returns the account.",
-    inputSchema: z.strictObject({}),
-    outputSchema: AccountSchema,
-    annotations: DESTROYS,
+    ...removeAccountLogoShape(),
     handler: async (_input, { signal }) => {
       await deps.client.request('DELETE', '/account/logo.json', { signal });
       return account(deps, signal);

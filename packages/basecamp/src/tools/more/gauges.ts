@@ -1,7 +1,7 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { HtmlToMarkdown } from '../../markdown/html-to-markdown.js';
-import { body, number, record, records, text } from '../../shapes.js';
+import { body, lazy, number, record, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -17,20 +17,24 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const GaugeSchema = z.object({
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  position: z.number().nullable().describe('Latest needle, 0-100 (% done)'),
-  previous_position: z.number().nullable(),
-  color: z.string().nullable().describe('green, yellow or red'),
-});
-const NeedleSchema = z.object({
-  id: z.number(),
-  position: z.number(),
-  color: z.string(),
-  description: z.string(),
-  created_at: z.string().nullable(),
-});
-const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<typeof NeedleSchema> => ({
+const GaugeSchema = lazy(() =>
+  z.object({
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    position: z.number().nullable().describe('Latest needle, 0-100 (% done)'),
+    previous_position: z.number().nullable(),
+    color: z.string().nullable().describe('green, yellow or red'),
+  }),
+);
+const NeedleSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    position: z.number(),
+    color: z.string(),
+    description: z.string(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toNeedle = (raw: Raw, markdown: HtmlToMarkdown): z.infer<ReturnType<typeof NeedleSchema>> => ({
   id: number(raw.id) ?? 0,
   position: number(raw.position) ?? 0,
   color: text(raw.color) ?? '',
@@ -42,21 +46,25 @@ const needleNotFound = (needle: number) =>
 const projectNotFound = (project: number) =>
   `Project ${project} was not found, or you have no access to it. Use ${toolRef('list_projects')} to see project IDs.`;
 
+const listGaugesShape = lazy(() => ({
+  name: 'list_gauges',
+  title: 'Project progress gauges',
+  description:
+    'Lists the progress gauges of projects that have one switched on: how far along each is (0-100), the previous reading, and its color. project_ids narrows it.',
+  inputSchema: z.strictObject({
+    project_ids: z
+      .array(id(`Project ID, from ${toolRef('list_projects')}`))
+      .max(50)
+      .optional()
+      .describe('Only these projects'),
+  }),
+  outputSchema: z.object({ items: z.array(GaugeSchema()) }),
+  annotations: READS,
+}));
+
 export const createListGauges = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_gauges',
-    title: 'Project progress gauges',
-    description:
-      'Lists the progress gauges of projects that have one switched on: how far along each is (0-100), the previous reading, and its color. project_ids narrows it.',
-    inputSchema: z.strictObject({
-      project_ids: z
-        .array(id(`Project ID, from ${toolRef('list_projects')}`))
-        .max(50)
-        .optional()
-        .describe('Only these projects'),
-    }),
-    outputSchema: z.object({ items: z.array(GaugeSchema) }),
-    annotations: READS,
+    ...listGaugesShape(),
     handler: async (input, { signal }) => {
       const data = (
         await deps.client.get<unknown>('/reports/gauges.json', {
@@ -81,17 +89,21 @@ export const createListGauges = (deps: ToolDeps) =>
     },
   });
 
+const setGaugeShape = lazy(() => ({
+  name: 'set_gauge',
+  title: "Switch a project's gauge on or off",
+  description: `Switches a project's progress gauge on (enabled: true) or off. Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    enabled: z.boolean().describe('true: show the gauge; false: hide it'),
+  }),
+  outputSchema: z.object({ project_id: z.number(), enabled: z.boolean() }),
+  annotations: SETS_STATE,
+}));
+
 export const createSetGauge = (deps: ToolDeps) =>
   defineTool({
-    name: 'set_gauge',
-    title: "Switch a project's gauge on or off",
-    description: `Switches a project's progress gauge on (enabled: true) or off. Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      enabled: z.boolean().describe('true: show the gauge; false: hide it'),
-    }),
-    outputSchema: z.object({ project_id: z.number(), enabled: z.boolean() }),
-    annotations: SETS_STATE,
+    ...setGaugeShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('PUT', `/projects/${input.project_id}/gauge.json`, {
         body: { gauge: { enabled: input.enabled } },
@@ -102,15 +114,19 @@ export const createSetGauge = (deps: ToolDeps) =>
     },
   });
 
+const listGaugeNeedlesShape = lazy(() => ({
+  name: 'list_gauge_needles',
+  title: "A project's progress readings",
+  description:
+    "Lists a project's gauge needles (progress readings), newest first, with position, color and note as Markdown.",
+  inputSchema: z.strictObject({ project_id: projectId() }),
+  outputSchema: z.object({ items: z.array(NeedleSchema()) }),
+  annotations: READS,
+}));
+
 export const createListGaugeNeedles = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_gauge_needles',
-    title: "A project's progress readings",
-    description:
-      "Lists a project's gauge needles (progress readings), newest first, with position, color and note as Markdown.",
-    inputSchema: z.strictObject({ project_id: projectId() }),
-    outputSchema: z.object({ items: z.array(NeedleSchema) }),
-    annotations: READS,
+    ...listGaugeNeedlesShape(),
     handler: async (input, { signal }) => {
       const [markdown, response] = await Promise.all([
         deps.markdown(),
@@ -123,19 +139,23 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
     },
   });
 
+const addGaugeNeedleShape = lazy(() => ({
+  name: 'add_gauge_needle',
+  title: 'Record project progress',
+  description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}). Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),
+    color: z.enum(['green', 'yellow', 'red']).default('green').describe('Default green'),
+    description: richText('What changed.', 10_000).optional(),
+  }),
+  outputSchema: NeedleSchema(),
+  annotations: CREATES,
+}));
+
 export const createAddGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
-    name: 'add_gauge_needle',
-    title: 'Record project progress',
-    description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}). Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),
-      color: z.enum(['green', 'yellow', 'red']).default('green').describe('Default green'),
-      description: richText('What changed.', 10_000).optional(),
-    }),
-    outputSchema: NeedleSchema,
-    annotations: CREATES,
+    ...addGaugeNeedleShape(),
     handler: async (input, { signal }) => {
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
       const response = await deps.client.request<Raw>(
@@ -157,17 +177,21 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
     },
   });
 
+const updateGaugeNeedleShape = lazy(() => ({
+  name: 'update_gauge_needle',
+  title: 'Edit a progress note',
+  description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  inputSchema: z.strictObject({
+    needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
+    description: richText('The new note.', 10_000),
+  }),
+  outputSchema: NeedleSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_gauge_needle',
-    title: 'Edit a progress note',
-    description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
-    inputSchema: z.strictObject({
-      needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
-      description: richText('The new note.', 10_000),
-    }),
-    outputSchema: NeedleSchema,
-    annotations: SETS_STATE,
+    ...updateGaugeNeedleShape(),
     handler: async (input, { signal }) => {
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
       const response = await deps.client.request<Raw>('PUT', `/gauge_needles/${input.needle_id}.json`, {
@@ -179,14 +203,18 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
     },
   });
 
+const deleteGaugeNeedleShape = lazy(() => ({
+  name: 'delete_gauge_needle',
+  title: 'Delete a progress reading',
+  description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  inputSchema: z.strictObject({ needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`) }),
+  outputSchema: z.object({ needle_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_gauge_needle',
-    title: 'Delete a progress reading',
-    description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
-    inputSchema: z.strictObject({ needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`) }),
-    outputSchema: z.object({ needle_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteGaugeNeedleShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/gauge_needles/${input.needle_id}.json`, {
         signal,

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, records, text } from '../../shapes.js';
+import { lazy, number, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -16,13 +16,15 @@ import {
 
 type Raw = Record<string, unknown>;
 
-const MarkerSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  date: z.string().describe('YYYY-MM-DD'),
-  created_at: z.string().nullable(),
-});
-const toMarker = (raw: Raw): z.infer<typeof MarkerSchema> => ({
+const MarkerSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    date: z.string().describe('YYYY-MM-DD'),
+    created_at: z.string().nullable(),
+  }),
+);
+const toMarker = (raw: Raw): z.infer<ReturnType<typeof MarkerSchema>> => ({
   id: number(raw.id) ?? 0,
   name: text(raw.name) ?? '',
   date: text(raw.date) ?? '',
@@ -38,29 +40,37 @@ const markerName = () => z.string().trim().min(1).max(255).describe('What the da
 const markerNotFound = (markerId: number) =>
   `Lineup marker ${markerId} was not found. Use ${toolRef('list_lineup_markers')} to see marker IDs.`;
 
+const listLineupMarkersShape = lazy(() => ({
+  name: 'list_lineup_markers',
+  title: 'List Lineup markers',
+  description:
+    "Lists the account-wide markers of Basecamp's Lineup (the timeline of every project): named dates like a launch or a holiday, in date order.",
+  inputSchema: z.strictObject({}),
+  outputSchema: z.object({ items: z.array(MarkerSchema()) }),
+  annotations: READS,
+}));
+
 export const createListLineupMarkers = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_lineup_markers',
-    title: 'List Lineup markers',
-    description:
-      "Lists the account-wide markers of Basecamp's Lineup (the timeline of every project): named dates like a launch or a holiday, in date order.",
-    inputSchema: z.strictObject({}),
-    outputSchema: z.object({ items: z.array(MarkerSchema) }),
-    annotations: READS,
+    ...listLineupMarkersShape(),
     handler: async (_input, { signal }) => ({
       items: (await markers(deps, signal)).sort((a, b) => a.date.localeCompare(b.date)),
     }),
   });
 
+const createLineupMarkerShape = lazy(() => ({
+  name: 'create_lineup_marker',
+  title: 'Add a Lineup marker',
+  description:
+    "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects). Returns the new marker.",
+  inputSchema: z.strictObject({ name: markerName(), date: date('The date to mark') }),
+  outputSchema: MarkerSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateLineupMarker = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_lineup_marker',
-    title: 'Add a Lineup marker',
-    description:
-      "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects). Returns the new marker.",
-    inputSchema: z.strictObject({ name: markerName(), date: date('The date to mark') }),
-    outputSchema: MarkerSchema,
-    annotations: CREATES,
+    ...createLineupMarkerShape(),
     handler: async (input, { signal }) => {
       const before = new Set((await markers(deps, signal)).map((marker) => marker.id));
       // Basecamp answers 201 with an empty body: the new marker is the one that was not there before.
@@ -80,18 +90,22 @@ export const createCreateLineupMarker = (deps: ToolDeps) =>
     },
   });
 
+const updateLineupMarkerShape = lazy(() => ({
+  name: 'update_lineup_marker',
+  title: 'Change a Lineup marker',
+  description: `Renames a Lineup marker or moves it to another date. marker_id from ${toolRef('list_lineup_markers')}.`,
+  inputSchema: z.strictObject({
+    marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`),
+    name: markerName().optional(),
+    date: date('The new date').optional(),
+  }),
+  outputSchema: MarkerSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateLineupMarker = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_lineup_marker',
-    title: 'Change a Lineup marker',
-    description: `Renames a Lineup marker or moves it to another date. marker_id from ${toolRef('list_lineup_markers')}.`,
-    inputSchema: z.strictObject({
-      marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`),
-      name: markerName().optional(),
-      date: date('The new date').optional(),
-    }),
-    outputSchema: MarkerSchema,
-    annotations: SETS_STATE,
+    ...updateLineupMarkerShape(),
     handler: async (input, { signal }) => {
       if (input.name === undefined && input.date === undefined)
         throw new InvalidInputError('Nothing to change: pass name or date.');
@@ -110,14 +124,18 @@ export const createUpdateLineupMarker = (deps: ToolDeps) =>
     },
   });
 
+const deleteLineupMarkerShape = lazy(() => ({
+  name: 'delete_lineup_marker',
+  title: 'Remove a Lineup marker',
+  description: 'Removes a marker from the Lineup for everyone, at once (it is not kept in the trash).',
+  inputSchema: z.strictObject({ marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`) }),
+  outputSchema: z.object({ marker_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteLineupMarker = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_lineup_marker',
-    title: 'Remove a Lineup marker',
-    description: 'Removes a marker from the Lineup for everyone, at once (it is not kept in the trash).',
-    inputSchema: z.strictObject({ marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`) }),
-    outputSchema: z.object({ marker_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteLineupMarkerShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/lineup/markers/${input.marker_id}.json`, {
         signal,
@@ -127,25 +145,29 @@ export const createDeleteLineupMarker = (deps: ToolDeps) =>
     },
   });
 
+const updateScheduleSettingsShape = lazy(() => ({
+  name: 'update_schedule_settings',
+  title: "Show due to-dos and cards on a project's schedule",
+  description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events. Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    schedule_id: dockOverride('schedule'),
+    include_due_assignments: z
+      .boolean()
+      .describe('true: the schedule lists to-dos and cards on their due dates; false: only events'),
+  }),
+  outputSchema: z.object({
+    schedule_id: z.number(),
+    title: z.string(),
+    include_due_assignments: z.boolean(),
+    entries_count: z.number().nullable(),
+  }),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateScheduleSettings = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_schedule_settings',
-    title: "Show due to-dos and cards on a project's schedule",
-    description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events. Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      schedule_id: dockOverride('schedule'),
-      include_due_assignments: z
-        .boolean()
-        .describe('true: the schedule lists to-dos and cards on their due dates; false: only events'),
-    }),
-    outputSchema: z.object({
-      schedule_id: z.number(),
-      title: z.string(),
-      include_due_assignments: z.boolean(),
-      entries_count: z.number().nullable(),
-    }),
-    annotations: SETS_STATE,
+    ...updateScheduleSettingsShape(),
     handler: async (input, { signal }) => {
       const schedule = await deps.docks.resolve(input.project_id, 'schedule', input.schedule_id, signal);
       const response = await deps.client.request<Raw>('PUT', `/schedules/${schedule}.json`, {

@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonSchema, record, text, toPerson } from '../../shapes.js';
+import { lazy, listSchema, number, PersonSchema, record, text, toPerson } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { QuestionSchema, toQuestion } from '../checkins/shapes.js';
 import { limit, listPage, page, READS, SETS_STATE, type ToolDeps } from '../shared.js';
@@ -9,26 +9,32 @@ type Raw = Record<string, unknown>;
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-const PreferencesSchema = z.object({
-  time_zone_name: z.string().nullable().describe('e.g. "America/Chicago": read dates and times in it'),
-  first_week_day: z.string().nullable(),
-  time_format: z.string().nullable().describe('twelve_hour or twenty_four_hour'),
-});
-const toPreferences = (raw: Raw): z.infer<typeof PreferencesSchema> => ({
+const PreferencesSchema = lazy(() =>
+  z.object({
+    time_zone_name: z.string().nullable().describe('e.g. "America/Chicago": read dates and times in it'),
+    first_week_day: z.string().nullable(),
+    time_format: z.string().nullable().describe('twelve_hour or twenty_four_hour'),
+  }),
+);
+const toPreferences = (raw: Raw): z.infer<ReturnType<typeof PreferencesSchema>> => ({
   time_zone_name: text(raw.time_zone_name),
   first_week_day: text(raw.first_week_day),
   time_format: text(raw.time_format),
 });
 
+const myPreferencesShape = lazy(() => ({
+  name: 'my_preferences',
+  title: 'Your time zone and formats',
+  description:
+    'Returns the signed-in person\'s time zone, first day of the week and time format. Use the time zone to turn "tomorrow at 9" into the dates and times Basecamp expects.',
+  inputSchema: z.strictObject({}),
+  outputSchema: PreferencesSchema(),
+  annotations: READS,
+}));
+
 export const createMyPreferences = (deps: ToolDeps) =>
   defineTool({
-    name: 'my_preferences',
-    title: 'Your time zone and formats',
-    description:
-      'Returns the signed-in person\'s time zone, first day of the week and time format. Use the time zone to turn "tomorrow at 9" into the dates and times Basecamp expects.',
-    inputSchema: z.strictObject({}),
-    outputSchema: PreferencesSchema,
-    annotations: READS,
+    ...myPreferencesShape(),
     handler: async (_input, { signal }) =>
       toPreferences((await deps.client.get<Raw>('/my/preferences.json', { signal })).data ?? {}),
   });
@@ -36,25 +42,29 @@ export const createMyPreferences = (deps: ToolDeps) =>
 const profileText = (description: string, max: number) =>
   z.string().trim().min(1).max(max).optional().describe(description);
 
+const updateMyProfileShape = lazy(() => ({
+  name: 'update_my_profile',
+  title: 'Change your profile',
+  description: `Changes the signed-in person's own profile (name, title, bio, location) and preferences (time zone, first day of the week, time format). Pass only what changes. Returns the profile (as ${toolRef('get_person')} does) and the preferences.`,
+  inputSchema: z.strictObject({
+    name: profileText('Display name', 255),
+    title: profileText('Job title', 255),
+    bio: profileText('A short bio', 1_000),
+    location: profileText('Where you are, e.g. "Chicago, IL"', 255),
+    time_zone_name: profileText('Time zone, e.g. "America/Chicago", "London", "UTC"', 100),
+    first_week_day: z.enum(DAYS).optional().describe('First day of the week'),
+    time_format: z.enum(['twelve_hour', 'twenty_four_hour']).optional().describe('Time format'),
+  }),
+  outputSchema: z.object({
+    profile: PersonSchema.extend({ bio: z.string().nullable(), location: z.string().nullable() }),
+    preferences: PreferencesSchema(),
+  }),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateMyProfile = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_my_profile',
-    title: 'Change your profile',
-    description: `Changes the signed-in person's own profile (name, title, bio, location) and preferences (time zone, first day of the week, time format). Pass only what changes. Returns the profile (as ${toolRef('get_person')} does) and the preferences.`,
-    inputSchema: z.strictObject({
-      name: profileText('Display name', 255),
-      title: profileText('Job title', 255),
-      bio: profileText('A short bio', 1_000),
-      location: profileText('Where you are, e.g. "Chicago, IL"', 255),
-      time_zone_name: profileText('Time zone, e.g. "America/Chicago", "London", "UTC"', 100),
-      first_week_day: z.enum(DAYS).optional().describe('First day of the week'),
-      time_format: z.enum(['twelve_hour', 'twenty_four_hour']).optional().describe('Time format'),
-    }),
-    outputSchema: z.object({
-      profile: PersonSchema.extend({ bio: z.string().nullable(), location: z.string().nullable() }),
-      preferences: PreferencesSchema,
-    }),
-    annotations: SETS_STATE,
+    ...updateMyProfileShape(),
     handler: async (input, { signal }) => {
       const profile = Object.fromEntries(
         (['name', 'title', 'bio', 'location'] as const)
@@ -94,21 +104,27 @@ export const createUpdateMyProfile = (deps: ToolDeps) =>
     },
   });
 
-const ReminderSchema = z.object({
-  reminder_id: z.number(),
-  remind_at: z.string().nullable(),
-  group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
-  question: QuestionSchema,
-});
+const ReminderSchema = lazy(() =>
+  z.object({
+    reminder_id: z.number(),
+    remind_at: z.string().nullable(),
+    group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
+    question: QuestionSchema(),
+  }),
+);
+
+const listCheckinRemindersShape = lazy(() => ({
+  name: 'list_checkin_reminders',
+  title: 'Check-ins waiting for your answer',
+  description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with ${toolRef('answer_checkin')} (project_id and question_id from the question).`,
+  inputSchema: z.strictObject({ page: page(), limit: limit(30) }),
+  outputSchema: listSchema(ReminderSchema()),
+  annotations: READS,
+}));
 
 export const createListCheckinReminders = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_checkin_reminders',
-    title: 'Check-ins waiting for your answer',
-    description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with ${toolRef('answer_checkin')} (project_id and question_id from the question).`,
-    inputSchema: z.strictObject({ page: page(), limit: limit(30) }),
-    outputSchema: listSchema(ReminderSchema),
-    annotations: READS,
+    ...listCheckinRemindersShape(),
     handler: (input, { signal }) =>
       listPage(deps, '/my/question_reminders.json', {
         page: input.page,

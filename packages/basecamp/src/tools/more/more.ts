@@ -1,6 +1,7 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
+  lazy,
   PersonRefSchema,
   PersonSchema,
   records,
@@ -33,18 +34,22 @@ import {
 
 type Raw = Record<string, unknown>;
 
+const getScheduleEntryShape = lazy(() => ({
+  name: 'get_schedule_entry',
+  title: 'Get an event',
+  description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
+    date: z.iso.date().optional().describe('For a repeating entry: the day of the occurrence (YYYY-MM-DD)'),
+  }),
+  outputSchema: ScheduleEntrySchema,
+  annotations: READS,
+}));
+
 export const createGetScheduleEntry = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_schedule_entry',
-    title: 'Get an event',
-    description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
-      date: z.iso.date().optional().describe('For a repeating entry: the day of the occurrence (YYYY-MM-DD)'),
-    }),
-    outputSchema: ScheduleEntrySchema,
-    annotations: READS,
+    ...getScheduleEntryShape(),
     handler: (input, { signal }) =>
       getOne(
         deps,
@@ -64,21 +69,25 @@ export const createGetScheduleEntry = (deps: ToolDeps) =>
       ),
   });
 
+const upcomingScheduleShape = lazy(() => ({
+  name: 'upcoming_schedule',
+  title: 'Upcoming events, all projects',
+  description:
+    'Lists the schedule entries of every project between two days (default: from today on), and the repeating ones, for "what is coming up".',
+  inputSchema: z.strictObject({
+    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
+    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+  }),
+  outputSchema: z.object({
+    entries: z.array(ScheduleEntrySchema),
+    repeating: z.array(ScheduleEntrySchema),
+  }),
+  annotations: READS,
+}));
+
 export const createUpcomingSchedule = (deps: ToolDeps) =>
   defineTool({
-    name: 'upcoming_schedule',
-    title: 'Upcoming events, all projects',
-    description:
-      'Lists the schedule entries of every project between two days (default: from today on), and the repeating ones, for "what is coming up".',
-    inputSchema: z.strictObject({
-      from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-      to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
-    }),
-    outputSchema: z.object({
-      entries: z.array(ScheduleEntrySchema),
-      repeating: z.array(ScheduleEntrySchema),
-    }),
-    annotations: READS,
+    ...upcomingScheduleShape(),
     handler: async (input, { signal }) => {
       const [markdown, response] = await Promise.all([
         deps.markdown(),
@@ -100,18 +109,22 @@ export const createUpcomingSchedule = (deps: ToolDeps) =>
 const uploadScope = (projectId: number | undefined, uploadId: number) =>
   itemScope(projectId, `Upload ${uploadId}`, `/uploads/${uploadId}.json`, 'list_uploads');
 
+const getUploadShape = lazy(() => ({
+  name: 'get_upload',
+  title: 'Get an uploaded file',
+  description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out. versions: true lists its earlier versions instead.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
+    versions: z.boolean().default(false).describe('true: every version of the file, newest first'),
+  }),
+  outputSchema: z.object({ items: z.array(UploadSchema) }),
+  annotations: READS,
+}));
+
 export const createGetUpload = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_upload',
-    title: 'Get an uploaded file',
-    description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out. versions: true lists its earlier versions instead.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
-      versions: z.boolean().default(false).describe('true: every version of the file, newest first'),
-    }),
-    outputSchema: z.object({ items: z.array(UploadSchema) }),
-    annotations: READS,
+    ...getUploadShape(),
     handler: async (input, { signal }) => {
       const scope = uploadScope(input.project_id, input.upload_id);
       if (!input.versions) {
@@ -132,7 +145,7 @@ export const createGetUpload = (deps: ToolDeps) =>
     },
   });
 
-const MessageTypeSchema = z.object({ id: z.number(), name: z.string(), icon: z.string() });
+const MessageTypeSchema = lazy(() => z.object({ id: z.number(), name: z.string(), icon: z.string() }));
 const toMessageType = (raw: Raw) => ({
   id: Number(raw.id) || 0,
   name: text(raw.name) ?? '',
@@ -141,36 +154,44 @@ const toMessageType = (raw: Raw) => ({
 const typeNotFound = (typeId: number) =>
   `Message type ${typeId} was not found. Use ${toolRef('list_message_types')} to see message type IDs.`;
 
+const createMessageTypeShape = lazy(() => ({
+  name: 'create_message_type',
+  title: 'Add a message type',
+  description:
+    'Adds a message type (a category with an emoji icon, e.g. "Retro" 🔁) that messages can be filed under.',
+  inputSchema: z.strictObject({
+    name: z.string().trim().min(1).max(100).describe('The type name'),
+    icon: z.string().trim().min(1).max(16).describe('An emoji'),
+  }),
+  outputSchema: MessageTypeSchema(),
+  annotations: CREATES,
+}));
+
 export const createCreateMessageType = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_message_type',
-    title: 'Add a message type',
-    description:
-      'Adds a message type (a category with an emoji icon, e.g. "Retro" 🔁) that messages can be filed under.',
-    inputSchema: z.strictObject({
-      name: z.string().trim().min(1).max(100).describe('The type name'),
-      icon: z.string().trim().min(1).max(16).describe('An emoji'),
-    }),
-    outputSchema: MessageTypeSchema,
-    annotations: CREATES,
+    ...createMessageTypeShape(),
     handler: async (input, { signal }) =>
       toMessageType(
         (await deps.client.request<Raw>('POST', '/categories.json', { body: input, signal })).data ?? {},
       ),
   });
 
+const updateMessageTypeShape = lazy(() => ({
+  name: 'update_message_type',
+  title: 'Change a message type',
+  description: `Renames a message type or changes its icon. Pass type_id from ${toolRef('list_message_types')}.`,
+  inputSchema: z.strictObject({
+    type_id: id(`Message type ID, from ${toolRef('list_message_types')}`),
+    name: z.string().trim().min(1).max(100).optional().describe('New name'),
+    icon: z.string().trim().min(1).max(16).optional().describe('New emoji'),
+  }),
+  outputSchema: MessageTypeSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateMessageType = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_message_type',
-    title: 'Change a message type',
-    description: `Renames a message type or changes its icon. Pass type_id from ${toolRef('list_message_types')}.`,
-    inputSchema: z.strictObject({
-      type_id: id(`Message type ID, from ${toolRef('list_message_types')}`),
-      name: z.string().trim().min(1).max(100).optional().describe('New name'),
-      icon: z.string().trim().min(1).max(16).optional().describe('New emoji'),
-    }),
-    outputSchema: MessageTypeSchema,
-    annotations: SETS_STATE,
+    ...updateMessageTypeShape(),
     handler: async (input, { signal }) => {
       const { type_id: typeId, ...changes } = input;
       if (Object.keys(changes).length === 0)
@@ -184,14 +205,18 @@ export const createUpdateMessageType = (deps: ToolDeps) =>
     },
   });
 
+const deleteMessageTypeShape = lazy(() => ({
+  name: 'delete_message_type',
+  title: 'Delete a message type',
+  description: `Deletes a message type; its messages stay, without a type. Pass type_id from ${toolRef('list_message_types')}.`,
+  inputSchema: z.strictObject({ type_id: id(`Message type ID, from ${toolRef('list_message_types')}`) }),
+  outputSchema: z.object({ type_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteMessageType = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_message_type',
-    title: 'Delete a message type',
-    description: `Deletes a message type; its messages stay, without a type. Pass type_id from ${toolRef('list_message_types')}.`,
-    inputSchema: z.strictObject({ type_id: id(`Message type ID, from ${toolRef('list_message_types')}`) }),
-    outputSchema: z.object({ type_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteMessageTypeShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/categories/${input.type_id}.json`, {
         signal,
@@ -201,14 +226,18 @@ export const createDeleteMessageType = (deps: ToolDeps) =>
     },
   });
 
+const listPingablePeopleShape = lazy(() => ({
+  name: 'list_pingable_people',
+  title: 'People you can ping',
+  description: 'Lists the people you can start a private chat (Ping) with, across the account.',
+  inputSchema: z.strictObject({}),
+  outputSchema: z.object({ items: z.array(PersonSchema) }),
+  annotations: READS,
+}));
+
 export const createListPingablePeople = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_pingable_people',
-    title: 'People you can ping',
-    description: 'Lists the people you can start a private chat (Ping) with, across the account.',
-    inputSchema: z.strictObject({}),
-    outputSchema: z.object({ items: z.array(PersonSchema) }),
-    annotations: READS,
+    ...listPingablePeopleShape(),
     handler: async (_input, { signal }) => {
       const data = (await deps.client.get<unknown>('/circles/people.json', { signal })).data;
       return {
@@ -219,14 +248,18 @@ export const createListPingablePeople = (deps: ToolDeps) =>
     },
   });
 
+const assignedTodosShape = lazy(() => ({
+  name: 'assigned_todos',
+  title: "A person's open to-dos",
+  description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, ${toolRef('my_assignments')}.`,
+  inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
+  outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
+  annotations: READS,
+}));
+
 export const createAssignedTodos = (deps: ToolDeps) =>
   defineTool({
-    name: 'assigned_todos',
-    title: "A person's open to-dos",
-    description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, ${toolRef('my_assignments')}.`,
-    inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
-    outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
-    annotations: READS,
+    ...assignedTodosShape(),
     handler: async (input, { signal }) => {
       if (input.person_id === undefined) {
         const data = (await deps.client.get<unknown>('/reports/todos/assigned.json', { signal })).data;

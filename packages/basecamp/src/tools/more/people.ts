@@ -1,24 +1,26 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import { lazy, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const NotificationSchema = z.object({
-  readable_id: z.string().describe(`Pass to ${toolRef('mark_notifications_read')}`),
-  unread: z.boolean(),
-  type: z.string(),
-  title: z.string(),
-  project: z.string(),
-  author: PersonRefSchema.nullable(),
-  excerpt: z.string(),
-  at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
+const NotificationSchema = lazy(() =>
+  z.object({
+    readable_id: z.string().describe(`Pass to ${toolRef('mark_notifications_read')}`),
+    unread: z.boolean(),
+    type: z.string(),
+    title: z.string(),
+    project: z.string(),
+    author: PersonRefSchema.nullable(),
+    excerpt: z.string(),
+    at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
 
-const toNotification = (raw: Raw, unread: boolean): z.infer<typeof NotificationSchema> => ({
+const toNotification = (raw: Raw, unread: boolean): z.infer<ReturnType<typeof NotificationSchema>> => ({
   readable_id: text(raw.readable_sgid) ?? '',
   unread,
   type: text(raw.type) ?? '',
@@ -30,16 +32,20 @@ const toNotification = (raw: Raw, unread: boolean): z.infer<typeof NotificationS
   app_url: text(raw.app_url),
 });
 
+const myNotificationsShape = lazy(() => ({
+  name: 'my_notifications',
+  title: 'Your notifications',
+  description: `Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with ${toolRef('mark_notifications_read')}.`,
+  inputSchema: z.strictObject({
+    page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
+  }),
+  outputSchema: z.object({ unread: z.array(NotificationSchema()), read: z.array(NotificationSchema()) }),
+  annotations: READS,
+}));
+
 export const createMyNotifications = (deps: ToolDeps) =>
   defineTool({
-    name: 'my_notifications',
-    title: 'Your notifications',
-    description: `Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with ${toolRef('mark_notifications_read')}.`,
-    inputSchema: z.strictObject({
-      page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
-    }),
-    outputSchema: z.object({ unread: z.array(NotificationSchema), read: z.array(NotificationSchema) }),
-    annotations: READS,
+    ...myNotificationsShape(),
     handler: async (input, { signal }) => {
       const data =
         (
@@ -55,26 +61,30 @@ export const createMyNotifications = (deps: ToolDeps) =>
     },
   });
 
+const markNotificationsReadShape = lazy(() => ({
+  name: 'mark_notifications_read',
+  title: 'Mark notifications read',
+  description: `Marks notifications as read, by their readable_id from ${toolRef('my_notifications')}.`,
+  inputSchema: z.strictObject({
+    readable_ids: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(500)
+          .describe(`A readable_id from ${toolRef('my_notifications')}`),
+      )
+      .min(1)
+      .max(100)
+      .describe('The notifications to mark read'),
+  }),
+  outputSchema: z.object({ marked: z.number() }),
+  annotations: SETS_STATE,
+}));
+
 export const createMarkNotificationsRead = (deps: ToolDeps) =>
   defineTool({
-    name: 'mark_notifications_read',
-    title: 'Mark notifications read',
-    description: `Marks notifications as read, by their readable_id from ${toolRef('my_notifications')}.`,
-    inputSchema: z.strictObject({
-      readable_ids: z
-        .array(
-          z
-            .string()
-            .min(1)
-            .max(500)
-            .describe(`A readable_id from ${toolRef('my_notifications')}`),
-        )
-        .min(1)
-        .max(100)
-        .describe('The notifications to mark read'),
-    }),
-    outputSchema: z.object({ marked: z.number() }),
-    annotations: SETS_STATE,
+    ...markNotificationsReadShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('PUT', '/my/unreads.json', {
         body: { readables: input.readable_ids },
@@ -84,14 +94,16 @@ export const createMarkNotificationsRead = (deps: ToolDeps) =>
     },
   });
 
-const OutOfOfficeSchema = z.object({
-  person: z.object({ id: z.number(), name: z.string() }).nullable(),
-  enabled: z.boolean(),
-  ongoing: z.boolean().describe('Away today'),
-  start_date: z.string().nullable(),
-  end_date: z.string().nullable(),
-});
-const toOutOfOffice = (raw: Raw): z.infer<typeof OutOfOfficeSchema> => {
+const OutOfOfficeSchema = lazy(() =>
+  z.object({
+    person: z.object({ id: z.number(), name: z.string() }).nullable(),
+    enabled: z.boolean(),
+    ongoing: z.boolean().describe('Away today'),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+  }),
+);
+const toOutOfOffice = (raw: Raw): z.infer<ReturnType<typeof OutOfOfficeSchema>> => {
   const person = record(raw.person);
   return {
     person:
@@ -105,21 +117,25 @@ const toOutOfOffice = (raw: Raw): z.infer<typeof OutOfOfficeSchema> => {
   };
 };
 
+const outOfOfficeShape = lazy(() => ({
+  name: 'out_of_office',
+  title: 'Out of office: read or set',
+  description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
+  inputSchema: z.strictObject({
+    person_id: id(
+      `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,
+    ),
+    start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
+    end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
+    clear: z.boolean().default(false).describe('true: back in office (clears it)'),
+  }),
+  outputSchema: OutOfOfficeSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createOutOfOffice = (deps: ToolDeps) =>
   defineTool({
-    name: 'out_of_office',
-    title: 'Out of office: read or set',
-    description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
-    inputSchema: z.strictObject({
-      person_id: id(
-        `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,
-      ),
-      start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
-      end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
-      clear: z.boolean().default(false).describe('true: back in office (clears it)'),
-    }),
-    outputSchema: OutOfOfficeSchema,
-    annotations: SETS_STATE,
+    ...outOfOfficeShape(),
     handler: async (input, { signal }) => {
       const path = `/people/${input.person_id}/out_of_office.json`;
       const notFound = `Person ${input.person_id} was not found. Use ${toolRef('list_people')} to see person IDs.`;

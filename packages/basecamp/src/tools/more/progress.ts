@@ -1,23 +1,34 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import {
+  lazy,
+  listSchema,
+  number,
+  PersonRefSchema,
+  record,
+  records,
+  text,
+  toPersonRef,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { id, limit, listPage, page, READS, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const EventSchema = z.object({
-  id: z.number(),
-  action: z.string(),
-  what: z.string().describe('The kind of item, e.g. "Message", "Todo"'),
-  title: z.string(),
-  excerpt: z.string(),
-  author: PersonRefSchema.nullable(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-  created_at: z.string().nullable(),
-  app_url: z.string().nullable(),
-});
-const toEvent = (raw: Raw): z.infer<typeof EventSchema> => {
+const EventSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    action: z.string(),
+    what: z.string().describe('The kind of item, e.g. "Message", "Todo"'),
+    title: z.string(),
+    excerpt: z.string(),
+    author: PersonRefSchema.nullable(),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+    created_at: z.string().nullable(),
+    app_url: z.string().nullable(),
+  }),
+);
+const toEvent = (raw: Raw): z.infer<ReturnType<typeof EventSchema>> => {
   const bucket = record(raw.bucket);
   return {
     id: number(raw.id) ?? 0,
@@ -35,20 +46,24 @@ const toEvent = (raw: Raw): z.infer<typeof EventSchema> => {
   };
 };
 
+const latestActivityShape = lazy(() => ({
+  name: 'latest_activity',
+  title: 'Latest activity',
+  description:
+    "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
+  inputSchema: z.strictObject({
+    project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
+    person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),
+    page: page(),
+    limit: limit(30),
+  }),
+  outputSchema: listSchema(EventSchema()),
+  annotations: READS,
+}));
+
 export const createLatestActivity = (deps: ToolDeps) =>
   defineTool({
-    name: 'latest_activity',
-    title: 'Latest activity',
-    description:
-      "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
-    inputSchema: z.strictObject({
-      project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
-      person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),
-      page: page(),
-      limit: limit(30),
-    }),
-    outputSchema: listSchema(EventSchema),
-    annotations: READS,
+    ...latestActivityShape(),
     handler: async (input, { signal }) => {
       if (input.project_id !== undefined && input.person_id !== undefined) {
         throw new InvalidInputError('Pass project_id or person_id, not both.');

@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { CampfireLineSchema, CommentSchema, toCampfireLine, toComment } from '../../shapes.js';
+import { CampfireLineSchema, CommentSchema, lazy, toCampfireLine, toComment } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   dockOverride,
@@ -14,17 +14,21 @@ import {
   type ToolDeps,
 } from '../shared.js';
 
+const getCommentShape = lazy(() => ({
+  name: 'get_comment',
+  title: 'Get a comment',
+  description: `Returns one comment, whole, as Markdown, with its author and the item it is on (parent). Use it for a comment ID from a link, a notification or ${toolRef('search')}; ${toolRef('list_comments')} lists all comments of an item. project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    comment_id: id(`Comment ID (the number after "comment_" in a link), from ${toolRef('list_comments')}`),
+  }),
+  outputSchema: CommentSchema,
+  annotations: READS,
+}));
+
 export const createGetComment = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_comment',
-    title: 'Get a comment',
-    description: `Returns one comment, whole, as Markdown, with its author and the item it is on (parent). Use it for a comment ID from a link, a notification or ${toolRef('search')}; ${toolRef('list_comments')} lists all comments of an item. project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      comment_id: id(`Comment ID (the number after "comment_" in a link), from ${toolRef('list_comments')}`),
-    }),
-    outputSchema: CommentSchema,
-    annotations: READS,
+    ...getCommentShape(),
     handler: (input, { signal }) =>
       getOne(deps, `/comments/${input.comment_id}.json`, {
         signal,
@@ -38,18 +42,22 @@ export const createGetComment = (deps: ToolDeps) =>
       }),
   });
 
+const getChatLineShape = lazy(() => ({
+  name: 'get_chat_line',
+  title: 'Get one chat line',
+  description: `Returns one line of a project chat, whole (a long line is cut short in ${toolRef('list_campfire_lines')}), with its author, or the file it carries. Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')} or a link.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    chat_id: dockOverride('chat (Campfire)'),
+    line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
+  }),
+  outputSchema: CampfireLineSchema,
+  annotations: READS,
+}));
+
 export const createGetChatLine = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_chat_line',
-    title: 'Get one chat line',
-    description: `Returns one line of a project chat, whole (a long line is cut short in ${toolRef('list_campfire_lines')}), with its author, or the file it carries. Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')} or a link.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      chat_id: dockOverride('chat (Campfire)'),
-      line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
-    }),
-    outputSchema: CampfireLineSchema,
-    annotations: READS,
+    ...getChatLineShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const [markdown, response] = await Promise.all([

@@ -1,23 +1,25 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import { lazy, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, id, itemProjectId, itemScope, READS, SETS_STATE, send, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
-const EntrySchema = z.object({
-  id: z.number(),
-  date: z.string(),
-  hours: z.string().describe('As Basecamp stores it, e.g. "1.5" or "1:30"'),
-  person: PersonRefSchema.nullable(),
-  item: z
-    .object({ id: z.number(), title: z.string(), type: z.string() })
-    .nullable()
-    .describe('What the time was logged on'),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-});
-const toEntry = (raw: Raw): z.infer<typeof EntrySchema> => {
+const EntrySchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    date: z.string(),
+    hours: z.string().describe('As Basecamp stores it, e.g. "1.5" or "1:30"'),
+    person: PersonRefSchema.nullable(),
+    item: z
+      .object({ id: z.number(), title: z.string(), type: z.string() })
+      .nullable()
+      .describe('What the time was logged on'),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+  }),
+);
+const toEntry = (raw: Raw): z.infer<ReturnType<typeof EntrySchema>> => {
   const parent = record(raw.parent);
   const bucket = record(raw.bucket);
   return {
@@ -41,21 +43,25 @@ const hours = () =>
     .regex(/^\d{1,3}(\.\d{1,2})?$|^\d{1,3}:[0-5]\d$/, 'hours like "1.5" or "1:30"')
     .describe('Time spent, "1.5" or "1:30"');
 
+const listTimesheetShape = lazy(() => ({
+  name: 'list_timesheet',
+  title: 'Time logged',
+  description:
+    'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to (YYYY-MM-DD) and person_id narrow it. Totals are yours to add up.',
+  inputSchema: z.strictObject({
+    project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
+    recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),
+    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
+    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+    person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
+  }),
+  outputSchema: z.object({ items: z.array(EntrySchema()) }),
+  annotations: READS,
+}));
+
 export const createListTimesheet = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_timesheet',
-    title: 'Time logged',
-    description:
-      'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to (YYYY-MM-DD) and person_id narrow it. Totals are yours to add up.',
-    inputSchema: z.strictObject({
-      project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
-      recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),
-      from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-      to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
-      person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
-    }),
-    outputSchema: z.object({ items: z.array(EntrySchema) }),
-    annotations: READS,
+    ...listTimesheetShape(),
     handler: async (input, { signal }) => {
       const path =
         input.recording_id !== undefined
@@ -74,20 +80,24 @@ export const createListTimesheet = (deps: ToolDeps) =>
     },
   });
 
+const logTimeShape = lazy(() => ({
+  name: 'log_time',
+  title: 'Log time on an item',
+  description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id('Item ID (to-do, card, ...), from a list tool'),
+    date: z.iso.date().describe('The day (YYYY-MM-DD)'),
+    hours: hours(),
+    person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
+  }),
+  outputSchema: EntrySchema(),
+  annotations: CREATES,
+}));
+
 export const createLogTime = (deps: ToolDeps) =>
   defineTool({
-    name: 'log_time',
-    title: 'Log time on an item',
-    description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id('Item ID (to-do, card, ...), from a list tool'),
-      date: z.iso.date().describe('The day (YYYY-MM-DD)'),
-      hours: hours(),
-      person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
-    }),
-    outputSchema: EntrySchema,
-    annotations: CREATES,
+    ...logTimeShape(),
     handler: async (input, { signal }) => {
       const data = await send(deps, 'POST', `/recordings/${input.recording_id}/timesheet/entries.json`, {
         signal,
@@ -107,20 +117,24 @@ export const createLogTime = (deps: ToolDeps) =>
     },
   });
 
+const updateTimeEntryShape = lazy(() => ({
+  name: 'update_time_entry',
+  title: 'Correct a time entry',
+  description: `Changes a time entry's day, hours or person. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
+    date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
+    hours: hours().optional(),
+    person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
+  }),
+  outputSchema: EntrySchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateTimeEntry = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_time_entry',
-    title: 'Correct a time entry',
-    description: `Changes a time entry's day, hours or person. Pass entry_id from ${toolRef('list_timesheet')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
-      date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
-      hours: hours().optional(),
-      person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
-    }),
-    outputSchema: EntrySchema,
-    annotations: SETS_STATE,
+    ...updateTimeEntryShape(),
     handler: async (input, { signal }) => {
       const { project_id: project, entry_id: entryId, ...changes } = input;
       const scope = itemScope(
@@ -139,14 +153,18 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
     },
   });
 
+const getTimeEntryShape = lazy(() => ({
+  name: 'get_time_entry',
+  title: 'Get a time entry',
+  description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  inputSchema: z.strictObject({ entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`) }),
+  outputSchema: EntrySchema(),
+  annotations: READS,
+}));
+
 export const createGetTimeEntry = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_time_entry',
-    title: 'Get a time entry',
-    description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
-    inputSchema: z.strictObject({ entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`) }),
-    outputSchema: EntrySchema,
-    annotations: READS,
+    ...getTimeEntryShape(),
     handler: async (input, { signal }) =>
       toEntry(
         (

@@ -1,13 +1,15 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { DockEntrySchema, number } from '../../shapes.js';
+import { DockEntrySchema, lazy, number } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { CREATES, id, projectId, SETS_STATE, type ToolDeps } from '../shared.js';
 
-const DockSchema = z.object({
-  project_id: z.number(),
-  dock: z.array(DockEntrySchema).describe("The project's tools after the change"),
-});
+const DockSchema = lazy(() =>
+  z.object({
+    project_id: z.number(),
+    dock: z.array(DockEntrySchema).describe("The project's tools after the change"),
+  }),
+);
 
 const toolId = (
   description = `ID of a tool of the project (a dock entry), from ${toolRef('get_project_tools')}`,
@@ -20,26 +22,30 @@ async function freshDock(deps: ToolDeps, projectId: number, signal: AbortSignal)
   return { project_id: projectId, dock: project.dock };
 }
 
+const updateProjectToolShape = lazy(() => ({
+  name: 'update_project_tool',
+  title: "Switch, rename or move a project's tool",
+  description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it on or off (off hides it and its content from the project, nothing is deleted), rename it, or move it to another place in the project's tool bar. Take project_id from ${toolRef('list_projects')} and tool_id from ${toolRef('get_project_tools')}. Returns the project's tools.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    tool_id: toolId(),
+    enabled: z.boolean().optional().describe('true: switch the tool on; false: switch it off'),
+    title: z.string().trim().min(1).max(255).optional().describe('New name of the tool'),
+    position: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("New place in the project's tool bar, 1 = first"),
+  }),
+  outputSchema: DockSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateProjectTool = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_project_tool',
-    title: "Switch, rename or move a project's tool",
-    description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it on or off (off hides it and its content from the project, nothing is deleted), rename it, or move it to another place in the project's tool bar. Take project_id from ${toolRef('list_projects')} and tool_id from ${toolRef('get_project_tools')}. Returns the project's tools.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      tool_id: toolId(),
-      enabled: z.boolean().optional().describe('true: switch the tool on; false: switch it off'),
-      title: z.string().trim().min(1).max(255).optional().describe('New name of the tool'),
-      position: z
-        .number()
-        .int()
-        .min(1)
-        .max(100)
-        .optional()
-        .describe("New place in the project's tool bar, 1 = first"),
-    }),
-    outputSchema: DockSchema,
-    annotations: SETS_STATE,
+    ...updateProjectToolShape(),
     handler: async (input, { signal }) => {
       if (input.enabled === undefined && input.title === undefined && input.position === undefined)
         throw new InvalidInputError('Nothing to change: pass enabled, title or position.');
@@ -84,20 +90,22 @@ export const createUpdateProjectTool = (deps: ToolDeps) =>
     },
   });
 
+const addProjectToolShape = lazy(() => ({
+  name: 'add_project_tool',
+  title: 'Add a second chat, board or other tool to a project',
+  description: `Adds a new tool to a project by copying the kind of an existing one (e.g. a second chat "Q&A" next to the first, or another to-do set); it starts empty. Take project_id from ${toolRef('list_projects')} and source_tool_id (the tool whose kind to copy) from ${toolRef('get_project_tools')}. Returns the project's tools with the new one.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    source_tool_id: toolId(`ID of an existing tool of the kind to add, from ${toolRef('get_project_tools')}`),
+    title: z.string().trim().min(1).max(255).describe('Name of the new tool, e.g. "Q&A Chat"'),
+  }),
+  outputSchema: DockSchema().extend({ tool_id: z.number().describe('ID of the new tool') }),
+  annotations: CREATES,
+}));
+
 export const createAddProjectTool = (deps: ToolDeps) =>
   defineTool({
-    name: 'add_project_tool',
-    title: 'Add a second chat, board or other tool to a project',
-    description: `Adds a new tool to a project by copying the kind of an existing one (e.g. a second chat "Q&A" next to the first, or another to-do set); it starts empty. Take project_id from ${toolRef('list_projects')} and source_tool_id (the tool whose kind to copy) from ${toolRef('get_project_tools')}. Returns the project's tools with the new one.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      source_tool_id: toolId(
-        `ID of an existing tool of the kind to add, from ${toolRef('get_project_tools')}`,
-      ),
-      title: z.string().trim().min(1).max(255).describe('Name of the new tool, e.g. "Q&A Chat"'),
-    }),
-    outputSchema: DockSchema.extend({ tool_id: z.number().describe('ID of the new tool') }),
-    annotations: CREATES,
+    ...addProjectToolShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Record<string, unknown>>(
         'POST',

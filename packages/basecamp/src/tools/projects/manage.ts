@@ -1,6 +1,7 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import {
+  lazy,
   PersonRefSchema,
   PersonSchema,
   ProjectSchema,
@@ -20,17 +21,21 @@ const projectScope = (project: number) => ({
 const name = () => z.string().trim().min(1).max(200);
 const description = () => z.string().trim().max(2_000).describe('What the project is about (plain text)');
 
+const createProjectShape = lazy(() => ({
+  name: 'create_project',
+  title: 'Create a project',
+  description: `Creates a Basecamp project with its default tools; you are its first member (add people with ${toolRef('update_project_access')}). Returns the project with its ID and enabled tools. An account at its plan limit answers LIMIT_EXCEEDED.`,
+  inputSchema: z.strictObject({
+    name: name().describe("The project's name (unique among active projects)"),
+    description: description().optional(),
+  }),
+  outputSchema: ProjectSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateProject = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_project',
-    title: 'Create a project',
-    description: `Creates a Basecamp project with its default tools; you are its first member (add people with ${toolRef('update_project_access')}). Returns the project with its ID and enabled tools. An account at its plan limit answers LIMIT_EXCEEDED.`,
-    inputSchema: z.strictObject({
-      name: name().describe("The project's name (unique among active projects)"),
-      description: description().optional(),
-    }),
-    outputSchema: ProjectSchema,
-    annotations: CREATES,
+    ...createProjectShape(),
     handler: async (input, { signal }) => {
       const response = await deps.client.request<Record<string, unknown>>('POST', '/projects.json', {
         body: {
@@ -43,18 +48,22 @@ export const createCreateProject = (deps: ToolDeps) =>
     },
   });
 
+const updateProjectShape = lazy(() => ({
+  name: 'update_project',
+  title: 'Rename or describe a project',
+  description: `Changes a project's name or description. Take project_id from ${toolRef('list_projects')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    name: name().optional().describe('New name'),
+    description: description().optional(),
+  }),
+  outputSchema: ProjectSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateProject = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_project',
-    title: 'Rename or describe a project',
-    description: `Changes a project's name or description. Take project_id from ${toolRef('list_projects')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      name: name().optional().describe('New name'),
-      description: description().optional(),
-    }),
-    outputSchema: ProjectSchema,
-    annotations: SETS_STATE,
+    ...updateProjectShape(),
     handler: async (input, { signal }) => {
       if (input.name === undefined && input.description === undefined) {
         throw new InvalidInputError('Nothing to change: pass name or description.');
@@ -73,21 +82,25 @@ export const createUpdateProject = (deps: ToolDeps) =>
     },
   });
 
+const trashProjectShape = lazy(() => ({
+  name: 'trash_project',
+  title: 'Trash a project',
+  description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from ${toolRef('list_projects')}. Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    confirm_name: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe(`The project's exact name, from ${toolRef('list_projects')}, as confirmation`),
+  }),
+  outputSchema: z.object({ project_id: z.number(), trashed: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createTrashProject = (deps: ToolDeps) =>
   defineTool({
-    name: 'trash_project',
-    title: 'Trash a project',
-    description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from ${toolRef('list_projects')}. Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      confirm_name: z
-        .string()
-        .min(1)
-        .max(200)
-        .describe(`The project's exact name, from ${toolRef('list_projects')}, as confirmation`),
-    }),
-    outputSchema: z.object({ project_id: z.number(), trashed: z.literal(true) }),
-    annotations: DESTROYS,
+    ...trashProjectShape(),
     handler: async (input, { signal }) => {
       const project = await deps.docks.project(input.project_id, signal);
       if (project.name !== input.confirm_name) {
@@ -103,26 +116,30 @@ export const createTrashProject = (deps: ToolDeps) =>
     },
   });
 
+const updateProjectAccessShape = lazy(() => ({
+  name: 'update_project_access',
+  title: 'Add or remove people on a project',
+  description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Take project_id from ${toolRef('list_projects')}. Returns who was added and who was removed.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    grant: z
+      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .max(100)
+      .default([])
+      .describe('People to add'),
+    revoke: z
+      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .max(100)
+      .default([])
+      .describe('People to remove'),
+  }),
+  outputSchema: z.object({ granted: z.array(PersonRefSchema), revoked: z.array(PersonRefSchema) }),
+  annotations: DESTROYS,
+}));
+
 export const createUpdateProjectAccess = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_project_access',
-    title: 'Add or remove people on a project',
-    description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Take project_id from ${toolRef('list_projects')}. Returns who was added and who was removed.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      grant: z
-        .array(id(`Person ID, from ${toolRef('list_people')}`))
-        .max(100)
-        .default([])
-        .describe('People to add'),
-      revoke: z
-        .array(id(`Person ID, from ${toolRef('list_people')}`))
-        .max(100)
-        .default([])
-        .describe('People to remove'),
-    }),
-    outputSchema: z.object({ granted: z.array(PersonRefSchema), revoked: z.array(PersonRefSchema) }),
-    annotations: DESTROYS,
+    ...updateProjectAccessShape(),
     handler: async (input, { signal }) => {
       if (input.grant.length === 0 && input.revoke.length === 0) {
         throw new InvalidInputError('Nothing to change: pass grant or revoke with person IDs.');
@@ -138,17 +155,21 @@ export const createUpdateProjectAccess = (deps: ToolDeps) =>
     },
   });
 
+const getPersonShape = lazy(() => ({
+  name: 'get_person',
+  title: 'Get a person (or yourself)',
+  description:
+    'Returns one person: name, email, title, company and role flags. Without person_id: the signed-in person (who the tools act as).',
+  inputSchema: z.strictObject({
+    person_id: id(`Person ID, from ${toolRef('list_people')}; leave out for yourself`).optional(),
+  }),
+  outputSchema: PersonSchema,
+  annotations: READS,
+}));
+
 export const createGetPerson = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_person',
-    title: 'Get a person (or yourself)',
-    description:
-      'Returns one person: name, email, title, company and role flags. Without person_id: the signed-in person (who the tools act as).',
-    inputSchema: z.strictObject({
-      person_id: id(`Person ID, from ${toolRef('list_people')}; leave out for yourself`).optional(),
-    }),
-    outputSchema: PersonSchema,
-    annotations: READS,
+    ...getPersonShape(),
     handler: async (input, { signal }) => {
       const path = input.person_id === undefined ? '/my/profile.json' : `/people/${input.person_id}.json`;
       const response = await deps.client.get<unknown>(path, {

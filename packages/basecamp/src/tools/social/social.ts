@@ -1,6 +1,15 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
+import {
+  lazy,
+  listSchema,
+  number,
+  PersonRefSchema,
+  record,
+  records,
+  text,
+  toPersonRef,
+} from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
@@ -31,13 +40,15 @@ const recordingScope = (projectId: number | undefined, recordingId: number) =>
     `${toolRef('search')} or a list tool`,
   );
 
-const SubscriptionSchema = z.object({
-  subscribed: z.boolean().describe('Whether you are notified of new comments'),
-  count: z.number(),
-  subscribers: z.array(PersonRefSchema),
-});
+const SubscriptionSchema = lazy(() =>
+  z.object({
+    subscribed: z.boolean().describe('Whether you are notified of new comments'),
+    count: z.number(),
+    subscribers: z.array(PersonRefSchema),
+  }),
+);
 
-const toSubscription = (raw: Raw): z.infer<typeof SubscriptionSchema> => ({
+const toSubscription = (raw: Raw): z.infer<ReturnType<typeof SubscriptionSchema>> => ({
   subscribed: raw.subscribed === true,
   count: number(raw.count) ?? 0,
   subscribers: (Array.isArray(raw.subscribers) ? raw.subscribers : [])
@@ -45,17 +56,21 @@ const toSubscription = (raw: Raw): z.infer<typeof SubscriptionSchema> => ({
     .filter((person) => person !== null),
 });
 
+const getSubscribersShape = lazy(() => ({
+  name: 'get_subscribers',
+  title: 'Who is notified about an item',
+  description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+  }),
+  outputSchema: SubscriptionSchema(),
+  annotations: READS,
+}));
+
 export const createGetSubscribers = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_subscribers',
-    title: 'Who is notified about an item',
-    description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-    }),
-    outputSchema: SubscriptionSchema,
-    annotations: READS,
+    ...getSubscribersShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
       const target = scoped(scope, `/recordings/${input.recording_id}/subscription.json`);
@@ -66,28 +81,32 @@ export const createGetSubscribers = (deps: ToolDeps) =>
     },
   });
 
+const updateSubscribersShape = lazy(() => ({
+  name: 'update_subscribers',
+  title: 'Subscribe or unsubscribe people',
+  description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    me: z.boolean().optional().describe('true: subscribe yourself; false: unsubscribe yourself'),
+    add: z
+      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .max(100)
+      .default([])
+      .describe('People to subscribe'),
+    remove: z
+      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .max(100)
+      .default([])
+      .describe('People to unsubscribe'),
+  }),
+  outputSchema: SubscriptionSchema(),
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateSubscribers = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_subscribers',
-    title: 'Subscribe or unsubscribe people',
-    description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      me: z.boolean().optional().describe('true: subscribe yourself; false: unsubscribe yourself'),
-      add: z
-        .array(id(`Person ID, from ${toolRef('list_people')}`))
-        .max(100)
-        .default([])
-        .describe('People to subscribe'),
-      remove: z
-        .array(id(`Person ID, from ${toolRef('list_people')}`))
-        .max(100)
-        .default([])
-        .describe('People to unsubscribe'),
-    }),
-    outputSchema: SubscriptionSchema,
-    annotations: SETS_STATE,
+    ...updateSubscribersShape(),
     handler: async (input, { signal }) => {
       if (input.me === undefined && input.add.length === 0 && input.remove.length === 0) {
         throw new InvalidInputError('Nothing to change: pass me, add or remove.');
@@ -112,13 +131,15 @@ export const createUpdateSubscribers = (deps: ToolDeps) =>
     },
   });
 
-const BoostSchema = z.object({
-  id: z.number(),
-  content: z.string().describe('The boost: an emoji or up to 16 characters'),
-  booster: PersonRefSchema.nullable(),
-  created_at: z.string().nullable(),
-});
-const toBoost = (raw: Raw): z.infer<typeof BoostSchema> => ({
+const BoostSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    content: z.string().describe('The boost: an emoji or up to 16 characters'),
+    booster: PersonRefSchema.nullable(),
+    created_at: z.string().nullable(),
+  }),
+);
+const toBoost = (raw: Raw): z.infer<ReturnType<typeof BoostSchema>> => ({
   id: number(raw.id) ?? 0,
   content: text(raw.content) ?? '',
   booster: toPersonRef(raw.booster),
@@ -129,18 +150,22 @@ const boostsPath = (recordingId: number, eventId: number | undefined) =>
     ? `/recordings/${recordingId}/boosts.json`
     : `/recordings/${recordingId}/events/${eventId}/boosts.json`;
 
+const listBoostsShape = lazy(() => ({
+  name: 'list_boosts',
+  title: 'List boosts',
+  description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    event_id: id(`Event ID, from ${toolRef('list_events')}: boosts of that event instead`).optional(),
+  }),
+  outputSchema: z.object({ items: z.array(BoostSchema()) }),
+  annotations: READS,
+}));
+
 export const createListBoosts = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_boosts',
-    title: 'List boosts',
-    description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      event_id: id(`Event ID, from ${toolRef('list_events')}: boosts of that event instead`).optional(),
-    }),
-    outputSchema: z.object({ items: z.array(BoostSchema) }),
-    annotations: READS,
+    ...listBoostsShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
       const target = scoped(scope, boostsPath(input.recording_id, input.event_id));
@@ -153,24 +178,28 @@ export const createListBoosts = (deps: ToolDeps) =>
     },
   });
 
+const boostShape = lazy(() => ({
+  name: 'boost',
+  title: 'Boost an item',
+  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
+    event_id: id(`Event ID, from ${toolRef('list_events')}: boost that event instead`).optional(),
+    content: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((value) => [...value].length <= 16, 'at most 16 characters')
+      .describe('An emoji or up to 16 characters'),
+  }),
+  outputSchema: BoostSchema(),
+  annotations: CREATES,
+}));
+
 export const createBoost = (deps: ToolDeps) =>
   defineTool({
-    name: 'boost',
-    title: 'Boost an item',
-    description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
-      event_id: id(`Event ID, from ${toolRef('list_events')}: boost that event instead`).optional(),
-      content: z
-        .string()
-        .trim()
-        .min(1)
-        .refine((value) => [...value].length <= 16, 'at most 16 characters')
-        .describe('An emoji or up to 16 characters'),
-    }),
-    outputSchema: BoostSchema,
-    annotations: CREATES,
+    ...boostShape(),
     handler: async (input, { signal }) => {
       const data = await send(deps, 'POST', boostsPath(input.recording_id, input.event_id), {
         signal,
@@ -181,14 +210,18 @@ export const createBoost = (deps: ToolDeps) =>
     },
   });
 
+const deleteBoostShape = lazy(() => ({
+  name: 'delete_boost',
+  title: 'Remove a boost',
+  description: `Removes one of your boosts, by boost_id from ${toolRef('list_boosts')}. Removing someone else's is PERMISSION_DENIED.`,
+  inputSchema: z.strictObject({ boost_id: id(`Boost ID, from ${toolRef('list_boosts')}`) }),
+  outputSchema: z.object({ boost_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteBoost = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_boost',
-    title: 'Remove a boost',
-    description: `Removes one of your boosts, by boost_id from ${toolRef('list_boosts')}. Removing someone else's is PERMISSION_DENIED.`,
-    inputSchema: z.strictObject({ boost_id: id(`Boost ID, from ${toolRef('list_boosts')}`) }),
-    outputSchema: z.object({ boost_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteBoostShape(),
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/boosts/${input.boost_id}.json`, {
         signal,
@@ -198,20 +231,26 @@ export const createDeleteBoost = (deps: ToolDeps) =>
     },
   });
 
-const ChatSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  project: z.object({ id: z.number(), name: z.string() }).nullable(),
-});
+const ChatSchema = lazy(() =>
+  z.object({
+    id: z.number(),
+    title: z.string(),
+    project: z.object({ id: z.number(), name: z.string() }).nullable(),
+  }),
+);
+
+const listChatsShape = lazy(() => ({
+  name: 'list_chats',
+  title: 'List chats',
+  description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
+  inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
+  outputSchema: listSchema(ChatSchema()),
+  annotations: READS,
+}));
 
 export const createListChats = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_chats',
-    title: 'List chats',
-    description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
-    inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
-    outputSchema: listSchema(ChatSchema),
-    annotations: READS,
+    ...listChatsShape(),
     handler: (input, { signal }) =>
       listPage(deps, '/chats.json', {
         page: input.page,
@@ -232,18 +271,22 @@ export const createListChats = (deps: ToolDeps) =>
       }),
   });
 
+const deleteCampfireLineShape = lazy(() => ({
+  name: 'delete_campfire_line',
+  title: 'Delete your chat line',
+  description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    chat_id: dockOverride('chat (Campfire)'),
+    line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
+  }),
+  outputSchema: z.object({ line_id: z.number(), deleted: z.literal(true) }),
+  annotations: DESTROYS,
+}));
+
 export const createDeleteCampfireLine = (deps: ToolDeps) =>
   defineTool({
-    name: 'delete_campfire_line',
-    title: 'Delete your chat line',
-    description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      chat_id: dockOverride('chat (Campfire)'),
-      line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
-    }),
-    outputSchema: z.object({ line_id: z.number(), deleted: z.literal(true) }),
-    annotations: DESTROYS,
+    ...deleteCampfireLineShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request('DELETE', `/chats/${chat}/lines/${input.line_id}.json`, {

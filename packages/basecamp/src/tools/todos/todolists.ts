@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { listSchema, TodolistSchema, toTodolist } from '../../shapes.js';
+import { lazy, listSchema, TodolistSchema, toTodolist } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { todolistScope } from '../list-todos.js';
 import {
@@ -27,14 +27,18 @@ const groupScope = (projectId: number | undefined, groupId: number) => ({
   notFound: `Group ${groupId} was not found, or you have no access to it. Use ${toolRef('list_todolist_groups')} to see valid IDs.`,
 });
 
+const getTodolistShape = lazy(() => ({
+  name: 'get_todolist',
+  title: 'Get a to-do list',
+  description: `Returns one to-do list (or group) with its description as Markdown and progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out.`,
+  inputSchema: z.strictObject({ project_id: itemProjectId(), todolist_id: todolistId() }),
+  outputSchema: TodolistSchema,
+  annotations: READS,
+}));
+
 export const createGetTodolist = (deps: ToolDeps) =>
   defineTool({
-    name: 'get_todolist',
-    title: 'Get a to-do list',
-    description: `Returns one to-do list (or group) with its description as Markdown and progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out.`,
-    inputSchema: z.strictObject({ project_id: itemProjectId(), todolist_id: todolistId() }),
-    outputSchema: TodolistSchema,
-    annotations: READS,
+    ...getTodolistShape(),
     handler: (input, { signal }) =>
       getOne(deps, `/todolists/${input.todolist_id}.json`, {
         signal,
@@ -43,19 +47,23 @@ export const createGetTodolist = (deps: ToolDeps) =>
       }),
   });
 
+const createTodolistShape = lazy(() => ({
+  name: 'create_todolist',
+  title: 'Add a to-do list',
+  description: `Adds a to-do list to a project's To-dos. Take project_id from ${toolRef('list_projects')}. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
+  inputSchema: z.strictObject({
+    project_id: projectId(),
+    todoset_id: dockOverride('to-do set'),
+    name: z.string().trim().min(1).max(500).describe("The list's name"),
+    description: richText('What the list is for.').optional(),
+  }),
+  outputSchema: TodolistSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateTodolist = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_todolist',
-    title: 'Add a to-do list',
-    description: `Adds a to-do list to a project's To-dos. Take project_id from ${toolRef('list_projects')}. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
-    inputSchema: z.strictObject({
-      project_id: projectId(),
-      todoset_id: dockOverride('to-do set'),
-      name: z.string().trim().min(1).max(500).describe("The list's name"),
-      description: richText('What the list is for.').optional(),
-    }),
-    outputSchema: TodolistSchema,
-    annotations: CREATES,
+    ...createTodolistShape(),
     handler: async (input, { signal }) => {
       const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
       const html = await deps.html();
@@ -76,19 +84,23 @@ export const createCreateTodolist = (deps: ToolDeps) =>
     },
   });
 
+const updateTodolistShape = lazy(() => ({
+  name: 'update_todolist',
+  title: 'Rename or describe a to-do list',
+  description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todolist_id: todolistId(),
+    name: z.string().trim().min(1).max(500).optional().describe('New name'),
+    description: richText('New description (lists only; groups have none).').optional(),
+  }),
+  outputSchema: TodolistSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateTodolist = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_todolist',
-    title: 'Rename or describe a to-do list',
-    description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todolist_id: todolistId(),
-      name: z.string().trim().min(1).max(500).optional().describe('New name'),
-      description: richText('New description (lists only; groups have none).').optional(),
-    }),
-    outputSchema: TodolistSchema,
-    annotations: SETS_STATE,
+    ...updateTodolistShape(),
     handler: async (input, { signal }) => {
       if (input.name === undefined && input.description === undefined) {
         throw new InvalidInputError('Nothing to change: pass name or description.');
@@ -109,19 +121,23 @@ export const createUpdateTodolist = (deps: ToolDeps) =>
     },
   });
 
+const listTodolistGroupsShape = lazy(() => ({
+  name: 'list_todolist_groups',
+  title: "List a to-do list's groups",
+  description: `Lists the groups (sections) inside a to-do list, in order, with their progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. A group works like a list: ${toolRef('list_todos')} and ${toolRef('create_todo')} take its ID as todolist_id.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todolist_id: todolistId(),
+    page: page(),
+    limit: limit(50),
+  }),
+  outputSchema: listSchema(TodolistSchema),
+  annotations: READS,
+}));
+
 export const createListTodolistGroups = (deps: ToolDeps) =>
   defineTool({
-    name: 'list_todolist_groups',
-    title: "List a to-do list's groups",
-    description: `Lists the groups (sections) inside a to-do list, in order, with their progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. A group works like a list: ${toolRef('list_todos')} and ${toolRef('create_todo')} take its ID as todolist_id.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todolist_id: todolistId(),
-      page: page(),
-      limit: limit(50),
-    }),
-    outputSchema: listSchema(TodolistSchema),
-    annotations: READS,
+    ...listTodolistGroupsShape(),
     handler: (input, { signal }) => {
       const scope = todolistScope(input.project_id, input.todolist_id);
       return listPage(deps, `/todolists/${input.todolist_id}/groups.json`, {
@@ -135,18 +151,22 @@ export const createListTodolistGroups = (deps: ToolDeps) =>
     },
   });
 
+const createTodolistGroupShape = lazy(() => ({
+  name: 'create_todolist_group',
+  title: 'Add a group to a to-do list',
+  description: `Adds a group (a named section) to a to-do list. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Returns the group; its ID works as todolist_id in ${toolRef('create_todo')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todolist_id: todolistId(),
+    name: z.string().trim().min(1).max(500).describe("The group's name"),
+  }),
+  outputSchema: TodolistSchema,
+  annotations: CREATES,
+}));
+
 export const createCreateTodolistGroup = (deps: ToolDeps) =>
   defineTool({
-    name: 'create_todolist_group',
-    title: 'Add a group to a to-do list',
-    description: `Adds a group (a named section) to a to-do list. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Returns the group; its ID works as todolist_id in ${toolRef('create_todo')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todolist_id: todolistId(),
-      name: z.string().trim().min(1).max(500).describe("The group's name"),
-    }),
-    outputSchema: TodolistSchema,
-    annotations: CREATES,
+    ...createTodolistGroupShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'POST', `/todolists/${input.todolist_id}/groups.json`, {
         signal,
@@ -156,18 +176,22 @@ export const createCreateTodolistGroup = (deps: ToolDeps) =>
       }),
   });
 
+const moveTodolistGroupShape = lazy(() => ({
+  name: 'move_todolist_group',
+  title: 'Reorder a to-do list group',
+  description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from ${toolRef('list_todolist_groups')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    group_id: id(`Group ID, from ${toolRef('list_todolist_groups')}`),
+    position: z.number().int().min(1).max(1_000).describe('New place, 1 = first'),
+  }),
+  outputSchema: TodolistSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createMoveTodolistGroup = (deps: ToolDeps) =>
   defineTool({
-    name: 'move_todolist_group',
-    title: 'Reorder a to-do list group',
-    description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from ${toolRef('list_todolist_groups')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      group_id: id(`Group ID, from ${toolRef('list_todolist_groups')}`),
-      position: z.number().int().min(1).max(1_000).describe('New place, 1 = first'),
-    }),
-    outputSchema: TodolistSchema,
-    annotations: SETS_STATE,
+    ...moveTodolistGroupShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/todolists/${input.group_id}/position.json`, {
         signal,

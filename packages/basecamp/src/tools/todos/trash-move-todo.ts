@@ -1,21 +1,25 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { TodoSchema, toTodo } from '../../shapes.js';
+import { lazy, TodoSchema, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { todoScope } from '../get-todo.js';
 import { DESTROYS, id, itemProjectId, SETS_STATE, send, sendOne, type ToolDeps } from '../shared.js';
 
+const trashTodoShape = lazy(() => ({
+  name: 'trash_todo',
+  title: 'Trash a to-do',
+  description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; ${toolRef('set_recording_status')} with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
+  }),
+  outputSchema: z.object({ trashed: z.literal(true), todo_id: z.number() }),
+  annotations: DESTROYS,
+}));
+
 export const createTrashTodo = (deps: ToolDeps) =>
   defineTool({
-    name: 'trash_todo',
-    title: 'Trash a to-do',
-    description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; ${toolRef('set_recording_status')} with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
-    }),
-    outputSchema: z.object({ trashed: z.literal(true), todo_id: z.number() }),
-    annotations: DESTROYS,
+    ...trashTodoShape(),
     handler: async (input, { signal }) => {
       await send(deps, 'DELETE', `/todos/${input.todo_id}.json`, {
         signal,
@@ -25,27 +29,25 @@ export const createTrashTodo = (deps: ToolDeps) =>
     },
   });
 
+const moveTodoShape = lazy(() => ({
+  name: 'move_todo',
+  title: 'Reorder or move a to-do',
+  description: `Puts a to-do at another place in its list (position 1 = top), or into another to-do list or group of the same project (todolist_id). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Returns the to-do.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
+    position: z.number().int().min(1).max(10_000).default(1).describe('Place in the list, 1 = top (default)'),
+    todolist_id: id(
+      `Move it into this to-do list or group, from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}`,
+    ).optional(),
+  }),
+  outputSchema: TodoSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createMoveTodo = (deps: ToolDeps) =>
   defineTool({
-    name: 'move_todo',
-    title: 'Reorder or move a to-do',
-    description: `Puts a to-do at another place in its list (position 1 = top), or into another to-do list or group of the same project (todolist_id). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Returns the to-do.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
-      position: z
-        .number()
-        .int()
-        .min(1)
-        .max(10_000)
-        .default(1)
-        .describe('Place in the list, 1 = top (default)'),
-      todolist_id: id(
-        `Move it into this to-do list or group, from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}`,
-      ).optional(),
-    }),
-    outputSchema: TodoSchema,
-    annotations: SETS_STATE,
+    ...moveTodoShape(),
     handler: (input, { signal }) =>
       sendOne(deps, 'PUT', `/todos/${input.todo_id}/position.json`, {
         signal,

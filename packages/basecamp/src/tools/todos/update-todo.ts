@@ -1,6 +1,6 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import { TodoSchema, toTodo } from '../../shapes.js';
+import { lazy, TodoSchema, toTodo } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
 import { todoScope } from '../get-todo.js';
 import {
@@ -22,26 +22,30 @@ const ids = (value: unknown): number[] =>
     .map((entry) => (entry as { id?: unknown }).id)
     .filter((entry): entry is number => typeof entry === 'number');
 
+const updateTodoShape = lazy(() => ({
+  name: 'update_todo',
+  title: 'Change a to-do',
+  description: `Changes a to-do: title, description, assignees, completion subscribers, start and due dates (reschedule). Fields left out stay as they are; null clears a date; a list replaces the people ([] removes all). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Move it with ${toolRef('move_todo')}.`,
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
+    content: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
+    description: richText('New details.').optional(),
+    assignee_ids: assigneeIds(
+      `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
+    ).optional(),
+    completion_subscriber_ids: assigneeIds('Everyone notified on completion from now on').optional(),
+    due_on: clearableDate('New due date'),
+    starts_on: clearableDate('New start date'),
+    notify: z.boolean().default(false).describe('Notify newly assigned people (default false)'),
+  }),
+  outputSchema: TodoSchema,
+  annotations: SETS_STATE,
+}));
+
 export const createUpdateTodo = (deps: ToolDeps) =>
   defineTool({
-    name: 'update_todo',
-    title: 'Change a to-do',
-    description: `Changes a to-do: title, description, assignees, completion subscribers, start and due dates (reschedule). Fields left out stay as they are; null clears a date; a list replaces the people ([] removes all). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Move it with ${toolRef('move_todo')}.`,
-    inputSchema: z.strictObject({
-      project_id: itemProjectId(),
-      todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
-      content: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
-      description: richText('New details.').optional(),
-      assignee_ids: assigneeIds(
-        `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
-      ).optional(),
-      completion_subscriber_ids: assigneeIds('Everyone notified on completion from now on').optional(),
-      due_on: clearableDate('New due date'),
-      starts_on: clearableDate('New start date'),
-      notify: z.boolean().default(false).describe('Notify newly assigned people (default false)'),
-    }),
-    outputSchema: TodoSchema,
-    annotations: SETS_STATE,
+    ...updateTodoShape(),
     handler: async (input, { signal }) => {
       const changes = [
         'content',
