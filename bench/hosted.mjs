@@ -31,6 +31,7 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string', multiple: true },
+    'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -38,6 +39,7 @@ if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
                       [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
+                      [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
@@ -450,7 +452,36 @@ for (const [name, values] of Object.entries(allCpuSamples)) results.allCpu[name]
 
 if (!flags['no-memory']) {
   const port = await freePort();
-  const child = await startServer({ mode: 'oauth', port, publicUrl: `http://127.0.0.1:${port}` });
+  // --gc-heap: a heap snapshot on SIGUSR2 collects garbage first, so the heap figures hold live
+  // objects only (without it they swing with whatever garbage is pending). Writing one grows the
+  // process, so RSS after the first checkpoint is not comparable then.
+  const snapshots = await mkdtemp(join(tmpdir(), 'x-bench-heap-'));
+  const child = await startServer({
+    mode: 'oauth',
+    port,
+    publicUrl: `http://127.0.0.1:${port}`,
+    env: flags['gc-heap']
+      ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` }
+      : {},
+  });
+  const collectGarbage = async () => {
+    if (!flags['gc-heap']) return;
+    const { readdir, stat: statFile, rm } = await import('node:fs/promises');
+    child.kill('SIGUSR2');
+    const deadline = performance.now() + 60_000;
+    let last = -1;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const files = (await readdir(snapshots)).filter((name) => name.endsWith('.heapsnapshot'));
+      const size = files.length ? (await statFile(join(snapshots, files[0]))).size : -1;
+      if (size > 0 && size === last) break;
+      last = size;
+      if (performance.now() > deadline) throw new Error('no heap snapshot within 60 s');
+    }
+    // The file is complete once its size stops changing; drop it.
+    await rm(snapshots, { recursive: true, force: true });
+    mkdirSync(snapshots, { recursive: true });
+  };
   const url = `http://127.0.0.1:${port}/mcp`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -459,7 +490,10 @@ if (!flags['no-memory']) {
     const warm = await signIn(url);
     await call(agent, port, warm.token);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const base = { rss: await readRss(child.pid), ...(await scrape(port)) };
+    // RSS before the snapshot (writing one grows the process), heap after it.
+    const baseRss = await readRss(child.pid);
+    await collectGarbage();
+    const base = { rss: baseRss, ...(await scrape(port)) };
     results.memory.push({ users: 0, rss: base.rss, heapUsed: base.heapUsed, held: base.users });
     const latencies = [];
     let signedIn = 0;
@@ -473,7 +507,9 @@ if (!flags['no-memory']) {
       }
       fake.resetLog();
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const now = { rss: await readRss(child.pid), ...(await scrape(port)) };
+      const rss = await readRss(child.pid);
+      await collectGarbage();
+      const now = { rss, ...(await scrape(port)) };
       results.memory.push({ users: checkpoint, rss: now.rss, heapUsed: now.heapUsed, held: now.users });
       log(
         `  ${checkpoint} users: RSS ${fmt(now.rss / 2 ** 20)} MiB, heap ${fmt(now.heapUsed / 2 ** 20)} MiB, registries held ${now.users}`,
