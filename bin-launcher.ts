@@ -1,8 +1,13 @@
-// The first module of every bundled bin (tsup.provider.ts builds it as dist/bin.js): it turns on
-// Node's compile cache, then loads the bin's program from dist/bin/. The cache keeps V8's compiled
-// code of every module loaded after the call, so from the second start on the bundle is not
-// compiled again. `module.enableCompileCache` exists from Node 22.1; on Node 20 this is a no-op.
+// The first module of every bundled bin (tsup.provider.ts builds it as dist/bin.js), kept to
+// Node built-ins: it turns on Node's compile cache, runs the start cache's front, then loads the
+// bin's program from dist/bin/. The compile cache keeps V8's compiled code of every module loaded
+// after the call, so from the second start on the bundle is not compiled again;
+// `module.enableCompileCache` exists from Node 22.1, on Node 20 this is a no-op. The front
+// answers `initialize` and `tools/list` from the start cache when this exact start was seen
+// before, and hands over to the program after (packages/mcp-core/src/start-cache/front.ts,
+// docs/decisions/0015-start-cache.md).
 import module from 'node:module';
+import { runFront } from './packages/mcp-core/src/start-cache/front.js';
 
 const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
 try {
@@ -11,6 +16,8 @@ try {
   // A cache that cannot be set up (read-only temp directory) only costs speed.
 }
 
-// A variable, so the bundler leaves this import alone: dist/bin/main.js is built next to this file.
-const program = './bin/main.js';
-await import(program);
+if ((await runFront({ launcherUrl: import.meta.url })) === 'load') {
+  // A variable, so the bundler leaves this import alone: dist/bin/main.js is built next to this file.
+  const program = './bin/main.js';
+  await import(program);
+}

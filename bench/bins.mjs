@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Cold start of every shipped bin, in one interleaved run: spawn → first `tools/list` answer over
 // stdio for the four provider bins and the composed `x-mcp-server`, side by side with the floor
-// (bare Node NDJSON echo), a plain one-tool SDK v2 server and the same server on SDK v1.
+// (bare Node NDJSON echo), a plain one-tool SDK v2 server and the same server on SDK v1. Each bin
+// twice: with its start-cache entry (a user's every start after the first; the discarded start
+// writes it) and without one (`(no entry)`: a fresh cache directory per start, the very first
+// start). For forge-mcp and x-mcp-server also spawn → the result of a `tools/call` sent as soon
+// as the listing arrives (`call`), with and without an entry: the first call must not wait longer.
 //
 //   node bench/bins.mjs                 15 cold starts each (about 40 s)
 //   node bench/bins.mjs --quick         7 each
@@ -10,7 +14,7 @@
 //   node bench/bins.mjs --help
 //
 // Build first (`pnpm bench` does): the bins run from their packages' dist/.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -66,10 +70,15 @@ if (!Number.isInteger(runs) || runs < 1) {
 /** What an MCP client launches; `dist/bin.js` is the file `npx` runs from the published package. */
 const BINS = [
   { name: 'basecamp-mcp', file: 'packages/basecamp/dist/bin.js' },
-  { name: 'forge-mcp', file: 'packages/forge/dist/bin.js' },
+  // A call that needs no upstream: without a login it answers a clear error at once.
+  { name: 'forge-mcp', file: 'packages/forge/dist/bin.js', call: { name: 'list_tickets', arguments: {} } },
   { name: 'context-forge-mcp', file: 'packages/context-forge/dist/bin.js' },
   { name: 'bbj-mcp', file: 'packages/bbj-rag/dist/bin.js' },
-  { name: 'x-mcp-server', file: 'apps/server/dist/bin.js' },
+  {
+    name: 'x-mcp-server',
+    file: 'apps/server/dist/bin.js',
+    call: { name: 'context_forge_project_list', arguments: {} },
+  },
 ];
 const REFERENCES = [
   { name: 'floor', file: 'bench/fixtures/floor.mjs' },
@@ -111,7 +120,21 @@ const env = {
   CONTEXT_FORGE_DATA_DIR: join(home, 'context-forge'),
   FORGE_CONFIG_PATH: join(home, 'forge/config.json'),
 };
-const targets = measured.map(({ name, path }) => ({ name, args: [path], env }));
+// A fresh start-cache directory per start: no entry, as at the very first start.
+const noEntry = () => ({ ...env, MCP_START_CACHE_DIR: mkdtempSync(join(home, 'no-entry-')) });
+const targets = measured.flatMap(({ name, path, call }, index) => {
+  if (index < REFERENCES.length) return [{ name, args: [path], env }];
+  return [
+    { name, args: [path], env },
+    { name: `${name} (no entry)`, args: [path], env: noEntry },
+    ...(call
+      ? [
+          { name: `${name} call`, args: [path], env, call },
+          { name: `${name} call (no entry)`, args: [path], env: noEntry, call },
+        ]
+      : []),
+  ];
+});
 
 const checkTools = (name) => (result) => {
   if (!Array.isArray(result?.tools) || result.tools.length === 0) {
@@ -171,11 +194,14 @@ for (const { name } of targets) {
     `| ${name} | ${toolCounts[name]} | ${fmt(row.medianMs)} | ${fmt(row.p10Ms)} | ${fmt(row.p90Ms)} | ${fmt(ratio(name, 'floor'), 2)}× | ${fmt(ratio(name, 'plain-sdk'), 2)}× | ${fmt(ratio(name, 'plain-sdk-v1'), 2)}× | ${fmt(row.cpu.medianMs)} | ${fmt(ratio(name, 'floor', 'cpu'), 2)}× | ${fmt(ratio(name, 'plain-sdk', 'cpu'), 2)}× |`,
   );
 }
-const verdicts = measured.slice(REFERENCES.length).map(({ name }) => {
-  const toFloor = ratio(name, 'floor');
-  const toPlain = ratio(name, 'plain-sdk');
-  return { name, toFloor, toPlain, pass: toFloor <= 2 && toPlain < 1 };
-});
+const verdicts = measured
+  .slice(REFERENCES.length)
+  .flatMap(({ name }) => [name, `${name} (no entry)`])
+  .map((name) => {
+    const toFloor = ratio(name, 'floor');
+    const toPlain = ratio(name, 'plain-sdk');
+    return { name, toFloor, toPlain, pass: toFloor <= 2 && toPlain < 1 };
+  });
 lines.push(
   '',
   '| bin | ≤ 2.0× floor | faster than plain SDK v2 | result |',

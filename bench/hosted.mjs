@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -27,14 +27,20 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     concurrency: { type: 'string' },
-    only: { type: 'string' },
+    only: { type: 'string', multiple: true },
     'no-memory': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    baseline: { type: 'string', multiple: true },
+    'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
-                      [--only <text>] (throughput setups whose name contains it) [--no-memory]
+                      [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
+                      [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
+                      [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
+                      [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -133,7 +139,7 @@ function baseEnv(home) {
 }
 
 /** One x-mcp-server process; resolves once /healthz answers. */
-async function startServer({ mode, port, publicUrl, env = {} }) {
+async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
   const home = await mkdtemp(join(tmpdir(), 'x-bench-hosted-'));
   const own =
     mode === 'oauth'
@@ -151,9 +157,14 @@ async function startServer({ mode, port, publicUrl, env = {} }) {
           BASECAMP_ACCESS_TOKEN: fake.accessToken,
           BASECAMP_ACCOUNT_ID: fake.accountId,
         };
-  const args = [BIN, '--http', '--port', String(port), '--providers', 'basecamp'];
+  const args = [bin, '--http', '--port', String(port), '--providers', 'basecamp'];
   if (mode === 'oauth') args.push('--auth', 'oauth');
-  const child = start(args, { env: { ...baseEnv(home), ...own, ...env } });
+  const profile = flags['cpu-prof']
+    ? {
+        NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${flags['cpu-prof']} --cpu-prof-name=${mode}-${port}.cpuprofile`,
+      }
+    : {};
+  const child = start(args, { env: { ...baseEnv(home), ...own, ...env, ...profile } });
   const deadline = performance.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`x-mcp-server (${mode}) exited: ${child.stderrTail}`);
@@ -282,6 +293,7 @@ async function load(port, tokens, seconds) {
   return { callsPerSecond: ok / seconds, ok, failed };
 }
 
+const VCPUS = availableParallelism();
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** User + system CPU seconds of the server processes so far. */
@@ -294,6 +306,13 @@ async function cpuSeconds(children) {
     total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   }
   return total;
+}
+
+/** Redis's own user + system CPU seconds so far (`INFO cpu`). */
+function redisCpuSeconds() {
+  const info = execFileSync('redis-cli', ['-p', String(redis.port), 'info', 'cpu'], { encoding: 'utf8' });
+  const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
 }
 
 async function readRss(pid) {
@@ -347,6 +366,7 @@ async function runSetup(setup) {
     for (const port of replicaPorts) {
       children.push(
         await startServer({
+          ...(setup.bin ? { bin: setup.bin } : {}),
           mode: setup.mode,
           port,
           publicUrl: `http://127.0.0.1:${publicPort}`,
@@ -372,10 +392,21 @@ async function runSetup(setup) {
     warmAgent.destroy();
     await load(publicPort, tokens, config.warmupSeconds);
     const cpuBefore = await cpuSeconds(children);
+    const ownBefore = process.cpuUsage();
+    const redisBefore = redisCpuSeconds();
     const measured = await load(publicPort, tokens, config.seconds);
     const cpu = (await cpuSeconds(children)) - cpuBefore;
+    const own = process.cpuUsage(ownBefore);
+    const redisCpu = redisCpuSeconds() - redisBefore;
+    // Everything on this machine that serves the calls: the servers, this process (the client
+    // loops, the proxy, the fake Basecamp) and Redis. The vCPUs divided by it bound the calls/s.
+    const allCpu = cpu + (own.user + own.system) / 1e6 + redisCpu;
     fake.resetLog();
-    return { ...measured, cpuMicrosPerCall: (cpu / measured.ok) * 1e6 };
+    return {
+      ...measured,
+      cpuMicrosPerCall: (cpu / measured.ok) * 1e6,
+      allCpuMicrosPerCall: (allCpu / measured.ok) * 1e6,
+    };
   } finally {
     for (const child of children) await stop(child, { signal: 'SIGTERM' });
     await proxy?.close();
@@ -383,23 +414,37 @@ async function runSetup(setup) {
 }
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
-const chosen = SETUPS.filter((setup) => !flags.only || setup.name.includes(flags.only));
+// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change).
+for (const checkout of flags.baseline ?? []) {
+  const bin = join(checkout, 'apps/server/dist/bin.js');
+  const label = checkout.replace(/\/+$/, '').split('/').at(-1);
+  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth' && !candidate.bin)) {
+    SETUPS.push({ ...setup, name: `${label}: ${setup.name}`, bin });
+  }
+}
+// --only a --only b: the setups whose name contains any of the texts.
+const only = flags.only?.length ? flags.only : undefined;
+const chosen = SETUPS.filter((setup) => !only || only.some((text) => setup.name.includes(text)));
 const samples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 const cpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
+const allCpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 for (let round = 0; round < config.rounds; round++) {
   const order = round % 2 === 0 ? chosen : [...chosen].reverse();
   for (const setup of order) {
     const result = await runSetup(setup);
     samples[setup.name].push(result.callsPerSecond);
     cpuSamples[setup.name].push(result.cpuMicrosPerCall);
+    allCpuSamples[setup.name].push(result.allCpuMicrosPerCall);
     log(
-      `  round ${round + 1} ${setup.name}: ${fmt(result.callsPerSecond)} calls/s, ${fmt(result.cpuMicrosPerCall, 0)} µs server CPU per call (${result.failed} failed)`,
+      `  round ${round + 1} ${setup.name}: ${fmt(result.callsPerSecond)} calls/s, ${fmt(result.cpuMicrosPerCall, 0)} µs server CPU per call, ${fmt(result.allCpuMicrosPerCall, 0)} µs all processes (ceiling on ${VCPUS} vCPUs: ${fmt((VCPUS * 1e6) / result.allCpuMicrosPerCall, 0)} calls/s) (${result.failed} failed)`,
     );
   }
 }
 results.cpu = {};
 for (const [name, values] of Object.entries(samples)) results.throughput[name] = median(values);
 for (const [name, values] of Object.entries(cpuSamples)) results.cpu[name] = median(values);
+results.allCpu = {};
+for (const [name, values] of Object.entries(allCpuSamples)) results.allCpu[name] = median(values);
 
 // ---------------------------------------------------------------------------------------
 // Memory per signed-in user, one replica: sign users in (each makes one call, which builds the
@@ -407,7 +452,36 @@ for (const [name, values] of Object.entries(cpuSamples)) results.cpu[name] = med
 
 if (!flags['no-memory']) {
   const port = await freePort();
-  const child = await startServer({ mode: 'oauth', port, publicUrl: `http://127.0.0.1:${port}` });
+  // --gc-heap: a heap snapshot on SIGUSR2 collects garbage first, so the heap figures hold live
+  // objects only (without it they swing with whatever garbage is pending). Writing one grows the
+  // process, so RSS after the first checkpoint is not comparable then.
+  const snapshots = await mkdtemp(join(tmpdir(), 'x-bench-heap-'));
+  const child = await startServer({
+    mode: 'oauth',
+    port,
+    publicUrl: `http://127.0.0.1:${port}`,
+    env: flags['gc-heap']
+      ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` }
+      : {},
+  });
+  const collectGarbage = async () => {
+    if (!flags['gc-heap']) return;
+    const { readdir, stat: statFile, rm } = await import('node:fs/promises');
+    child.kill('SIGUSR2');
+    const deadline = performance.now() + 60_000;
+    let last = -1;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const files = (await readdir(snapshots)).filter((name) => name.endsWith('.heapsnapshot'));
+      const size = files.length ? (await statFile(join(snapshots, files[0]))).size : -1;
+      if (size > 0 && size === last) break;
+      last = size;
+      if (performance.now() > deadline) throw new Error('no heap snapshot within 60 s');
+    }
+    // The file is complete once its size stops changing; drop it.
+    await rm(snapshots, { recursive: true, force: true });
+    mkdirSync(snapshots, { recursive: true });
+  };
   const url = `http://127.0.0.1:${port}/mcp`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -416,7 +490,10 @@ if (!flags['no-memory']) {
     const warm = await signIn(url);
     await call(agent, port, warm.token);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const base = { rss: await readRss(child.pid), ...(await scrape(port)) };
+    // RSS before the snapshot (writing one grows the process), heap after it.
+    const baseRss = await readRss(child.pid);
+    await collectGarbage();
+    const base = { rss: baseRss, ...(await scrape(port)) };
     results.memory.push({ users: 0, rss: base.rss, heapUsed: base.heapUsed, held: base.users });
     const latencies = [];
     let signedIn = 0;
@@ -430,7 +507,9 @@ if (!flags['no-memory']) {
       }
       fake.resetLog();
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const now = { rss: await readRss(child.pid), ...(await scrape(port)) };
+      const rss = await readRss(child.pid);
+      await collectGarbage();
+      const now = { rss, ...(await scrape(port)) };
       results.memory.push({ users: checkpoint, rss: now.rss, heapUsed: now.heapUsed, held: now.users });
       log(
         `  ${checkpoint} users: RSS ${fmt(now.rss / 2 ** 20)} MiB, heap ${fmt(now.heapUsed / 2 ** 20)} MiB, registries held ${now.users}`,
@@ -462,11 +541,12 @@ const off = results.throughput['token, metrics off'] ?? Number.NaN;
 const tokenCpu = results.cpu['token, metrics on (default)'] ?? Number.NaN;
 const offCpu = results.cpu['token, metrics off'] ?? Number.NaN;
 const rows = [
-  '| setup | calls/s (median) | ÷ token mode (metrics on) | ÷ metrics off | server CPU per call (µs, median) | ÷ token mode | ÷ metrics off |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  `| setup | calls/s (median) | ÷ token mode (metrics on) | ÷ metrics off | server CPU per call (µs, median) | ÷ token mode | ÷ metrics off | all processes' CPU per call (µs) | ceiling on ${VCPUS} vCPUs (calls/s) |`,
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...Object.entries(results.throughput).map(([name, value]) => {
     const cpu = results.cpu[name];
-    return `| ${name} | ${fmt(value, 0)} | ${fmt(value / token, 2)}× | ${fmt(value / off, 2)}× | ${fmt(cpu, 0)} | ${fmt(cpu / tokenCpu, 2)}× | ${fmt(cpu / offCpu, 2)}× |`;
+    const all = results.allCpu[name];
+    return `| ${name} | ${fmt(value, 0)} | ${fmt(value / token, 2)}× | ${fmt(value / off, 2)}× | ${fmt(cpu, 0)} | ${fmt(cpu / tokenCpu, 2)}× | ${fmt(cpu / offCpu, 2)}× | ${fmt(all, 0)} | ${fmt((VCPUS * 1e6) / all, 0)} |`;
   }),
 ];
 const base = results.memory[0] ?? {};

@@ -204,9 +204,15 @@ export async function coldStart(target, check) {
  * Spawn → first tools/list answer: the wall time `ms`, and `cpuMs`, the CPU time the server
  * had used by then (read as soon as the answer arrives).
  */
-export async function coldStartDetailed({ name, args, env }, check = () => {}) {
+/**
+ * One cold start: spawn → the answer to the first `tools/list` (wall and the server's CPU time).
+ * With `call`, the client sends that `tools/call` as soon as the listing arrives, as MCP clients
+ * do, and the figures are taken at its result instead. `env` may be a function (called per start,
+ * e.g. for a fresh start-cache directory each time).
+ */
+export async function coldStartDetailed({ name, args, env, call }, check = () => {}) {
   const t0 = performance.now();
-  const driver = new StdioDriver(args, { env });
+  const driver = new StdioDriver(args, { env: typeof env === 'function' ? env() : env });
   try {
     return await driver.bounded(COLD_LIMIT_MS, `${name} cold start`, async () => {
       const initialized = driver.wait(1);
@@ -215,6 +221,13 @@ export async function coldStartDetailed({ name, args, env }, check = () => {}) {
       driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       driver.write({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       const result = await listed;
+      if (call) {
+        const called = driver.wait(3);
+        driver.write({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call });
+        const answer = await called;
+        if (answer?.content === undefined)
+          throw new Error(`${name}: tools/call ${call.name} answered no result`);
+      }
       const ms = performance.now() - t0;
       const cpuMs = cpuTimeMs(driver.child.pid);
       await initialized;

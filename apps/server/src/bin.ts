@@ -4,9 +4,14 @@ import packageJson from '../package.json' with { type: 'json' };
 /** From package.json at build time, like every provider's VERSION. */
 const VERSION: string = packageJson.version;
 
-async function options({ flags }: BinContext) {
+/** The config file: `--config`, else `MCP_SERVER_CONFIG`. */
+const configFile = ({ flags }: BinContext) =>
+  typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
+
+async function options(context: BinContext) {
+  const { flags } = context;
   const { loadConfig } = await import('./config.js');
-  const file = typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
+  const file = configFile(context);
   const only =
     typeof flags.providers === 'string'
       ? flags.providers
@@ -88,6 +93,8 @@ await runBin({
       description: 'each provider’s own settings and secrets',
     },
   ],
+  // The served tools depend on the config file too: the start cache checks it at every start.
+  startCache: { files: (context) => [configFile(context)] },
   createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),
   createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),
   commands: {

@@ -3,7 +3,7 @@ import { UpstreamUnavailableError } from '@x/mcp-core';
 import { sleep } from '@x/mcp-core/upstream';
 import type { Keyring } from './crypto.js';
 import type { KvStore } from './store/kv.js';
-import { SealedRecords } from './store/sealed.js';
+import { type SealedEntry, SealedRecords } from './store/sealed.js';
 
 export interface RefreshCoordinatorOptions {
   /** How long the refresh lock lives (default 60 s); it lapses if its holder dies. */
@@ -14,11 +14,15 @@ export interface RefreshCoordinatorOptions {
   waitMs?: number;
   /** How often a waiting caller re-reads the record (default 250 ms). */
   pollMs?: number;
+  /** The sealed records to read and write through (e.g. one with an opened-record cache). */
+  records?: SealedRecords;
 }
 
 export interface RefreshRequest<T> {
   /** The sealed record holding the credentials, e.g. `conn:<userId>:basecamp`. */
   key: string;
+  /** The first read of the record, when the caller already has it (read in one round trip with others). */
+  first?: () => Promise<SealedEntry<T> | undefined>;
   /** Whether these credentials must be refreshed before use (expired or expiring soon). */
   needsRefresh(value: T): boolean;
   /**
@@ -47,7 +51,7 @@ export class RefreshCoordinator {
 
   constructor(store: KvStore, keyring: Keyring, options: RefreshCoordinatorOptions = {}) {
     this.#store = store;
-    this.#records = new SealedRecords(store, keyring);
+    this.#records = options.records ?? new SealedRecords(store, keyring);
     this.#lockTtlMs = options.lockTtlMs ?? 60_000;
     this.#refreshTimeoutMs = options.refreshTimeoutMs ?? 15_000;
     this.#waitMs = options.waitMs ?? 15_000;
@@ -60,7 +64,7 @@ export class RefreshCoordinator {
    * gets a retryable `UpstreamUnavailableError` (never a second refresh).
    */
   async current<T>(request: RefreshRequest<T>): Promise<T | undefined> {
-    const first = await this.#records.get<T>(request.key);
+    const first = request.first ? await request.first() : await this.#records.get<T>(request.key);
     if (!first) return undefined;
     if (!request.needsRefresh(first.value)) return first.value;
 

@@ -79,15 +79,28 @@ export function describeTool(tool: AnyToolDefinition): ToolDescriptor {
   return validateToolDefinition(raw);
 }
 
+/**
+ * The JSON Schema of a zod schema object, per direction: converted once and shared (frozen) by
+ * every descriptor built on that object, e.g. the per-user registries of a hosted server whose
+ * provider instances share their tools' schemas.
+ */
+const jsonSchemas = new WeakMap<object, { input?: unknown; output?: unknown }>();
+
 function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string, field: string): unknown {
   // Duck-typed so schemas from another zod v4 copy are accepted too.
   if (typeof schema !== 'object' || schema === null || !('_zod' in schema)) {
     throw new ToolValidationError(toolName, [{ field, message: 'must be a zod object schema' }]);
   }
+  const converted = jsonSchemas.get(schema);
+  if (converted?.[io] !== undefined) return converted[io];
   try {
-    return portable(
-      z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' }),
+    const json = deepFreeze(
+      portable(
+        z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' }),
+      ),
     );
+    jsonSchemas.set(schema, { ...converted, [io]: json });
+    return json;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolValidationError(
@@ -98,6 +111,14 @@ function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string,
       },
     );
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** Keywords that describe a value rather than constrain it: they stay beside `anyOf`. */

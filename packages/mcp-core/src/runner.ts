@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import type { HttpAuth, MetricGauge } from './http.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
+import { StartCacheSession, takeHandover } from './start-cache/session.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import type { ToolProvider } from './tool.js';
 
@@ -98,6 +99,12 @@ export interface RunBinOptions {
   environment?: readonly EnvironmentVariable[];
   /** Defaults to `process.argv.slice(2)`. */
   argv?: readonly string[];
+  /**
+   * The start cache (stdio, launched through the bin launcher): by default on. `files` names the
+   * files besides the program that the served tools or `initialize` result depend on (a config
+   * file); the entry is used only while they are unchanged. `false`: never write an entry.
+   */
+  startCache?: false | { files?: (context: BinContext) => readonly (string | undefined)[] };
 }
 
 const OPTIONS = {
@@ -235,6 +242,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       stopped = new Promise((resolve) => handle.server.once('close', resolve));
     } else {
       let registry: Promise<ToolRegistry> | undefined;
+      const startCache = startCacheSession(options, context, flags.sandbox, logger);
       const handle = serveStdio({
         name: options.name,
         version: options.version,
@@ -244,6 +252,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         },
         logger,
         drainTimeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(startCache ? { startCache } : {}),
       });
       stop = handle.close;
       stopped = handle.closed;
@@ -288,6 +297,27 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   await shutdown('client disconnected');
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+}
+
+/** The start cache's session when the launcher handed over (a process started as a bin, stdio). */
+function startCacheSession(
+  options: RunBinOptions,
+  context: BinContext,
+  sandbox: boolean,
+  logger: Logger,
+): StartCacheSession | undefined {
+  const handover = options.argv === undefined ? takeHandover() : undefined;
+  if (!handover) return undefined;
+  const setting = options.startCache;
+  let files: string[] = [];
+  let write = setting !== false && !sandbox;
+  try {
+    files = (setting ? (setting.files?.(context) ?? []) : []).filter((file): file is string => Boolean(file));
+  } catch (error) {
+    logger.debug('start cache: the files to check are unknown; no entry', { error });
+    write = false;
+  }
+  return new StartCacheSession({ handover, files, write, logger });
 }
 
 const isProviderList = (source: ProviderSource): source is readonly ProviderEntry[] => Array.isArray(source);
@@ -403,6 +433,14 @@ function helpText(options: RunBinOptions): string {
       description: 'bearer token required by --http (needed to listen beyond loopback)',
     },
     { name: 'PORT', description: 'default for --port' },
+    {
+      name: 'MCP_START_CACHE',
+      description: 'off: no start cache (stdio answers initialize and tools/list from the last start’s)',
+    },
+    {
+      name: 'MCP_START_CACHE_DIR',
+      description: 'where the start cache lives (default ~/.cache/x-mcp/start)',
+    },
     { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
     {
       name: 'MCP_LOG_FORMAT',

@@ -211,3 +211,41 @@ describe('published schemas', () => {
     expect(properties.extra).toMatchObject({ type: 'object', additionalProperties: true });
   });
 });
+
+describe('descriptors of tools that share a schema object (per-user registries)', () => {
+  const input = z.strictObject({ query: z.string().describe('What to look for'), limit: z.number().int() });
+  const output = z.object({ items: z.array(z.object({ id: z.number(), title: z.string().nullable() })) });
+  const build = (user: string) =>
+    defineTool({
+      name: 'search',
+      description: 'Searches.',
+      inputSchema: input,
+      outputSchema: output,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: () => ({ items: [{ id: user.length, title: null }] }),
+    });
+
+  it('convert the schema once: the registries share its frozen JSON Schema', () => {
+    const [alice, bob] = ['alice', 'bob'].map((user) =>
+      new ToolRegistry().use({ id: 'p', version: '1.0.0', tools: [build(user)] }, { prefix: 'p_' }),
+    );
+    const [a] = alice?.toMcpTools() ?? [];
+    const [b] = bob?.toMcpTools() ?? [];
+    expect(a).toEqual(b);
+    expect(a?.inputSchema.properties.query).toBe(b?.inputSchema.properties.query);
+    expect(a?.outputSchema?.properties.items).toBe(b?.outputSchema?.properties.items);
+    expect(a?.outputSchema?.properties.items).toMatchObject({
+      type: 'array',
+      items: { properties: { title: { anyOf: [{ type: 'string' }, { type: 'null' }] } } },
+    });
+    const query = a?.inputSchema.properties.query as Record<string, unknown>;
+    expect(Object.isFrozen(query)).toBe(true);
+    expect(() => {
+      query.description = 'changed';
+    }).toThrow(TypeError);
+    expect(describeTool(build('carol')).inputSchema.properties.query).toEqual({
+      type: 'string',
+      description: 'What to look for',
+    });
+  });
+});

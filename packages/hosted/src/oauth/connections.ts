@@ -2,8 +2,8 @@ import { McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mc
 import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
-import type { KvStore } from '../store/kv.js';
-import { SealedRecords } from '../store/sealed.js';
+import type { KvEntry, KvStore } from '../store/kv.js';
+import { type SealedEntry, SealedRecords } from '../store/sealed.js';
 import { type Launchpad, LaunchpadGrantError } from './launchpad.js';
 
 /** A user's Basecamp connection, sealed under `conn:<userId>:basecamp`. */
@@ -27,6 +27,13 @@ export interface BasecampCredentials {
 
 /** How long a failed (retryable) refresh is not tried again while the current token is valid. */
 const REFRESH_BACKOFF_MS = 30_000;
+/**
+ * How long the credentials checked while authenticating a request serve that request's upstream
+ * calls without another store read (the next request reads the store again, always).
+ */
+export const REQUEST_REUSE_MS = 1_000;
+/** Opened connection records kept in memory (the ciphertext must match to be reused). */
+const OPENED_CACHE_SIZE = 1_024;
 
 export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
 /** The sealed profile of a user (name, email, Basecamp account; no secrets). */
@@ -71,17 +78,20 @@ export class Connections {
    * so a backed-off user costs no store read per request.
    */
   readonly #backoff = new Map<string, number>();
+  /** Credentials checked for a request a moment ago (see {@link Connections.forRequest}). */
+  readonly #recent = new Map<string, { credentials: BasecampCredentials; until: number }>();
 
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
     this.#store = store;
-    this.#records = new SealedRecords(store, keyring);
-    this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring);
+    this.#records = new SealedRecords(store, keyring, { openedCacheSize: OPENED_CACHE_SIZE });
+    this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring, { records: this.#records });
     this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
     this.#launchpad = launchpad;
     this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;
   }
 
   async save(userId: string, connection: BasecampConnection): Promise<void> {
+    this.#recent.delete(userId);
     await this.#records.set(connectionKey(userId), connection);
     // Who the user is, kept after a revocation (which deletes the connection) for `users list`.
     await this.#records.set(profileKey(userId), {
@@ -110,10 +120,31 @@ export class Connections {
    * while Launchpad (or the invalid_grant breaker) keeps us from refreshing.
    */
   async basecamp(userId: string): Promise<BasecampCredentials> {
+    return this.#basecamp(userId);
+  }
+
+  /**
+   * `basecamp(userId)` for one authenticated `/mcp` request, from the connection record the
+   * caller has just read (`entry`: `store.getMany` with the grant, one round trip). The answer
+   * also serves this request's upstream calls (`credentialSource(userId).current()`) for
+   * {@link REQUEST_REUSE_MS} without another store read; every new request reads the store again.
+   */
+  async forRequest(userId: string, entry: KvEntry | undefined): Promise<BasecampCredentials> {
+    this.#recent.delete(userId);
+    const key = connectionKey(userId);
+    return this.#basecamp(userId, () => this.#records.open<BasecampConnection>(key, entry), true);
+  }
+
+  async #basecamp(
+    userId: string,
+    first?: () => Promise<SealedEntry<BasecampConnection> | undefined>,
+    remember = false,
+  ): Promise<BasecampCredentials> {
     const key = connectionKey(userId);
     const connection = await this.#refresher
       .current<BasecampConnection>({
         key,
+        ...(first ? { first } : {}),
         needsRefresh: (value) =>
           value.status === 'active' &&
           value.expiresAt - this.#marginMs <= Date.now() &&
@@ -177,7 +208,25 @@ export class Connections {
         'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
       );
     }
-    return { accessToken: connection.accessToken, accountId: connection.accountId };
+    const credentials = { accessToken: connection.accessToken, accountId: connection.accountId };
+    if (remember) {
+      const now = Date.now();
+      if (this.#recent.size >= OPENED_CACHE_SIZE) {
+        for (const [id, recent] of this.#recent) if (recent.until <= now) this.#recent.delete(id);
+      }
+      this.#recent.set(userId, {
+        credentials,
+        until: Math.min(now + REQUEST_REUSE_MS, connection.expiresAt),
+      });
+    }
+    return credentials;
+  }
+
+  /** Credentials checked for a request within the last {@link REQUEST_REUSE_MS}, if any. */
+  #recentlyChecked(userId: string): BasecampCredentials | undefined {
+    const recent = this.#recent.get(userId);
+    if (recent && recent.until > Date.now()) return recent.credentials;
+    return undefined;
   }
 
   /**
@@ -185,6 +234,7 @@ export class Connections {
    * (and a dead refresh token then ends the sign-in). A newer token already stored is kept.
    */
   async rejected(userId: string, accessToken: string): Promise<void> {
+    this.#recent.delete(userId);
     const key = connectionKey(userId);
     const entry = await this.#records.get<BasecampConnection>(key);
     if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
@@ -217,12 +267,12 @@ export class Connections {
 
   /**
    * The user's Basecamp credentials as a provider's `settings.credentials`: `current` is
-   * `basecamp(userId)`; `renew` after a 401 marks that token expired and refreshes now (or ends
+   * `basecamp(userId)` (or what the request being served was just admitted with); `renew` after a 401 marks that token expired and refreshes now (or ends
    * the sign-in with `TOKEN_EXPIRED` when the refresh token is dead too).
    */
   credentialSource(userId: string): CredentialSource<BasecampCredentials> {
     return {
-      current: () => this.basecamp(userId),
+      current: async () => this.#recentlyChecked(userId) ?? this.basecamp(userId),
       renew: async (rejected) => {
         await this.rejected(userId, rejected.accessToken);
         return this.basecamp(userId);

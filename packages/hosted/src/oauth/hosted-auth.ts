@@ -13,7 +13,7 @@ import {
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
 import { createConnectForge } from './connect-forge.js';
-import { type BasecampCredentials, Connections } from './connections.js';
+import { type BasecampCredentials, Connections, connectionKey } from './connections.js';
 import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
 import { Launchpad } from './launchpad.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
@@ -166,11 +166,18 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
     reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    // Every request: the grant and the user's connection, read in one round trip (no cache: a
+    // revoked grant, a forgotten user or a dead upstream sign-in answer 401 on the next request).
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
-      if ((await options.store.get(oidcKeys.record('Grant', grantId))) === undefined) return false;
+      const userId = String(info.extra?.userId);
+      const [grant, connection] = await options.store.getMany([
+        oidcKeys.record('Grant', grantId),
+        connectionKey(userId),
+      ]);
+      if (grant === undefined) return false;
       try {
-        checked.set(info, await connections.basecamp(String(info.extra?.userId)));
+        checked.set(info, await connections.forRequest(userId, connection));
         return true;
       } catch (error) {
         if (McpToolError.isInstance(error) && error.code === 'TOKEN_EXPIRED') return false;

@@ -8,7 +8,7 @@ import {
   type JWTPayload,
   SignJWT,
 } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from '../errors.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
@@ -280,6 +280,71 @@ describe('the resource server refuses foreign tokens', () => {
       expect(response.headers.get('retry-after')).toBe('5');
     } finally {
       env.store.get = original;
+    }
+    expect((await mcp(token)).status).toBe(200);
+  });
+});
+
+describe('the verified-token cache never stands in for a verification', () => {
+  const swap = (text: string, at: number) =>
+    `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+
+  it('refuses tokens that share a prefix with a cached one or differ in one character', async () => {
+    expect((await mcp(token)).status).toBe(200);
+    const cached = env.hosted.resourceServer.verifiedTokens;
+    expect(cached).toBeGreaterThan(0);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const variants = {
+      'one signature character changed': `${header}.${payload}.${swap(signature, 20)}`,
+      'one payload character changed': `${header}.${swap(payload, 30)}.${signature}`,
+      'claims changed, signature kept': `${header}.${b64({ ...claims, sub: 'basecamp:202' })}.${signature}`,
+      'the signature cut short': token.slice(0, -3),
+      'characters appended': `${token}AAAA`,
+      'a fourth part appended': `${token}.${signature}`,
+      'the header and payload alone': `${header}.${payload}.`,
+    };
+    for (const [name, variant] of Object.entries(variants)) {
+      const response = await mcp(variant);
+      expect({ name, status: response.status }).toEqual({ name, status: 401 });
+      expect(response.headers.get('www-authenticate')).toContain('invalid_token');
+    }
+    // Refused tokens never enter the cache; the real one is still served (from it).
+    expect(env.hosted.resourceServer.verifiedTokens).toBe(cached);
+    expect((await mcp(token)).status).toBe(200);
+    expect(env.hosted.resourceServer.verifiedTokens).toBe(cached);
+  });
+
+  it('refuses another audience signed with our key, with otherwise the claims of a cached token', async () => {
+    expect((await mcp(token)).status).toBe(200);
+    const cached = env.hosted.resourceServer.verifiedTokens;
+    for (const aud of [
+      'https://other.example/mcp',
+      env.origin,
+      `${env.origin}/mcp/`,
+      [`${env.origin}/other`],
+    ]) {
+      const response = await mcp(await forge({ aud }));
+      expect(response.status).toBe(401);
+    }
+    expect(env.hosted.resourceServer.verifiedTokens).toBe(cached);
+  });
+
+  it('refuses a cached token once it has expired', async () => {
+    expect((await mcp(token)).status).toBe(200);
+    const exp = (claims.exp as number) * 1000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(exp - 5_000);
+      expect((await mcp(token)).status).toBe(200);
+      // Past exp but within the 30 s clock tolerance of a fresh verification: still refused.
+      vi.setSystemTime(exp + 1_000);
+      const expired = await mcp(token);
+      expect(expired.status).toBe(401);
+      expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
+      vi.setSystemTime(exp + 3_600_000);
+      expect((await mcp(token)).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
     }
     expect((await mcp(token)).status).toBe(200);
   });

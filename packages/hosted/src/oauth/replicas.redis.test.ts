@@ -3,12 +3,16 @@
 // either replica, and the user's tools still work; refresh tokens rotate across replicas.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeIdentity } from '@x/mcp-basecamp/testing';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { createStore } from '../store/create.js';
 import type { KvStore } from '../store/kv.js';
+import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
+import { forgetUser, revokeUser } from './admin.js';
+import { type BasecampConnection, connectionKey } from './connections.js';
 import { ALICE, BOB, type Replica, SECRET, signIn, startReplica } from './fixture.js';
 
 const requirement = redisRequirement();
@@ -146,4 +150,67 @@ describe('two replicas on one Redis', () => {
     expect(replay.status).toBe(400);
     expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
   });
+
+  // Each replica caches what it verified of an access token (its signature and claims); the
+  // revocation check runs on every request all the same, so the very next request after a
+  // revocation is refused by both replicas.
+  const ended: Array<[string, (store: KvStore, user: string) => Promise<unknown>]> = [
+    ['users revoke (every grant)', (store, user) => revokeUser(store, keyring, user)],
+    [
+      'the upstream sign-in ended (needs_login, e.g. a revoked Basecamp refresh token)',
+      async (store, user) => {
+        const records = new SealedRecords(store, keyring);
+        const entry = await records.get<BasecampConnection>(connectionKey(user));
+        if (!entry) throw new Error('no connection');
+        await records.set(connectionKey(user), {
+          ...entry.value,
+          status: 'needs_login',
+          refreshToken: undefined,
+        });
+      },
+    ],
+    ['users forget', (store, user) => forgetUser(store, keyring, user)],
+  ];
+  const keyring = Keyring.fromSecrets({ secret: SECRET });
+  for (const [index, [name, end]] of ended.entries()) {
+    it(`a token cached on both replicas is refused by both on the next request: ${name}`, async (context) => {
+      if ('skip' in requirement) context.skip(requirement.skip);
+      const identity: FakeIdentity = {
+        id: 400 + index,
+        firstName: 'Cached',
+        lastName: String(index),
+        email: `cached${index}@example.com`,
+        accounts: [{ id: 999999999, name: 'Honcho Design' }],
+      };
+      const user = await signIn({ url: `${origin}/mcp`, fake }, identity);
+      await user.close();
+      const token = (user.oauth.tokens() as { access_token: string }).access_token;
+      const direct = (replica: Replica) =>
+        fetch(replica.http.url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        });
+      for (const replica of replicas) {
+        expect((await direct(replica)).status).toBe(200);
+        const cached = replica.hosted.resourceServer.verifiedTokens;
+        expect(cached).toBeGreaterThan(0);
+        expect((await direct(replica)).status).toBe(200);
+        expect(replica.hosted.resourceServer.verifiedTokens).toBe(cached);
+      }
+      await end(stores[0] as KvStore, `basecamp:${identity.id}`);
+      const after = await Promise.all(replicas.map(direct));
+      expect(after.map((response) => response.status)).toEqual([401, 401]);
+      for (const response of after)
+        expect(response.headers.get('www-authenticate')).toContain('invalid_token');
+      // Still refused on the requests after (nothing was cached the other way).
+      expect((await Promise.all(replicas.map(direct))).map((response) => response.status)).toEqual([
+        401, 401,
+      ]);
+    });
+  }
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type AuthInfo,
@@ -33,6 +34,12 @@ export interface ResourceServerOptions {
   isActive(auth: AuthInfo): Promise<boolean>;
   /** Clock skew tolerated on `exp`/`iat`, in seconds. Default 30. */
   clockToleranceSeconds?: number;
+  /**
+   * Access tokens whose signature and claims were verified, kept (an LRU, by SHA-256 of the
+   * whole token) until their `exp`, so a client's next request skips the ES256 verification.
+   * `isActive` still runs on every request. Default 10,000; 0 turns it off.
+   */
+  verifiedTokenCacheSize?: number;
 }
 
 export interface ResourceServer {
@@ -42,6 +49,18 @@ export interface ResourceServer {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** An `/mcp` request's caller, or the 400/401/403/503 answer. */
   authenticate(request: Request): Promise<AuthInfo | Response>;
+  /** How many verified access tokens are cached now. */
+  readonly verifiedTokens: number;
+}
+
+/** What a verified access token says, kept until its `exp`. */
+interface VerifiedToken {
+  clientId: string;
+  scopes: readonly string[];
+  /** Epoch seconds. */
+  exp: number;
+  userId: string;
+  grantId: string;
 }
 
 /**
@@ -57,6 +76,11 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   let keySet = createLocalJWKSet({ keys: [...options.jwks] });
   let knownKids = new Set(options.jwks.map((key) => key.kid));
   let reloadedAt = 0;
+  const cacheSize = options.verifiedTokenCacheSize ?? 10_000;
+  /** SHA-256 of the token → its verified claims; cleared when the key set changes. */
+  const verified = new Map<string, VerifiedToken>();
+  /** Bumped with every new key set: a verification that began under another one is not kept. */
+  let keysGeneration = 0;
   /** Reloads the keys once per 10 s at most when a token names an unknown key id. */
   const refreshKeys = async (token: string) => {
     if (!options.reloadJwks || Date.now() - reloadedAt < 10_000) return;
@@ -73,6 +97,9 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     if (!keys) return;
     keySet = createLocalJWKSet({ keys: [...keys] });
     knownKids = new Set(keys.map((key) => key.kid));
+    // A key may have left the set: what it verified is verified again.
+    verified.clear();
+    keysGeneration++;
   };
   const tolerance = options.clockToleranceSeconds ?? 30;
   const metadata = buildOAuthProtectedResourceMetadata({
@@ -94,8 +121,20 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     expectedResource: resourceUrl,
     verifier: {
       async verifyAccessToken(token) {
+        // Keyed by a digest of the whole token: a token that differs in any character (a
+        // tampered signature, a shared prefix) never matches an entry.
+        const digest = cacheSize > 0 ? createHash('sha256').update(token).digest('base64url') : '';
+        const hit = cacheSize > 0 ? verified.get(digest) : undefined;
+        if (hit) {
+          verified.delete(digest);
+          if (hit.exp * 1000 > Date.now()) {
+            verified.set(digest, hit);
+            return authInfo(token, hit);
+          }
+        }
         let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
         await refreshKeys(token);
+        const generation = keysGeneration;
         try {
           ({ payload } = await jwtVerify(token, keySet, {
             issuer: options.issuer,
@@ -111,21 +150,37 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
             'The access token is invalid, expired or not for this server.',
           );
         }
-        const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-        return {
-          token,
+        const claims: VerifiedToken = {
           clientId: String(payload.client_id),
-          scopes,
-          expiresAt: payload.exp as number,
-          resource: resourceUrl,
-          extra: { userId: payload.sub as string, grantId: String(payload.gid) },
-        } satisfies AuthInfo;
+          scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
+          exp: payload.exp as number,
+          userId: payload.sub as string,
+          grantId: String(payload.gid),
+        };
+        // Only until `exp` itself (the clock tolerance is for verifying, not for keeping).
+        if (cacheSize > 0 && generation === keysGeneration && claims.exp * 1000 > Date.now()) {
+          verified.set(digest, claims);
+          if (verified.size > cacheSize) verified.delete(verified.keys().next().value as string);
+        }
+        return authInfo(token, claims);
       },
     },
+  });
+  /** A new object per request (the request's checked credentials are keyed by it). */
+  const authInfo = (token: string, claims: VerifiedToken): AuthInfo => ({
+    token,
+    clientId: claims.clientId,
+    scopes: [...claims.scopes],
+    expiresAt: claims.exp,
+    resource: resourceUrl,
+    extra: { userId: claims.userId, grantId: claims.grantId },
   });
 
   return {
     metadataUrl,
+    get verifiedTokens() {
+      return verified.size;
+    },
     handle(req, res) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidGrantBreaker } from '../refresh.js';
+import { SealedRecords } from '../store/sealed.js';
+import { type BasecampConnection, connectionKey } from './connections.js';
 import { ALICE, type Hosted, signIn, startHosted } from './fixture.js';
 
 // The user's Basecamp token, refreshed lazily when a request needs it: once, with the new token
@@ -129,5 +131,31 @@ describe('upstream refresh', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('credentials checked for a request serve its upstream calls; an ended sign-in or a 401 is never served from them', async () => {
+    const alice = await signIn(env, ALICE);
+    await alice.close();
+    const connections = env.hosted.connections;
+    const source = connections.credentialSource(USER);
+    const checked = await connections.forRequest(USER, await env.store.get(connectionKey(USER)));
+    expect(await source.current()).toEqual(checked);
+    // Basecamp refused that token: the next current() reads the store (and refreshes).
+    env.fake.resetLog();
+    const renewed = await source.renew(checked);
+    expect(renewed.accessToken).not.toBe(checked.accessToken);
+    expect(env.fake.refreshes.succeeded).toBe(1);
+    expect(await source.current()).toEqual(renewed);
+    // A request that finds the sign-in ended leaves nothing behind for the next upstream call.
+    await connections.forRequest(USER, await env.store.get(connectionKey(USER)));
+    const connection = (await connections.get(USER)) as BasecampConnection;
+    const ended = new SealedRecords(env.store, env.keyring);
+    await ended.set(connectionKey(USER), { ...connection, status: 'needs_login', refreshToken: undefined });
+    await expect(
+      connections.forRequest(USER, await env.store.get(connectionKey(USER))),
+    ).rejects.toMatchObject({
+      code: 'TOKEN_EXPIRED',
+    });
+    await expect(source.current()).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
   });
 });

@@ -75,6 +75,26 @@ export function runKvConformance(name: string, harness: DriverHarness): void {
       expect(await store.get('a')).toBeUndefined();
     });
 
+    test('getMany: several records in order, undefined for absent and expired ones', async () => {
+      const [a, b] = await pair();
+      expect(await b.getMany([])).toEqual([]);
+      const v1 = await a.set('m:1', 'one');
+      const v3 = await a.set('m:3', 'three', { ttlMs: 60_000 });
+      await a.set('m:gone', 'soon', { ttlMs: SHORT_TTL });
+      await a.sadd('m:set', ['x']);
+      await sleep(PAST_SHORT_TTL);
+      const many = await b.getMany(['m:1', 'm:2', 'm:3', 'm:gone', 'm:set', 'm:1']);
+      expect(many).toEqual([
+        { value: 'one', version: v1 },
+        undefined,
+        { value: 'three', version: v3, expiresAt: expect.any(Number) },
+        undefined,
+        undefined,
+        { value: 'one', version: v1 },
+      ]);
+      await expect(b.getMany(['ok', ''])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    });
+
     test('values round-trip exactly: empty, unicode, JSON, 64 KiB', async () => {
       const store = await open();
       const values = ['', 'zürich ✓ 日本 🙂', JSON.stringify({ a: [1, null, '"q"'] }), 'x'.repeat(65_536)];

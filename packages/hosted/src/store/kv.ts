@@ -14,6 +14,12 @@ export interface KvStore {
   get(key: string): Promise<KvEntry | undefined>;
 
   /**
+   * Several records at once, in the order of `keys` (`undefined` for an absent one): one round
+   * trip where the driver has a network (the per-request check of a grant and a connection).
+   */
+  getMany(keys: readonly string[]): Promise<Array<KvEntry | undefined>>;
+
+  /**
    * Writes a value. Without `ttlMs` it never expires (an earlier expiry is removed).
    * With `ifVersion` it is a compare-and-set: written only if the record's version is still
    * that one (`0`: only if the record does not exist). Resolves with the new version, or

@@ -61,6 +61,10 @@ export class MemoryStore implements KvStore {
       : { value: record.value, version: record.version, expiresAt: record.expiresAt };
   }
 
+  getMany(keys: readonly string[]): Promise<Array<KvEntry | undefined>> {
+    return Promise.all(keys.map((key) => this.get(key)));
+  }
+
   async set(key: string, value: string, options: KvSetOptions = {}): Promise<number | undefined> {
     checkSet(key, value, options);
     this.assertOpen();

@@ -17,6 +17,15 @@ const SCRIPTS = {
 if not r[1] then return false end
 return { r[1], r[2], redis.call('PTTL', KEYS[1]) }`,
   },
+  // Any number of keys (the caller passes how many first): per key { v, n, pttl } or nil.
+  kvGetMany: {
+    lua: `local out = {}
+for i, key in ipairs(KEYS) do
+  local r = redis.call('HMGET', key, 'v', 'n')
+  if r[1] then out[i] = { r[1], r[2], redis.call('PTTL', key) } else out[i] = false end
+end
+return out`,
+  },
   // ARGV: value, ttl ms ('0' = none), expected version ('-1' = no check; '0' = absent)
   kvSet: {
     numberOfKeys: 2,
@@ -58,6 +67,11 @@ return 1`,
 
 type ScriptName = keyof typeof SCRIPTS;
 type ScriptClient = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
+
+function toEntry([value, version, pttl]: [string, string, number]): KvEntry {
+  const entry = { value, version: Number(version) };
+  return pttl >= 0 ? { ...entry, expiresAt: Date.now() + pttl } : entry;
+}
 
 /** Replies that mean "try again later" rather than "this command is wrong". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|TRYAGAIN|NOREPLICAS|CLUSTERDOWN)\b/;
@@ -116,10 +130,19 @@ export class RedisStore implements KvStore {
     const reply = (await this.#run(() => this.#client.kvGet(this.#record(key)))) as
       | [string, string, number]
       | null;
-    if (!reply) return undefined;
-    const [value, version, pttl] = reply;
-    const entry = { value, version: Number(version) };
-    return pttl >= 0 ? { ...entry, expiresAt: Date.now() + pttl } : entry;
+    return reply ? toEntry(reply) : undefined;
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<KvEntry | undefined>> {
+    for (const key of keys) checkKey(key);
+    if (keys.length === 0) return [];
+    const replies = (await this.#run(() =>
+      this.#client.kvGetMany(keys.length, ...keys.map((key) => this.#record(key))),
+    )) as Array<[string, string, number] | null>;
+    return keys.map((_key, index) => {
+      const reply = replies[index];
+      return reply ? toEntry(reply) : undefined;
+    });
   }
 
   async set(key: string, value: string, options: KvSetOptions = {}): Promise<number | undefined> {

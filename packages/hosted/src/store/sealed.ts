@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@x/mcp-core';
 import type { Keyring } from '../crypto.js';
-import type { KvSetOptions, KvStore } from './kv.js';
+import type { KvEntry, KvSetOptions, KvStore } from './kv.js';
 
 /** A decrypted record. */
 export interface SealedEntry<T> {
@@ -17,21 +17,50 @@ export interface SealedEntry<T> {
  * A record sealed with `MCP_SECRET_PREVIOUS` is sealed again with `MCP_SECRET` when read
  * (compare-and-set, so a newer write is never overwritten).
  */
+export interface SealedRecordsOptions {
+  /**
+   * Keep this many opened records in memory (an LRU), each with the exact sealed text it came
+   * from: a read that brings back the same ciphertext for the same key skips decryption and JSON
+   * parsing. A changed record never matches (its ciphertext differs: a fresh IV on every write).
+   * The cached values are frozen. Default 0 (off).
+   */
+  openedCacheSize?: number;
+}
+
 export class SealedRecords {
   readonly #store: KvStore;
   readonly #keyring: Keyring;
+  readonly #cacheSize: number;
+  readonly #opened = new Map<string, { sealed: string; value: unknown }>();
 
-  constructor(store: KvStore, keyring: Keyring) {
+  constructor(store: KvStore, keyring: Keyring, options: SealedRecordsOptions = {}) {
     this.#store = store;
     this.#keyring = keyring;
+    this.#cacheSize = options.openedCacheSize ?? 0;
   }
 
   async get<T>(key: string): Promise<SealedEntry<T> | undefined> {
-    const entry = await this.#store.get(key);
+    return this.open<T>(key, await this.#store.get(key));
+  }
+
+  /** A record already read from the store (e.g. by `getMany`), opened as `get` would. */
+  async open<T>(key: string, entry: KvEntry | undefined): Promise<SealedEntry<T> | undefined> {
     if (!entry) return undefined;
+    const cached = this.#opened.get(key);
+    if (cached && cached.sealed === entry.value) {
+      this.#opened.delete(key);
+      this.#opened.set(key, cached);
+      return withExpiry({ value: cached.value as T, version: entry.version }, entry.expiresAt);
+    }
     const opened = this.#keyring.decrypt(entry.value, key);
     const value = JSON.parse(opened.plaintext) as T;
     let version = entry.version;
+    if (!opened.stale && this.#cacheSize > 0) {
+      this.#opened.delete(key);
+      this.#opened.set(key, { sealed: entry.value, value: deepFreeze(value) });
+      if (this.#opened.size > this.#cacheSize)
+        this.#opened.delete(this.#opened.keys().next().value as string);
+    }
     if (opened.stale) {
       const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
       if (ttlMs === undefined || ttlMs > 0) {
@@ -42,9 +71,7 @@ export class SealedRecords {
         if (resealed !== undefined) version = resealed;
       }
     }
-    return entry.expiresAt === undefined
-      ? { value, version }
-      : { value, version, expiresAt: entry.expiresAt };
+    return withExpiry({ value, version }, entry.expiresAt);
   }
 
   /** Seals and writes; the same options and answer as `KvStore.set`. */
@@ -61,6 +88,20 @@ export class SealedRecords {
   }
 
   delete(key: string): Promise<boolean> {
+    this.#opened.delete(key);
     return this.#store.delete(key);
   }
+}
+
+function withExpiry<T>(entry: { value: T; version: number }, expiresAt: number | undefined): SealedEntry<T> {
+  return expiresAt === undefined ? entry : { ...entry, expiresAt };
+}
+
+/** Freezes a parsed JSON value all the way down, so a cached record cannot be changed by a reader. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
