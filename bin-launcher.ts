@@ -5,7 +5,7 @@
 // `module.enableCompileCache` exists from Node 22.1, on Node 20 this is a no-op. The front
 // answers `initialize` and `tools/list` from the start cache when this exact start was seen
 // before, and hands over to the program after (packages/mcp-core/src/start-cache/front.ts,
-// docs/decisions/0015-start-cache.md).
+// docs/decisions/0016-start-cache.md).
 import module from 'node:module';
 import { runFront } from './packages/mcp-core/src/start-cache/front.js';
 

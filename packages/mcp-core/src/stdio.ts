@@ -20,7 +20,7 @@ export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registr
   maxMessageBytes?: number;
   /**
    * The bin launcher's start cache (`runBin` passes it): read what its front read, and write or
-   * check the entry. See docs/decisions/0015-start-cache.md.
+   * check the entry. See docs/decisions/0016-start-cache.md.
    */
   startCache?: StartCacheSession;
 }

@@ -5,7 +5,7 @@
  * `initialize`, `ping` and `tools/list` from the entry, byte for byte what the server wrote when
  * the entry was made, and hands over to the real server on the first other message or right
  * after `tools/list`. Anything it does not fully understand is handed over unanswered.
- * docs/decisions/0015-start-cache.md explains why it cannot give a wrong answer.
+ * docs/decisions/0016-start-cache.md explains why it cannot give a wrong answer.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The start cache inside the real stdio server (see front.ts for the launcher's side and
- * docs/decisions/0015-start-cache.md). Without a front (a miss) it watches the opening exchange
+ * docs/decisions/0016-start-cache.md). Without a front (a miss) it watches the opening exchange
  * and, once the server has answered the first `tools/list` of a fresh connection, writes the
  * entry. After a front it drops the answers to the replayed `initialize` and the verifying
  * `tools/list`, compares them with what the front answered, rewrites a stale entry and tells

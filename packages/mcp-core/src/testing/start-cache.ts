@@ -58,7 +58,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 20_000): Pr
 }
 
 /**
- * The start cache of a bin (docs/decisions/0015-start-cache.md), as vitest tests over raw stdio:
+ * The start cache of a bin (docs/decisions/0016-start-cache.md), as vitest tests over raw stdio:
  * the first start writes the entry, the second answers from it byte for byte as the real server
  * does, hands over for a call, negotiates versions like the SDK, and every change of the start
  * (environment, arguments, config file, a corrupt or stale entry) is a miss or corrected.
