@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,11 @@ async function manifest(path: string): Promise<{ dependencies?: Record<string, s
   return JSON.parse(await readFile(join(path, 'package.json'), 'utf8'));
 }
 
-/** The package names the bundle imports (statically or dynamically), builtins excepted. */
+/**
+ * The package names the bundle imports (statically or dynamically), builtins excepted: the files
+ * reachable from dist/bin/main.js through relative imports, not every file in the directory (a
+ * build restored from turbo's cache leaves an earlier build's chunks beside the current ones).
+ */
 async function externalImports(): Promise<Set<string>> {
   const names = new Set<string>();
   const patterns = [
@@ -21,17 +25,27 @@ async function externalImports(): Promise<Set<string>> {
     /^\} from "([^"]+)";$/gm,
     /\bimport\("([^"]+)"\)/g,
   ];
-  for (const file of await readdir(chunks)) {
-    if (!file.endsWith('.js')) continue;
-    const code = await readFile(join(chunks, file), 'utf8');
+  const seen = new Set<string>();
+  const pending = [join(chunks, 'main.js')];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = await readFile(file, 'utf8');
     for (const pattern of patterns) {
       for (const [, specifier = ''] of code.matchAll(pattern)) {
-        if (specifier.startsWith('.') || isBuiltin(specifier)) continue;
+        if (specifier.startsWith('.')) {
+          pending.push(join(dirname(file), specifier));
+          continue;
+        }
+        if (isBuiltin(specifier)) continue;
         const parts = specifier.split('/');
         names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string));
       }
     }
   }
+  // The walk must have found the chunks: a pattern that stopped matching esbuild's output would
+  // otherwise pass with an empty set.
+  expect(seen.size).toBeGreaterThan(3);
   return names;
 }
 
