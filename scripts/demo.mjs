@@ -14,7 +14,7 @@ const say = (text) => process.stderr.write(`${text}\n`);
 say(
   existsSync(demo)
     ? 'Building the demo (@x/demo) and what it uses, if anything changed (turbo cache) ...'
-    : 'First run: building the demo and what it uses: @x/mcp-core, the four providers (Basecamp, Forge, Context Forge, BBj RAG), the composed server and the demo. This takes one to two minutes on a 2-core machine; later runs reuse the build.',
+    : 'First run: building the demo and what it uses: @x/mcp-core, the four providers (Basecamp, Forge, Context Forge, BBj RAG), the composed server and the demo. This takes under a minute on a 2-core machine (about 40 s); later runs reuse the build.',
 );
 const started = Date.now();
 // hash-only: one line per package as turbo builds it (or takes it from the cache), no tool output.
