@@ -14,7 +14,16 @@ import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, listUsers, resolveUser, rotateKeys } from './admin.js';
-import { ALICE, BOB, type Replica, SECRET, signIn, startReplica, startRoundRobinProxy } from './fixture.js';
+import {
+  ALICE,
+  BOB,
+  postToolsList,
+  type Replica,
+  SECRET,
+  signIn,
+  startReplica,
+  startRoundRobinProxy,
+} from './fixture.js';
 import { Launchpad } from './launchpad.js';
 
 const NEW_SECRET = 'the-next-secret-after-rotation-0123456789abcdef';
@@ -30,17 +39,6 @@ afterAll(async () => {
   await fake?.close();
   await redis?.stop();
 });
-
-const listTools = (url: string, token: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-  });
 
 /** Every record's key and whether it names `user` once opened (keys hold hashes, values are sealed). */
 async function recordsMentioning(store: KvStore, keyring: Keyring, needle: string): Promise<string[]> {
@@ -117,8 +115,8 @@ for (const driver of drivers) {
         expect(await recordsMentioning(store, keyring, 'basecamp:101')).toEqual([]);
         expect(await recordsMentioning(store, keyring, 'alice@example.com')).toEqual([]);
         expect((await listUsers(store, keyring)).map((user) => user.user)).toEqual(['basecamp:202']);
-        expect((await listTools(env.url, aliceToken)).status).toBe(401);
-        expect((await listTools(env.url, bobToken)).status).toBe(200);
+        expect((await postToolsList(env.url, aliceToken)).status).toBe(401);
+        expect((await postToolsList(env.url, bobToken)).status).toBe(200);
         await expect(resolveUser(store, keyring, 'alice@example.com')).rejects.toMatchObject({
           code: 'NOT_FOUND',
         });
@@ -186,13 +184,13 @@ for (const driver of drivers) {
         front.upstreams.splice(0, 1, new URL(replica.http.url).origin);
         // Bob's token was signed with the old key, which is still published: it verifies, and
         // his Basecamp connection (sealed again) still opens.
-        const bobAnswer = await listTools(mcp, bobToken);
+        const bobAnswer = await postToolsList(mcp, bobToken);
         expect(bobAnswer.status).toBe(200);
         const alice = await signIn({ url: mcp, fake }, ALICE);
         await alice.close();
         const aliceToken = (alice.oauth.tokens() as { access_token: string }).access_token;
         expect(decodeProtectedHeader(aliceToken).kid).toBe(result.signingKey);
-        expect((await listTools(mcp, aliceToken)).status).toBe(200);
+        expect((await postToolsList(mcp, aliceToken)).status).toBe(200);
       } finally {
         await replica?.http.close();
         await store.close();
@@ -220,7 +218,7 @@ for (const driver of drivers) {
         expect(decodeProtectedHeader(token).kid).toBe(signingKey);
         expect(signingKey).not.toBe(before);
         // The replica that loaded only the old key meets the new one and loads the keys again.
-        expect((await listTools((replicas[0] as Replica).http.url, token)).status).toBe(200);
+        expect((await postToolsList((replicas[0] as Replica).http.url, token)).status).toBe(200);
       } finally {
         await Promise.all(replicas.map((replica) => replica.http.close()));
         await store.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listUsers, revokeUser } from './admin.js';
-import { ALICE, BOB, type Hosted, signIn, startHosted } from './fixture.js';
+import { ALICE, BOB, type Hosted, postToolsList, signIn, startHosted } from './fixture.js';
 import { Launchpad } from './launchpad.js';
 
 let env: Hosted;
@@ -9,16 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const mcp = (token: string) =>
-  fetch(env.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-  });
+const mcp = (token: string) => postToolsList(env.url, token);
 
 describe('admin: users list and revoke', () => {
   it('lists who signed in, and revokes one user everywhere at once', async () => {

@@ -49,6 +49,18 @@ const whoami = defineTool({
   handler: (_input, context) => ({ user: context.request.auth?.extra?.userId ?? null }),
 });
 
+/** A raw `tools/list` POST with a bearer token: for tests of the status code and headers. */
+export const postToolsList = (url: string, token: string): Promise<Response> =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  });
+
 export interface Hosted {
   url: string;
   origin: string;

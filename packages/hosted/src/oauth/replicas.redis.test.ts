@@ -13,7 +13,7 @@ import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, revokeUser } from './admin.js';
 import { type BasecampConnection, connectionKey } from './connections.js';
-import { ALICE, BOB, type Replica, SECRET, signIn, startReplica } from './fixture.js';
+import { ALICE, BOB, postToolsList, type Replica, SECRET, signIn, startReplica } from './fixture.js';
 
 const requirement = redisRequirement();
 
@@ -185,16 +185,7 @@ describe('two replicas on one Redis', () => {
       const user = await signIn({ url: `${origin}/mcp`, fake }, identity);
       await user.close();
       const token = (user.oauth.tokens() as { access_token: string }).access_token;
-      const direct = (replica: Replica) =>
-        fetch(replica.http.url, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-          },
-          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-        });
+      const direct = (replica: Replica) => postToolsList(replica.http.url, token);
       for (const replica of replicas) {
         expect((await direct(replica)).status).toBe(200);
         const cached = replica.hosted.resourceServer.verifiedTokens;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, MALLORY, SECRET, signIn } from './fixture.js';
+import { ALICE, BOB, MALLORY, postToolsList, SECRET, signIn } from './fixture.js';
 
 // The composed server (apps/server, built by `turbo run build`) in `--auth oauth` mode, as a
 // process on this Node 22: sign-in, per-user Basecamp providers, refusal of foreign identities.
@@ -191,15 +191,7 @@ describe('x-mcp-server users', () => {
 
     running = await startServer(store, port, { MCP_SECRET: NEW_SECRET });
     try {
-      const response = await fetch(running.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-      });
+      const response = await postToolsList(running.url, token);
       expect(response.status).toBe(401);
     } finally {
       await running.stop();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidGrantBreaker } from '../refresh.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type BasecampConnection, connectionKey } from './connections.js';
-import { ALICE, type Hosted, signIn, startHosted } from './fixture.js';
+import { ALICE, type Hosted, postToolsList, signIn, startHosted } from './fixture.js';
 
 // The user's Basecamp token, refreshed lazily when a request needs it: once, with the new token
 // used at once; a dead refresh token ends the sign-in (401 → the client signs in again); a
@@ -109,15 +109,7 @@ describe('upstream refresh', () => {
     await alice.close();
     await expireSoon(60_000);
     env.fake.revokeRefreshTokens();
-    const response = await fetch(env.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-    });
+    const response = await postToolsList(env.url, token);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('invalid_token');
     const connection = await env.hosted.connections.get(USER);
