@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeBasecamp, FakeIdentity } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { createStore } from '../store/create.js';
 import type { KvStore } from '../store/kv.js';
@@ -91,6 +91,17 @@ afterAll(async () => {
   await proxy?.close();
   await fake?.close();
   await redis?.stop();
+});
+
+// When a test here fails, the replicas' own logs say why (which check answered 401, which refresh
+// failed): printed once, after the first failure, so an intermittent failure leaves its evidence.
+let logsShown = false;
+afterEach((context) => {
+  if (logsShown || context.task.result?.state !== 'fail') return;
+  logsShown = true;
+  for (const [index, server] of servers.entries()) {
+    process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
+  }
 });
 
 const mcpUrl = () => `${proxy.origin}/mcp`;
