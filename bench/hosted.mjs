@@ -13,12 +13,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { fmt, guardRun, log, machine, median, postMcp, quantile, ROOT, start, stop } from './lib.mjs';
+import {
+  fmt,
+  freePort,
+  guardRun,
+  log,
+  machine,
+  median,
+  postMcp,
+  quantile,
+  ROOT,
+  start,
+  stop,
+} from './lib.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -95,17 +106,6 @@ const fake = await startFakeBasecamp();
 const redis = await startRedisServer();
 const collector = await startCollector();
 const results = { machine: machine(), config, throughput: {}, memory: [], signIn: {} };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fake OTLP/HTTP collector: answers every export, counts the spans' bytes. */
 async function startCollector() {

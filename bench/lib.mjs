@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -319,5 +320,17 @@ export function postMcp(agent, port, message, { headers = {}, timeoutMs = 10_000
     req.on('timeout', () => req.destroy(new Error('HTTP request timed out')));
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -11,7 +11,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   COLD_LIMIT_MS,
   fmt,
+  freePort,
   guardRun,
   initializeParams,
   log,
@@ -218,17 +218,6 @@ async function readMemory(pid) {
 
 // ---------------------------------------------------------------------------------------
 // The raw HTTP driver: keep-alive node:http, stateless tools/call POSTs.
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The JSON-RPC messages of a response body, JSON or SSE. */
 function messagesOf(response) {
