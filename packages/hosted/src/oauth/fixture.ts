@@ -49,6 +49,32 @@ const whoami = defineTool({
   handler: (_input, context) => ({ user: context.request.auth?.extra?.userId ?? null }),
 });
 
+/**
+ * The environment of the built `x-mcp-server --auth oauth` against a fake Basecamp: its own HOME,
+ * the public URL, the store and the test secret; callers add what their providers need.
+ */
+export function oauthBinEnv(options: {
+  home: string;
+  publicUrl: string;
+  store: string;
+  fake: FakeBasecamp;
+}): Record<string, string> {
+  const { home, publicUrl, store, fake } = options;
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    MCP_PUBLIC_URL: publicUrl,
+    MCP_STORE: store,
+    MCP_SECRET: SECRET,
+    BASECAMP_CLIENT_ID: fake.client.id,
+    BASECAMP_CLIENT_SECRET: fake.client.secret,
+    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
+    BASECAMP_API_URL: fake.url,
+    BASECAMP_ALLOWED_ACCOUNTS: '999999999',
+    BASECAMP_CONTACT: 'tests@example.com',
+  };
+}
+
 /** A raw `tools/list` POST with a bearer token: for tests of the status code and headers. */
 export const postToolsList = (url: string, token: string): Promise<Response> =>
   fetch(url, {

@@ -7,7 +7,7 @@ import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { type FakeForge, startFakeForge } from '@x/mcp-forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, SECRET, type SignedIn, signIn } from './fixture.js';
+import { ALICE, BOB, oauthBinEnv, type SignedIn, signIn } from './fixture.js';
 
 // The composed server (apps/server, built) in `--auth oauth` mode with Forge: each user links
 // their own Forge account at /connect/forge in the browser they signed in with; a user without a
@@ -31,19 +31,9 @@ afterAll(async () => {
 
 function serverEnv(port: number, store: string): Record<string, string> {
   return {
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    MCP_SECRET: SECRET,
-    BASECAMP_CLIENT_ID: fake.client.id,
-    BASECAMP_CLIENT_SECRET: fake.client.secret,
-    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
-    BASECAMP_API_URL: fake.url,
-    BASECAMP_ALLOWED_ACCOUNTS: '999999999',
-    BASECAMP_CONTACT: 'tests@example.com',
+    ...oauthBinEnv({ home, publicUrl: `http://127.0.0.1:${port}`, store, fake }),
     BBJ_RAG_API_URL: 'http://127.0.0.1:9',
     FORGE_API_URL: forge.url,
-    MCP_STORE: store,
   };
 }
 

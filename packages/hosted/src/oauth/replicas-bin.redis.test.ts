@@ -18,6 +18,7 @@ import { Connections } from './connections.js';
 import {
   ALICE,
   BOB,
+  oauthBinEnv,
   type RoundRobinProxy,
   SECRET,
   type SignedIn,
@@ -59,19 +60,7 @@ beforeAll(async () => {
     const server = await startHttpBin({
       command: process.execPath,
       args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
-      env: {
-        HOME: home,
-        XDG_CONFIG_HOME: home,
-        MCP_PUBLIC_URL: proxy.origin,
-        MCP_STORE: redis.url,
-        MCP_SECRET: SECRET,
-        BASECAMP_CLIENT_ID: fake.client.id,
-        BASECAMP_CLIENT_SECRET: fake.client.secret,
-        BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
-        BASECAMP_API_URL: fake.url,
-        BASECAMP_ALLOWED_ACCOUNTS: '999999999',
-        BASECAMP_CONTACT: 'tests@example.com',
-      },
+      env: oauthBinEnv({ home, publicUrl: proxy.origin, store: redis.url, fake }),
     });
     servers.push(server);
     proxy.upstreams.push(new URL(server.url).origin);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, MALLORY, postToolsList, SECRET, signIn } from './fixture.js';
+import { ALICE, BOB, MALLORY, oauthBinEnv, postToolsList, SECRET, signIn } from './fixture.js';
 
 // The composed server (apps/server, built by `turbo run build`) in `--auth oauth` mode, as a
 // process on this Node 22: sign-in, per-user Basecamp providers, refusal of foreign identities.
@@ -22,18 +22,8 @@ beforeAll(async () => {
 
 function serverEnv(home: string, port: number, store: string): Record<string, string> {
   return {
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    MCP_SECRET: SECRET,
-    BASECAMP_CLIENT_ID: fake.client.id,
-    BASECAMP_CLIENT_SECRET: fake.client.secret,
-    BASECAMP_LAUNCHPAD_URL: fake.launchpadUrl,
-    BASECAMP_API_URL: fake.url,
-    BASECAMP_ALLOWED_ACCOUNTS: '999999999',
-    BASECAMP_CONTACT: 'tests@example.com',
+    ...oauthBinEnv({ home, publicUrl: `http://127.0.0.1:${port}`, store, fake }),
     BBJ_RAG_API_URL: 'http://127.0.0.1:9',
-    MCP_STORE: store,
   };
 }
 
