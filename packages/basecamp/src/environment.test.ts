@@ -12,7 +12,6 @@ describe('the variable table', () => {
       environmentProblems(ENVIRONMENT, {
         readme: file('README.md'),
         serverJson: JSON.parse(file('server.json')),
-        ignore: ['MCP_LOG_LEVEL', 'MCP_START_CACHE', 'MCP_START_CACHE_DIR'],
       }),
     ).toEqual([]);
   });

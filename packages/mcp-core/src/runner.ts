@@ -4,6 +4,7 @@ import type { HttpAuth, MetricGauge } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
+import { RUNNER_ENVIRONMENT } from './runner-environment.js';
 import { StartCacheSession, takeHandover } from './start-cache/session.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import type { ToolProvider } from './tool.js';
@@ -426,35 +427,7 @@ function parsePort(raw: string): number {
 }
 
 function helpText(options: RunBinOptions): string {
-  const environment = [
-    ...(options.environment ?? []),
-    {
-      name: 'MCP_HTTP_TOKEN',
-      description: 'bearer token required by --http (needed to listen beyond loopback)',
-    },
-    { name: 'PORT', description: 'default for --port' },
-    {
-      name: 'MCP_START_CACHE',
-      description: 'off: no start cache (stdio answers initialize and tools/list from the last start’s)',
-    },
-    {
-      name: 'MCP_START_CACHE_DIR',
-      description: 'where the start cache lives (default ~/.cache/x-mcp/start)',
-    },
-    { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
-    {
-      name: 'MCP_LOG_FORMAT',
-      description: 'json: one JSON object per log line; with --http also one per tool call (default text)',
-    },
-    {
-      name: 'MCP_METRICS_TOKEN',
-      description: 'with --http: bearer token for /metrics (needed to serve it beyond loopback)',
-    },
-    {
-      name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-      description: 'with --http: send OpenTelemetry traces there (needs the @opentelemetry/* packages)',
-    },
-  ];
+  const environment = [...(options.environment ?? []), ...RUNNER_ENVIRONMENT];
   const width = Math.max(...environment.map((variable) => variable.name.length));
   const commands = Object.entries(options.commands ?? {});
   const commandWidth = Math.max(0, ...commands.map(([name]) => name.length));

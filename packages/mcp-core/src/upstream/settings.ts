@@ -1,4 +1,7 @@
 import { ConfigError } from '../errors.js';
+import { RUNNER_ENVIRONMENT } from '../runner-environment.js';
+
+const RUNNER_VARIABLES = new Set(RUNNER_ENVIRONMENT.map((variable) => variable.name));
 
 /**
  * One environment variable of a provider, described once: `--help` (through `runBin`'s
@@ -122,8 +125,8 @@ export function loadTimeoutSetting(
 
 /**
  * Where a provider's documents disagree with its variable table: a variable the README does not
- * name, and a `server.json` whose variables (beyond `ignore`, e.g. the runner's own) differ in
- * name, `isSecret` or `default`. Empty when they agree.
+ * name, and a `server.json` whose variables (beyond the runner's own, `RUNNER_ENVIRONMENT`, and
+ * `ignore`) differ in name, `isSecret` or `default`. Empty when they agree.
  */
 export function environmentProblems(
   table: readonly SettingVariable[],
@@ -140,7 +143,7 @@ export function environmentProblems(
     const listed = new Map<string, Entry>();
     const packages = (serverJson as { packages?: { environmentVariables?: Entry[] }[] }).packages ?? [];
     for (const entry of packages.flatMap((pkg) => pkg.environmentVariables ?? [])) {
-      if (!ignore.includes(entry.name)) listed.set(entry.name, entry);
+      if (!ignore.includes(entry.name) && !RUNNER_VARIABLES.has(entry.name)) listed.set(entry.name, entry);
     }
     for (const variable of table) {
       const entry = listed.get(variable.name);

@@ -1,0 +1,33 @@
+/**
+ * The environment variables every bin's runner reads itself (`runBin`), beside a provider's own
+ * table: listed by `--help`, and left out when a provider's table is compared with its
+ * `server.json` (`environmentProblems`). Constants only, so the `./upstream` entry can use them.
+ */
+export const RUNNER_ENVIRONMENT: readonly { name: string; description: string }[] = [
+  {
+    name: 'MCP_HTTP_TOKEN',
+    description: 'bearer token required by --http (needed to listen beyond loopback)',
+  },
+  { name: 'PORT', description: 'default for --port' },
+  {
+    name: 'MCP_START_CACHE',
+    description: 'off: no start cache (stdio answers initialize and tools/list from the last start’s)',
+  },
+  {
+    name: 'MCP_START_CACHE_DIR',
+    description: 'where the start cache lives (default ~/.cache/x-mcp/start)',
+  },
+  { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
+  {
+    name: 'MCP_LOG_FORMAT',
+    description: 'json: one JSON object per log line; with --http also one per tool call (default text)',
+  },
+  {
+    name: 'MCP_METRICS_TOKEN',
+    description: 'with --http: bearer token for /metrics (needed to serve it beyond loopback)',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    description: 'with --http: send OpenTelemetry traces there (needs the @opentelemetry/* packages)',
+  },
+];
