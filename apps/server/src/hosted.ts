@@ -309,9 +309,11 @@ export async function createOAuthSetup(
           checks.push({
             name: 'launchpad-refresh',
             ok: !state.open,
-            detail: state.open
-              ? `paused after ${state.failures} refused refreshes in 48 h (Launchpad bans at 5)`
-              : `${state.failures} refused refreshes in 48 h`,
+            detail: `${
+              state.open
+                ? `paused after ${state.failures} refused refreshes in 48 h (Launchpad bans at 5)`
+                : `${state.failures} refused refreshes in 48 h`
+            }${state.subjects.length > 0 ? `, spent by ${state.subjects.join(', ')}` : ''}`,
           });
         } catch {
           checks.push({ name: 'store', ok: false, detail: 'the store cannot be reached' });

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from './crypto.js';
-import { InvalidGrantBreaker, RefreshCoordinator, type RefreshPermit } from './refresh.js';
+import {
+  InvalidGrantBreaker,
+  RefreshCoordinator,
+  type RefreshPermit,
+  type RefreshRefusal,
+} from './refresh.js';
 import { createStore } from './store/create.js';
 import type { KvStore } from './store/kv.js';
 import { SealedRecords } from './store/sealed.js';
@@ -217,7 +222,13 @@ for (const driver of drivers) {
         let now = Date.now();
         const options = { windowMs: 48 * 3600_000, threshold: 3, now: () => now };
         const breakers = [new InvalidGrantBreaker(a, options), new InvalidGrantBreaker(b, options)];
-        expect(await breakers[0]?.state()).toEqual({ failures: 0, pending: 0, open: false, threshold: 3 });
+        expect(await breakers[0]?.state()).toEqual({
+          failures: 0,
+          pending: 0,
+          open: false,
+          threshold: 3,
+          subjects: [],
+        });
         await Promise.all([breakers[0]?.record(), breakers[1]?.record()]);
         expect(await breakers[1]?.state()).toMatchObject({ failures: 2, open: false });
         now += 47 * 3600_000;
@@ -239,15 +250,19 @@ for (const driver of drivers) {
         const breakers = [new InvalidGrantBreaker(a, options), new InvalidGrantBreaker(b, options)];
         // Five refreshes want to start at once on two replicas: three get a permit, two wait.
         const attempts = [0, 1, 2, 3, 4].map((index) => breakers[index % 2]?.acquire());
-        const settled: Array<RefreshPermit | undefined | 'waiting'> = attempts.map(() => 'waiting');
+        const settled: Array<RefreshPermit | RefreshRefusal | undefined | 'waiting'> = attempts.map(
+          () => 'waiting',
+        );
         attempts.forEach((attempt, index) => {
           void attempt?.then((permit) => {
             settled[index] = permit;
           });
         });
+        const isPermit = (entry: (typeof settled)[number]): entry is RefreshPermit =>
+          typeof entry === 'object' && !('refused' in entry);
         while (settled.filter((entry) => entry !== 'waiting').length < 3) await delay(10);
         await delay(50);
-        const granted = settled.filter((entry): entry is RefreshPermit => typeof entry === 'object');
+        const granted = settled.filter(isPermit);
         expect(granted).toHaveLength(3);
         expect(await breakers[0]?.state()).toMatchObject({ failures: 0, pending: 3, open: false });
         // One succeeds: its permit goes to a waiter. Then three fail: the breaker opens, and the
@@ -255,13 +270,13 @@ for (const driver of drivers) {
         await granted[0]?.release();
         while (settled.filter((entry) => entry !== 'waiting').length < 4) await delay(10);
         const fourth = settled.find(
-          (entry): entry is RefreshPermit => typeof entry === 'object' && !granted.includes(entry),
+          (entry): entry is RefreshPermit => isPermit(entry) && !granted.includes(entry),
         );
         await Promise.all([granted[1]?.failed(), granted[2]?.failed(), fourth?.failed()]);
         const results = await Promise.all(attempts);
-        expect(results.filter((permit) => permit === undefined)).toHaveLength(1);
+        expect(results.filter((permit) => permit && 'refused' in permit)).toEqual([{ refused: 'open' }]);
         expect(await breakers[1]?.state()).toMatchObject({ failures: 3, pending: 0, open: true });
-        expect(await breakers[1]?.acquire()).toBeUndefined();
+        expect(await breakers[1]?.acquire()).toEqual({ refused: 'open' });
       } finally {
         await Promise.all([a.close(), b.close()]);
       }

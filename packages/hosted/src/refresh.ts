@@ -28,9 +28,17 @@ export interface RefreshRequest<T> {
   /**
    * Refreshes upstream. Called by at most one caller across all replicas at a time. What it
    * throws is passed on unchanged (the record stays as it was); to record a dead refresh token
-   * (`invalid_grant`), write the record in the error handler.
+   * (`invalid_grant`), write the record in the error handler (compare-and-set on `version`, the
+   * version of `value`).
    */
-  refresh(value: T, signal: AbortSignal): Promise<T>;
+  refresh(value: T, signal: AbortSignal, version: number): Promise<T>;
+  /**
+   * The record changed while the refresh ran (`written`, not the `refreshed` result): whether the
+   * refresh result replaces it anyway. A mark on the credentials the refresh started from (say,
+   * "expired") must not drop freshly rotated ones; a newer sign-in or a revoke (no record) must
+   * win. Default: never (the record written meanwhile wins).
+   */
+  overwrites?(written: T, refreshedFrom: T): boolean;
 }
 
 /**
@@ -72,21 +80,30 @@ export class RefreshCoordinator {
     const lock = await this.#store.lock(lockKey, this.#lockTtlMs);
     if (!lock) return this.#waitForHolder(request, first.version);
     try {
-      // Double-check under the lock: another replica may have refreshed since our first read.
+      // Double-check under the lock: another replica may have refreshed since our first read
+      // (whatever else changed in the record, only whether it still needs a refresh matters).
       const entry = await this.#records.get<T>(request.key);
-      if (!entry) return undefined;
-      if (entry.version !== first.version || !request.needsRefresh(entry.value)) return entry.value;
+      if (!entry || !request.needsRefresh(entry.value)) return entry?.value;
       const signal = AbortSignal.timeout(this.#refreshTimeoutMs);
-      const refreshed = await request.refresh(entry.value, signal);
+      const refreshed = await request.refresh(entry.value, signal, entry.version);
       const ttl = entry.expiresAt === undefined ? {} : { ttlMs: Math.max(1, entry.expiresAt - Date.now()) };
-      const written = await this.#records.set(request.key, refreshed, { ifVersion: entry.version, ...ttl });
-      if (written === undefined) {
-        // Someone wrote the record while we held the lock (an admin revoke, a new sign-in):
-        // theirs is newer, ours is dropped.
+      let version = entry.version;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if ((await this.#records.set(request.key, refreshed, { ifVersion: version, ...ttl })) !== undefined)
+          return refreshed;
+        // Someone wrote the record while we held the lock. A revoke (no record) or a newer
+        // sign-in wins; a mere mark on the old credentials does not (the upstream has rotated
+        // them: dropping the new ones would end the sign-in).
         const newer = await this.#records.get<T>(request.key);
-        return newer?.value;
+        if (!newer || !request.overwrites?.(newer.value, entry.value)) return newer?.value;
+        version = newer.version;
       }
-      return refreshed;
+      throw new UpstreamUnavailableError(
+        'The refreshed credentials could not be stored (concurrent writers); retry.',
+        {
+          retryable: true,
+        },
+      );
     } finally {
       await lock.release().catch(() => false);
     }
@@ -144,6 +161,16 @@ export interface InvalidGrantBreakerOptions {
   now?: () => number;
 }
 
+/** Why {@link InvalidGrantBreaker.acquire} gave no permit. */
+export interface RefreshRefusal {
+  /**
+   * `open`: the window holds `threshold` failures (nobody refreshes); `busy`: failures plus
+   * refreshes in flight filled the budget for the whole wait; `spent`: this subject's own refresh
+   * failed in the window already (one identity never spends more than one failure).
+   */
+  refused: 'open' | 'busy' | 'spent';
+}
+
 /** The right to make one upstream refresh; report how it went exactly once. */
 export interface RefreshPermit {
   /** The refresh was refused as `invalid_grant`: counts as a failure. */
@@ -153,7 +180,7 @@ export interface RefreshPermit {
 }
 
 interface BudgetRecord {
-  /** `<epoch ms>:<random>` per failure. */
+  /** `<epoch ms>:<random>[:<subject>]` per failure. */
   failures: string[];
   /** Refreshes in flight: each may still fail. */
   pending: Array<{ id: string; until: number }>;
@@ -167,7 +194,8 @@ interface BudgetRecord {
  * A refresh needs a permit ({@link acquire}), and failures plus refreshes in flight never exceed
  * the threshold: five users with dead refresh tokens refreshing at the same moment on five
  * replicas still cause at most `threshold` failures upstream, not five (a check-then-refresh
- * would let them all through before the first failure is counted).
+ * would let them all through before the first failure is counted). A subject (a user) whose
+ * refresh failed in the window gets no further permit: one identity spends at most one failure.
  */
 export class InvalidGrantBreaker {
   readonly #store: KvStore;
@@ -191,57 +219,74 @@ export class InvalidGrantBreaker {
   }
 
   /** Counts one failure (compare-and-set, so concurrent replicas lose none). */
-  async record(): Promise<void> {
+  async record(subject?: string): Promise<void> {
     await this.#update((budget) => {
-      budget.failures.push(this.#stamp());
+      budget.failures.push(this.#stamp(subject));
       return true;
     });
   }
 
   /**
-   * A permit for one refresh, or `undefined` when the breaker is open (the window holds
-   * `threshold` failures). While failures plus refreshes in flight fill the budget, it waits
-   * (up to `waitMs`, or until `signal` aborts) for one of them to finish, then answers `undefined`.
+   * A permit for one refresh of `subject` (a user id), or why there is none: the breaker is open
+   * (the window holds `threshold` failures), the subject already spent a failure in the window,
+   * or failures plus refreshes in flight filled the budget for the whole wait (up to `waitMs`, or
+   * until `signal` aborts).
    */
-  async acquire(signal?: AbortSignal): Promise<RefreshPermit | undefined> {
+  async acquire(
+    options: { signal?: AbortSignal; subject?: string } = {},
+  ): Promise<RefreshPermit | RefreshRefusal> {
+    const { signal, subject } = options;
     const deadline = this.#now() + this.#waitMs;
     const id = randomUUID();
     for (;;) {
-      let open = false;
+      let refused: RefreshRefusal['refused'] | undefined;
       const taken = await this.#update((budget) => {
-        if (budget.failures.length >= this.#threshold) {
-          open = true;
-          return false;
+        if (budget.failures.length >= this.#threshold) refused = 'open';
+        else if (subject !== undefined && budget.failures.some((failure) => subjectOf(failure) === subject))
+          refused = 'spent';
+        else if (budget.failures.length + budget.pending.length < this.#threshold) {
+          budget.pending.push({ id, until: this.#now() + this.#permitTtlMs });
+          return true;
         }
-        if (budget.failures.length + budget.pending.length >= this.#threshold) return false;
-        budget.pending.push({ id, until: this.#now() + this.#permitTtlMs });
-        return true;
+        return false;
       });
-      if (taken) return this.#permit(id);
-      if (open || this.#now() >= deadline || signal?.aborted) return undefined;
+      if (taken) return this.#permit(id, subject);
+      if (refused) return { refused };
+      if (this.#now() >= deadline || signal?.aborted) return { refused: 'busy' };
       await sleep(this.#pollMs);
     }
   }
 
-  /** The failures in the window, the refreshes in flight, and whether the breaker is open. */
-  async state(): Promise<{ failures: number; pending: number; open: boolean; threshold: number }> {
+  /**
+   * The failures in the window, the refreshes in flight, whether the breaker is open, and who
+   * spent the failures (the subjects named when they were counted).
+   */
+  async state(): Promise<{
+    failures: number;
+    pending: number;
+    open: boolean;
+    threshold: number;
+    subjects: string[];
+  }> {
     const budget = this.#parse((await this.#store.get(this.#key))?.value);
+    const subjects = new Set(budget.failures.map(subjectOf).filter((subject) => subject !== undefined));
     return {
       failures: budget.failures.length,
       pending: budget.pending.length,
       open: budget.failures.length >= this.#threshold,
       threshold: this.#threshold,
+      subjects: [...subjects].sort(),
     };
   }
 
-  #permit(id: string): RefreshPermit {
+  #permit(id: string, subject: string | undefined): RefreshPermit {
     let done = false;
     const finish = async (failed: boolean) => {
       if (done) return;
       done = true;
       await this.#update((budget) => {
         budget.pending = budget.pending.filter((entry) => entry.id !== id);
-        if (failed) budget.failures.push(this.#stamp());
+        if (failed) budget.failures.push(this.#stamp(subject));
         return true;
       });
     };
@@ -266,8 +311,9 @@ export class InvalidGrantBreaker {
     });
   }
 
-  #stamp(): string {
-    return `${this.#now()}:${randomUUID().slice(0, 8)}`;
+  #stamp(subject: string | undefined): string {
+    const stamp = `${this.#now()}:${randomUUID().slice(0, 8)}`;
+    return subject === undefined ? stamp : `${stamp}:${subject}`;
   }
 
   #parse(value: string | undefined): BudgetRecord {
@@ -290,4 +336,10 @@ export class InvalidGrantBreaker {
       ),
     };
   }
+}
+
+/** The subject of a counted failure (`<ms>:<random>:<subject>`), if it names one. */
+function subjectOf(failure: string): string | undefined {
+  const second = failure.indexOf(':', failure.indexOf(':') + 1);
+  return second < 0 ? undefined : failure.slice(second + 1);
 }

@@ -1,4 +1,4 @@
-import { McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import { type Logger, McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
 import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
@@ -27,11 +27,6 @@ export interface BasecampCredentials {
 
 /** How long a failed (retryable) refresh is not tried again while the current token is valid. */
 const REFRESH_BACKOFF_MS = 30_000;
-/**
- * How long the credentials checked while authenticating a request serve that request's upstream
- * calls without another store read (the next request reads the store again, always).
- */
-export const REQUEST_REUSE_MS = 1_000;
 /** Opened connection records kept in memory (the ciphertext must match to be reused). */
 const OPENED_CACHE_SIZE = 1_024;
 
@@ -46,8 +41,6 @@ export interface UserProfile {
   accountName: string;
 }
 const backoffKey = (userId: string): string => `backoff:${userId}:basecamp`;
-/** Errors that only report the shared back-off (not a new failure). */
-const backingOff = new WeakSet<object>();
 
 /** The user id our tokens carry (`sub`) for a Launchpad identity. */
 export const basecampUserId = (identityId: string): string => `basecamp:${identityId}`;
@@ -57,13 +50,18 @@ export interface ConnectionsOptions {
   refreshMarginMs?: number;
   refresher?: RefreshCoordinator;
   breaker?: InvalidGrantBreaker;
+  /** Where dead sign-ins and refresh failures are reported (user ids, never tokens). */
+  logger?: Logger;
 }
 
 /**
  * Per-user upstream connections: written at sign-in, read (and lazily refreshed across
- * replicas) when a tool needs the user's Basecamp token. A dead refresh token marks the
- * connection `needs_login` at once (so the next `/mcp` request answers 401 and the client
- * signs in again) and counts against the store-wide invalid_grant budget.
+ * replicas) when a tool needs the user's Basecamp token. A dead sign-in — a refresh token
+ * Launchpad refuses (`invalid_grant`), or an access token Basecamp refuses (401) before it is due
+ * for a refresh (Basecamp's tokens live two weeks: an early 401 means the app was removed or the
+ * password changed, and a refresh would only spend the shared `invalid_grant` budget) — marks
+ * the connection `needs_login` at once, so the next `/mcp` request answers 401 and the client
+ * signs in again. Each user spends at most one failure of the store-wide budget per window.
  */
 export class Connections {
   readonly #store: KvStore;
@@ -72,14 +70,13 @@ export class Connections {
   readonly #breaker: InvalidGrantBreaker;
   readonly #launchpad: Launchpad;
   readonly #marginMs: number;
+  readonly #logger: Logger | undefined;
   /**
    * Users whose last refresh failed retryably: no new attempt before this time while their token
    * is valid. A local copy of the store's `backoff:<userId>` record (shared by every replica),
    * so a backed-off user costs no store read per request.
    */
   readonly #backoff = new Map<string, number>();
-  /** Credentials checked for a request a moment ago (see {@link Connections.forRequest}). */
-  readonly #recent = new Map<string, { credentials: BasecampCredentials; until: number }>();
 
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
     this.#store = store;
@@ -88,10 +85,10 @@ export class Connections {
     this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
     this.#launchpad = launchpad;
     this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;
+    this.#logger = options.logger;
   }
 
   async save(userId: string, connection: BasecampConnection): Promise<void> {
-    this.#recent.delete(userId);
     await this.#records.set(connectionKey(userId), connection);
     // Who the user is, kept after a revocation (which deletes the connection) for `users list`.
     await this.#records.set(profileKey(userId), {
@@ -125,126 +122,157 @@ export class Connections {
 
   /**
    * `basecamp(userId)` for one authenticated `/mcp` request, from the connection record the
-   * caller has just read (`entry`: `store.getMany` with the grant, one round trip). The answer
-   * also serves this request's upstream calls (`credentialSource(userId).current()`) for
-   * {@link REQUEST_REUSE_MS} without another store read; every new request reads the store again.
+   * caller has just read (`entry`: `store.getMany` with the grant, one round trip).
    */
   async forRequest(userId: string, entry: KvEntry | undefined): Promise<BasecampCredentials> {
-    this.#recent.delete(userId);
-    const key = connectionKey(userId);
-    return this.#basecamp(userId, () => this.#records.open<BasecampConnection>(key, entry), true);
+    return this.#basecamp(userId, () => this.#records.open<BasecampConnection>(connectionKey(userId), entry));
+  }
+
+  /** Due for a refresh: expired, or expiring within the margin. */
+  #due(connection: BasecampConnection): boolean {
+    return connection.expiresAt - this.#marginMs <= Date.now();
   }
 
   async #basecamp(
     userId: string,
     first?: () => Promise<SealedEntry<BasecampConnection> | undefined>,
-    remember = false,
   ): Promise<BasecampCredentials> {
-    const key = connectionKey(userId);
-    const connection = await this.#refresher
-      .current<BasecampConnection>({
-        key,
+    let connection: BasecampConnection | undefined;
+    try {
+      connection = await this.#refresher.current<BasecampConnection>({
+        key: connectionKey(userId),
         ...(first ? { first } : {}),
         needsRefresh: (value) =>
           value.status === 'active' &&
-          value.expiresAt - this.#marginMs <= Date.now() &&
+          this.#due(value) &&
           // After a failed attempt, a still valid token serves a while without another one.
           !(value.expiresAt > Date.now() && (this.#backoff.get(userId) ?? 0) > Date.now()),
-        refresh: async (value, signal) => {
-          if (!value.refreshToken) throw new LaunchpadGrantError('no_refresh_token');
-          // Another replica's attempt failed a moment ago and the token still serves: no new try.
-          if (value.expiresAt > Date.now() && (await this.#store.get(backoffKey(userId)))) {
-            const error = new UpstreamUnavailableError('A refresh failed a moment ago; retry shortly.', {
-              retryable: true,
-            });
-            backingOff.add(error);
-            throw error;
-          }
-          const permit = await this.#breaker.acquire(signal);
-          if (!permit) {
-            throw new UpstreamUnavailableError(
-              'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
-              { retryable: true },
-            );
-          }
-          try {
-            const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
-            await permit.release();
-            return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
-          } catch (error) {
-            if (error instanceof LaunchpadGrantError) {
-              await permit.failed();
-              await this.#records.set(key, {
-                ...value,
-                status: 'needs_login',
-                refreshToken: undefined,
-                updatedAt: Date.now(),
-              } satisfies BasecampConnection);
-            } else {
-              await permit.release();
-            }
-            throw error;
-          }
-        },
-      })
-      .catch(async (error: unknown) => {
-        if (error instanceof LaunchpadGrantError) return undefined;
-        // Launchpad down or slow, or refreshes paused: the current token serves while it is valid.
-        const retryable = McpToolError.isInstance(error) && error.retryable;
-        if (retryable) {
-          this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
-          // A replica that only saw the shared back-off does not extend it.
-          if (!backingOff.has(error as object))
-            await this.#store
-              .set(backoffKey(userId), '1', { ttlMs: REFRESH_BACKOFF_MS })
-              .catch(() => undefined);
-        }
-        const current = retryable ? await this.get(userId) : undefined;
-        if (current?.status === 'active' && current.expiresAt > Date.now()) return current;
-        throw error;
+        // A record written during the refresh that still holds the tokens it started from is a
+        // mark on them (an older replica's "expired"), not a newer sign-in: the new tokens win.
+        overwrites: (written, from) => written.accessToken === from.accessToken,
+        refresh: (value, signal, version) => this.#refresh(userId, value, signal, version),
       });
+    } catch (error) {
+      if (!(error instanceof LaunchpadGrantError)) {
+        // Launchpad down or slow, refreshes paused, or the holder's attempt failed: the current
+        // token serves while it is valid.
+        if (!McpToolError.isInstance(error) || !error.retryable) throw error;
+        const current = await this.get(userId);
+        if (current?.status !== 'active' || current.expiresAt <= Date.now()) throw error;
+        connection = current;
+      }
+    }
     if (connection?.status !== 'active' || connection.expiresAt <= Date.now()) {
       throw new TokenExpiredError(
         'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
       );
     }
-    const credentials = { accessToken: connection.accessToken, accountId: connection.accountId };
-    if (remember) {
-      const now = Date.now();
-      if (this.#recent.size >= OPENED_CACHE_SIZE) {
-        for (const [id, recent] of this.#recent) if (recent.until <= now) this.#recent.delete(id);
-      }
-      this.#recent.set(userId, {
-        credentials,
-        until: Math.min(now + REQUEST_REUSE_MS, connection.expiresAt),
-      });
-    }
-    return credentials;
+    return { accessToken: connection.accessToken, accountId: connection.accountId };
   }
 
-  /** Credentials checked for a request within the last {@link REQUEST_REUSE_MS}, if any. */
-  #recentlyChecked(userId: string): BasecampCredentials | undefined {
-    const recent = this.#recent.get(userId);
-    if (recent && recent.until > Date.now()) return recent.credentials;
-    return undefined;
+  /** The refresh itself, run by one caller across all replicas (under the refresh lock). */
+  async #refresh(
+    userId: string,
+    value: BasecampConnection,
+    signal: AbortSignal,
+    version: number,
+  ): Promise<BasecampConnection> {
+    if (!value.refreshToken) {
+      await this.#endSignIn(userId, value, version, 'no refresh token');
+      throw new LaunchpadGrantError('no_refresh_token');
+    }
+    // Another replica's attempt failed a moment ago and the token still serves: no new try.
+    if (value.expiresAt > Date.now() && (await this.#store.get(backoffKey(userId)))) {
+      this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+      throw new UpstreamUnavailableError('A refresh failed a moment ago; retry shortly.', {
+        retryable: true,
+      });
+    }
+    const permit = await this.#breaker.acquire({ signal, subject: userId });
+    if ('refused' in permit) {
+      if (permit.refused === 'spent') {
+        // This user's own refresh failed within the window: a second failure from one identity
+        // would spend everyone's budget. Signing in again is a code exchange, not a refresh.
+        await this.#endSignIn(userId, value, version, 'a refresh of this user failed within 48 h');
+        throw new LaunchpadGrantError('refresh_budget_spent');
+      }
+      throw new UpstreamUnavailableError(
+        'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
+        { retryable: true },
+      );
+    }
+    try {
+      const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
+      await permit.release();
+      return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
+    } catch (error) {
+      if (error instanceof LaunchpadGrantError) {
+        await permit.failed();
+        const budget = await this.#breaker.state().catch(() => undefined);
+        this.#logger?.warn('Launchpad refused a refresh token: the sign-in has ended', {
+          user: userId,
+          error: error.error,
+          ...(budget ? { failures: `${budget.failures} of ${budget.threshold} in the window` } : {}),
+        });
+        await this.#endSignIn(userId, value, version);
+      } else {
+        await permit.release();
+        // Only an attempt that reached (or tried to reach) Launchpad backs off: every replica
+        // then serves the current token while it is valid instead of trying again at once.
+        if (McpToolError.isInstance(error) && error.retryable) {
+          this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
+          await this.#store
+            .set(backoffKey(userId), '1', { ttlMs: REFRESH_BACKOFF_MS })
+            .catch(() => undefined);
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Marks the sign-in dead (`needs_login`, refresh token dropped) unless the record changed since. */
+  async #endSignIn(userId: string, value: BasecampConnection, version: number, why?: string): Promise<void> {
+    await this.#records.set(
+      connectionKey(userId),
+      {
+        ...value,
+        status: 'needs_login',
+        refreshToken: undefined,
+        updatedAt: Date.now(),
+      } satisfies BasecampConnection,
+      { ifVersion: version },
+    );
+    if (why) this.#logger?.warn('Basecamp sign-in ended', { user: userId, reason: why });
   }
 
   /**
-   * Basecamp refused this access token (401) before its time: the next request refreshes it
-   * (and a dead refresh token then ends the sign-in). A newer token already stored is kept.
+   * Basecamp refused this access token (401). A token not yet due for a refresh is a dead sign-in
+   * (Basecamp's tokens live two weeks; the app was removed or the password changed): the
+   * connection is marked `needs_login` and nothing is refreshed. A token due anyway is left to the
+   * refresh. A newer token already stored (a refresh, a new sign-in) is kept.
    */
   async rejected(userId: string, accessToken: string): Promise<void> {
-    this.#recent.delete(userId);
-    const key = connectionKey(userId);
-    const entry = await this.#records.get<BasecampConnection>(key);
-    if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
-    await this.#records.set(
-      key,
-      { ...entry.value, expiresAt: 0, updatedAt: Date.now() } satisfies BasecampConnection,
-      {
-        ifVersion: entry.version,
-      },
-    );
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const entry = await this.#records.get<BasecampConnection>(connectionKey(userId));
+      if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
+      if (this.#due(entry.value)) return;
+      const written = await this.#records.set(
+        connectionKey(userId),
+        {
+          ...entry.value,
+          status: 'needs_login',
+          refreshToken: undefined,
+          updatedAt: Date.now(),
+        } satisfies BasecampConnection,
+        { ifVersion: entry.version },
+      );
+      if (written !== undefined) {
+        this.#logger?.warn('Basecamp refused an access token before its expiry: the sign-in has ended', {
+          user: userId,
+        });
+        return;
+      }
+    }
   }
 
   /**
@@ -267,12 +295,12 @@ export class Connections {
 
   /**
    * The user's Basecamp credentials as a provider's `settings.credentials`: `current` is
-   * `basecamp(userId)` (or what the request being served was just admitted with); `renew` after a 401 marks that token expired and refreshes now (or ends
-   * the sign-in with `TOKEN_EXPIRED` when the refresh token is dead too).
+   * `basecamp(userId)`; `renew` after a 401 reports the token (`rejected`) and answers the
+   * current credentials: a refreshed token when it was due, `TOKEN_EXPIRED` when the sign-in ended.
    */
   credentialSource(userId: string): CredentialSource<BasecampCredentials> {
     return {
-      current: async () => this.#recentlyChecked(userId) ?? this.basecamp(userId),
+      current: () => this.basecamp(userId),
       renew: async (rejected) => {
         await this.rejected(userId, rejected.accessToken);
         return this.basecamp(userId);

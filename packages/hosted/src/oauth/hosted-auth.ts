@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { ConfigError, type Logger, McpToolError, type ToolRegistry } from '@x/mcp-core';
+import { ConfigError, createLogger, type Logger, McpToolError, type ToolRegistry } from '@x/mcp-core';
 import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
@@ -131,7 +131,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     redirectUri: `${issuer}/oauth/callback/basecamp`,
     ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
   });
-  const connections = new Connections(options.store, options.keyring, launchpad);
+  const connections = new Connections(options.store, options.keyring, launchpad, {
+    logger: options.logger ?? createLogger('hosted-auth'),
+  });
   const authorizationServer = await createAuthorizationServer({
     issuer,
     resource,

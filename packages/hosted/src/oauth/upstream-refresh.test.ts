@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidGrantBreaker } from '../refresh.js';
-import { SealedRecords } from '../store/sealed.js';
-import { type BasecampConnection, connectionKey } from './connections.js';
-import { ALICE, type Hosted, postToolsList, signIn, startHosted } from './fixture.js';
+import { connectionKey } from './connections.js';
+import { ALICE, BOB, type Hosted, postToolsList, signIn, startHosted } from './fixture.js';
 
 // The user's Basecamp token, refreshed lazily when a request needs it: once, with the new token
 // used at once; a dead refresh token ends the sign-in (401 → the client signs in again); a
@@ -53,12 +52,68 @@ describe('upstream refresh', () => {
     }
   });
 
-  it('refreshes within the call when Basecamp rejects the token early (the credential seam)', async () => {
+  it('a token Basecamp refuses before it is due ends the sign-in: no refresh, the call says so, the next request is 401', async () => {
+    const alice = await signIn(env, ALICE);
+    const token = (alice.oauth.tokens() as { access_token: string }).access_token;
+    try {
+      // The app was removed at Launchpad: the access and refresh tokens are both dead.
+      env.fake.expireAccessTokens();
+      env.fake.revokeRefreshTokens(ALICE.id);
+      env.fake.resetLog();
+      const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
+      expect(JSON.parse(text)).toMatchObject({ error_code: 'TOKEN_EXPIRED' });
+      // No refresh reached Launchpad: an early 401 never spends the shared invalid_grant budget.
+      expect(env.fake.tokenRequests('refresh')).toEqual([]);
+      expect((await new InvalidGrantBreaker(env.store).state()).failures).toBe(0);
+      expect((await env.hosted.connections.get(USER))?.status).toBe('needs_login');
+      expect((await postToolsList(env.url, token)).status).toBe(401);
+    } finally {
+      await alice.close();
+    }
+  });
+
+  it('one identity never spends more than one failure of the budget: sign in, app removed, call — three rounds', async () => {
+    const breaker = new InvalidGrantBreaker(env.store);
+    const bob = `basecamp:${BOB.id}`;
+    const before = (await breaker.state()).failures;
+    env.fake.resetLog();
+    for (let round = 0; round < 3; round++) {
+      const signedIn = await signIn(env, BOB);
+      await signedIn.close();
+      const token = (signedIn.oauth.tokens() as { access_token: string }).access_token;
+      env.fake.revokeRefreshTokens(BOB.id);
+      env.fake.expireAccessTokens();
+      // Each round the token is also due (past its own expires_at). Round 1: one refresh,
+      // refused. Rounds 2 and 3: this user spent a failure in the window already: no refresh.
+      const connection = await env.hosted.connections.get(bob);
+      if (!connection) throw new Error('no connection');
+      await env.hosted.connections.save(bob, { ...connection, expiresAt: Date.now() - 1000 });
+      expect((await postToolsList(env.url, token)).status).toBe(401);
+      expect((await env.hosted.connections.get(bob))?.status).toBe('needs_login');
+    }
+    expect(env.fake.tokenRequests('refresh').map((request) => request.status)).toEqual([400]);
+    const state = await breaker.state();
+    expect(state.failures - before).toBe(1);
+    expect(state.subjects).toEqual([bob]);
+  });
+
+  it('a token due for a refresh and refused by Basecamp is refreshed once within the call', async () => {
     const alice = await signIn(env, ALICE);
     try {
       const before = (await env.hosted.connections.get(USER))?.accessToken;
+      await expireSoon(60_000);
+      const connection = await env.hosted.connections.get(USER);
       env.fake.expireAccessTokens();
       env.fake.resetLog();
+      // Basecamp refuses the due token: reported, nothing is marked (the refresh handles it).
+      const reporting = env.hosted.connections.reportingFetch(USER);
+      const response = await reporting(`${env.fake.url}/999999999/projects.json`, {
+        headers: { authorization: `Bearer ${before}`, 'user-agent': 'test (tests@example.com)' },
+      });
+      expect(response.status).toBe(401);
+      expect(await env.hosted.connections.get(USER)).toEqual(connection);
       const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
       expect(result.isError).toBeFalsy();
       expect(env.fake.refreshes.succeeded).toBe(1);
@@ -68,22 +123,6 @@ describe('upstream refresh', () => {
     } finally {
       await alice.close();
     }
-  });
-
-  it('reportingFetch marks a token Basecamp refused, so the next request refreshes it', async () => {
-    const alice = await signIn(env, ALICE);
-    await alice.close();
-    const current = (await env.hosted.connections.get(USER))?.accessToken as string;
-    env.fake.expireAccessTokens();
-    const reporting = env.hosted.connections.reportingFetch(USER);
-    const response = await reporting(`${env.fake.url}/999999999/projects.json`, {
-      headers: { authorization: `Bearer ${current}`, 'user-agent': 'test (tests@example.com)' },
-    });
-    expect(response.status).toBe(401);
-    expect((await env.hosted.connections.get(USER))?.expiresAt).toBe(0);
-    env.fake.resetLog();
-    expect((await env.hosted.connections.basecamp(USER)).accessToken).not.toBe(current);
-    expect(env.fake.refreshes.succeeded).toBe(1);
   });
 
   it('keeps serving the current token while Launchpad is down', async () => {
@@ -104,6 +143,8 @@ describe('upstream refresh', () => {
   });
 
   it('ends the sign-in when the refresh token is dead: 401 and needs_login, counted store-wide', async () => {
+    const breaker = new InvalidGrantBreaker(env.store);
+    const before = (await breaker.state()).failures;
     const alice = await signIn(env, ALICE);
     const token = (alice.oauth.tokens() as { access_token: string }).access_token;
     await alice.close();
@@ -115,7 +156,7 @@ describe('upstream refresh', () => {
     const connection = await env.hosted.connections.get(USER);
     expect(connection?.status).toBe('needs_login');
     expect(connection?.refreshToken).toBeUndefined();
-    expect((await new InvalidGrantBreaker(env.store).state()).failures).toBe(1);
+    expect((await breaker.state()).failures - before).toBe(1);
     // Signing in again makes the user whole.
     const again = await signIn(env, ALICE);
     try {
@@ -125,29 +166,27 @@ describe('upstream refresh', () => {
     }
   });
 
-  it('credentials checked for a request serve its upstream calls; an ended sign-in or a 401 is never served from them', async () => {
+  it('credentialSource: renew of a due token refreshes it; an ended sign-in is never served', async () => {
+    // Alice's refresh failed in an earlier test: a fresh window, or she would not be refreshed.
+    await env.store.delete('budget:launchpad:invalid_grant');
     const alice = await signIn(env, ALICE);
     await alice.close();
     const connections = env.hosted.connections;
     const source = connections.credentialSource(USER);
     const checked = await connections.forRequest(USER, await env.store.get(connectionKey(USER)));
     expect(await source.current()).toEqual(checked);
-    // Basecamp refused that token: the next current() reads the store (and refreshes).
+    await expireSoon(60_000);
     env.fake.resetLog();
     const renewed = await source.renew(checked);
     expect(renewed.accessToken).not.toBe(checked.accessToken);
     expect(env.fake.refreshes.succeeded).toBe(1);
     expect(await source.current()).toEqual(renewed);
-    // A request that finds the sign-in ended leaves nothing behind for the next upstream call.
-    await connections.forRequest(USER, await env.store.get(connectionKey(USER)));
-    const connection = (await connections.get(USER)) as BasecampConnection;
-    const ended = new SealedRecords(env.store, env.keyring);
-    await ended.set(connectionKey(USER), { ...connection, status: 'needs_login', refreshToken: undefined });
+    // Renewing a token that was not due (Basecamp refused it early) ends the sign-in.
+    await expect(source.renew(renewed)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
+    expect(env.fake.refreshes.succeeded).toBe(1);
+    await expect(source.current()).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
     await expect(
       connections.forRequest(USER, await env.store.get(connectionKey(USER))),
-    ).rejects.toMatchObject({
-      code: 'TOKEN_EXPIRED',
-    });
-    await expect(source.current()).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
+    ).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
   });
 });
