@@ -1,0 +1,161 @@
+// The cross-replica refresh race of issue #23 (defect 1), made deterministic: two replicas'
+// `Connections` on one store (memory, and two clients of one real Redis), 20 concurrent requests
+// of one user whose Basecamp token is due, and the holder's Launchpad call held at a barrier
+// until every other request is waiting — then marks on the old token arrive (what an older
+// replica writes on a 401) before the refresh answers. Repeated 20 times per driver.
+import type { FakeBasecamp } from '@x/mcp-basecamp/testing';
+import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keyring } from '../crypto.js';
+import { RefreshCoordinator } from '../refresh.js';
+import { createStore } from '../store/create.js';
+import type { KvStore } from '../store/kv.js';
+import { SealedRecords } from '../store/sealed.js';
+import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
+import { type BasecampConnection, Connections, connectionKey } from './connections.js';
+import { Launchpad } from './launchpad.js';
+
+const keyring = Keyring.fromSecrets({ secret: 'refresh-race-test-secret-0123456789abcdef' });
+const USER = 'basecamp:101';
+const ROUNDS = 20;
+const CALLS = 20;
+
+const requirement = redisRequirement();
+let redis: RedisServer | undefined;
+let fake: FakeBasecamp;
+beforeAll(async () => {
+  fake = await startFakeBasecamp({ launchpad: { refreshTokenRotation: true } });
+  if ('path' in requirement) redis = await startRedisServer({ path: requirement.path });
+});
+afterAll(async () => {
+  await fake?.close();
+  await redis?.stop();
+});
+
+/** A deferred promise. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Launchpad's fetch with a gate: a refresh request announces itself (`started`) and goes on to
+ * the fake only when the test opens the gate.
+ */
+function gatedFetch() {
+  let started = deferred();
+  let gate = deferred();
+  const fetchThroughGate: typeof fetch = async (input, init) => {
+    const body = typeof init?.body === 'string' ? init.body : String(init?.body ?? '');
+    if (/(grant_type=refresh_token|type=refresh)/.test(body)) {
+      started.resolve();
+      await gate.promise;
+    }
+    return fetch(input, init);
+  };
+  return {
+    fetch: fetchThroughGate,
+    started: () => started.promise,
+    open: () => gate.resolve(),
+    reset: () => {
+      started = deferred();
+      gate = deferred();
+    },
+  };
+}
+
+const drivers = [
+  {
+    name: 'memory:',
+    open: async (): Promise<[KvStore, KvStore]> => {
+      const store = await createStore('memory:');
+      return [store, store];
+    },
+  },
+  {
+    name: 'redis:// (two replicas)',
+    open: async (): Promise<[KvStore, KvStore]> => {
+      const prefix = `race:${Math.random().toString(36).slice(2)}:`;
+      const url = (redis as RedisServer).url;
+      return [await createStore(url, { prefix }), await createStore(url, { prefix })];
+    },
+  },
+];
+
+for (const driver of drivers) {
+  describe(`refresh race on ${driver.name}`, () => {
+    it(`${CALLS} concurrent requests on two replicas while old-token marks land: one refresh, all get it (${ROUNDS} rounds)`, async (context) => {
+      if (driver.name.startsWith('redis') && 'skip' in requirement) context.skip(requirement.skip);
+      const [a, b] = await driver.open();
+      const gate = gatedFetch();
+      const replica = (store: KvStore) =>
+        new Connections(
+          store,
+          keyring,
+          new Launchpad({
+            clientId: fake.client.id,
+            clientSecret: fake.client.secret,
+            url: fake.launchpadUrl,
+            redirectUri: 'http://127.0.0.1/callback',
+            fetch: gate.fetch,
+          }),
+          // Waiters look every 5 ms: the rounds stay short; the order comes from the gate.
+          { refresher: new RefreshCoordinator(store, keyring, { pollMs: 5 }) },
+        );
+      const replicas = [replica(a), replica(b)];
+      const records = new SealedRecords(a, keyring);
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const issued = fake.issueTokens();
+          const old: BasecampConnection = {
+            status: 'active',
+            accessToken: issued.accessToken,
+            refreshToken: issued.refreshToken,
+            // Due: it expires within the refresh margin.
+            expiresAt: Date.now() + 60_000,
+            accountId: '999999999',
+            accountName: 'Honcho Design',
+            identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
+            updatedAt: Date.now(),
+          };
+          await replicas[0]?.save(USER, old);
+          gate.reset();
+          fake.resetLog();
+          const calls = Array.from({ length: CALLS }, (_, index) =>
+            (replicas[index % 2] as Connections).basecamp(USER),
+          );
+          await gate.started();
+          // While the holder waits for Launchpad: an older replica marks the old token expired,
+          // twice, each a new version of the record.
+          for (let mark = 0; mark < 2; mark++) {
+            const current = await records.get<BasecampConnection>(connectionKey(USER));
+            if (!current) throw new Error('no record');
+            await records.set(
+              connectionKey(USER),
+              { ...current.value, expiresAt: 0 },
+              { ifVersion: current.version },
+            );
+          }
+          gate.open();
+          const answers = await Promise.allSettled(calls);
+          const rejected = answers.filter((answer) => answer.status === 'rejected');
+          expect(rejected, `round ${round}`).toEqual([]);
+          const stored = await replicas[1]?.get(USER);
+          expect(stored?.accessToken).not.toBe(old.accessToken);
+          expect(stored?.status).toBe('active');
+          expect(stored?.expiresAt).toBeGreaterThan(Date.now() + 86_400_000);
+          const tokens = new Set(
+            answers.map((answer) => (answer.status === 'fulfilled' ? answer.value.accessToken : '')),
+          );
+          expect([...tokens]).toEqual([stored?.accessToken]);
+          expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
+        }
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    }, 60_000);
+  });
+}
