@@ -159,3 +159,60 @@ for (const driver of drivers) {
     }, 60_000);
   });
 }
+
+describe('a replica killed while holding the refresh lock', () => {
+  it('a waiter is told to retry once the lock lapses with no result; the next caller refreshes once', async (context) => {
+    if ('skip' in requirement) context.skip(requirement.skip);
+    const prefix = `killed:${Math.random().toString(36).slice(2)}:`;
+    const url = (redis as RedisServer).url;
+    const [a, b] = [await createStore(url, { prefix }), await createStore(url, { prefix })];
+    const gate = gatedFetch();
+    const replica = (store: KvStore) =>
+      new Connections(
+        store,
+        keyring,
+        new Launchpad({
+          clientId: fake.client.id,
+          clientSecret: fake.client.secret,
+          url: fake.launchpadUrl,
+          redirectUri: 'http://127.0.0.1/callback',
+          fetch: gate.fetch,
+        }),
+        { refresher: new RefreshCoordinator(store, keyring, { lockTtlMs: 500, pollMs: 5 }) },
+      );
+    const [doomed, survivor] = [replica(a), replica(b)];
+    try {
+      const issued = fake.issueTokens();
+      await survivor.save(USER, {
+        status: 'active',
+        accessToken: issued.accessToken,
+        refreshToken: issued.refreshToken,
+        expiresAt: Date.now() - 1000,
+        accountId: '999999999',
+        accountName: 'Honcho Design',
+        identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
+        updatedAt: Date.now(),
+      });
+      // The holder takes the lock and is about to call Launchpad when its process dies: its
+      // store connection is gone and its lock stays in Redis until the lock's time runs out.
+      void doomed.basecamp(USER).catch(() => undefined);
+      await gate.started();
+      await a.close();
+      fake.resetLog();
+      // No refresh reached Launchpad; a caller waiting meanwhile is told to retry (not signed out).
+      await expect(survivor.basecamp(USER)).rejects.toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        retryable: true,
+      });
+      expect((await survivor.get(USER))?.status).toBe('active');
+      // The lock has lapsed: the next caller refreshes, once, through the (open) gate.
+      gate.reset();
+      gate.open();
+      const next = await survivor.basecamp(USER);
+      expect(next.accessToken).not.toBe(issued.accessToken);
+      expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
+    } finally {
+      await b.close();
+    }
+  }, 30_000);
+});
