@@ -42,6 +42,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 /** Store keys of the oidc-provider records (HOSTED.md §5.5). Ids are hashed, never stored in clear. */
 export const oidcKeys = {
   record: (model: string, id: string) => `oidc:${model}:${sha256(id)}`,
+  /** What every record of a model starts with. */
+  model: (model: string) => `oidc:${model}:`,
   grant: (grantId: string) => `oidc:idx:grant:${grantId}`,
   account: (accountId: string) => `oidc:idx:account:${accountId}`,
   uid: (uid: string) => `oidc:idx:uid:${sha256(uid)}`,

@@ -5,6 +5,7 @@ import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys, publicJwks } from '../signing-keys.js';
+import { CachedStore } from '../store/cached.js';
 import type { KvStore } from '../store/kv.js';
 import {
   type AuthorizationServer,
@@ -119,6 +120,9 @@ export function secondsFromEnv(name: string, value: string | undefined, fallback
 export async function createHostedAuth(options: HostedAuthOptions): Promise<HostedAuth> {
   const issuer = parsePublicUrl(options.publicUrl);
   const resource = `${issuer}${options.mcpPath ?? '/mcp'}`;
+  // What every /mcp request reads (its grant, its user's connections) served from memory, and
+  // dropped as soon as any replica or admin command changes it (decision 0017).
+  const store = await CachedStore.over(options.store, { prefixes: [oidcKeys.model('Grant'), 'conn:'] });
   if (!options.launchpad.clientId || !options.launchpad.clientSecret) {
     throw new ConfigError(
       'BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET (the Launchpad app) are required with --auth oauth.',
@@ -131,13 +135,13 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     redirectUri: `${issuer}/oauth/callback/basecamp`,
     ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
   });
-  const connections = new Connections(options.store, options.keyring, launchpad, {
+  const connections = new Connections(store, options.keyring, launchpad, {
     logger: options.logger ?? createLogger('hosted-auth'),
   });
   const authorizationServer = await createAuthorizationServer({
     issuer,
     resource,
-    store: options.store,
+    store: store,
     keyring: options.keyring,
     launchpad,
     connections,
@@ -166,14 +170,14 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   const resourceServer = createResourceServer({
     issuer,
     resource,
-    jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
-    reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    jwks: publicJwks(await loadSigningKeys(store, options.keyring)).keys as JWK[],
+    reloadJwks: async () => publicJwks(await loadSigningKeys(store, options.keyring)).keys as JWK[],
     // Every request: the grant and the user's connection, read in one round trip (no cache: a
     // revoked grant, a forgotten user or a dead upstream sign-in answer 401 on the next request).
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       const userId = String(info.extra?.userId);
-      const [grant, connection] = await options.store.getMany([
+      const [grant, connection] = await store.getMany([
         oidcKeys.record('Grant', grantId),
         connectionKey(userId),
       ]);
@@ -189,7 +193,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   });
   const forge = options.forge
     ? new ForgeLinks(
-        options.store,
+        store,
         options.keyring,
         new ForgeAuth({
           ...(options.forge.apiUrl ? { apiUrl: options.forge.apiUrl } : {}),
@@ -201,7 +205,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   const connectForge = forge
     ? createConnectForge({
         issuer,
-        store: options.store,
+        store: store,
         keyring: options.keyring,
         links: forge,
         sessionUser: (req, res) => authorizationServer.sessionUser(req, res),

@@ -270,16 +270,26 @@ describe('the resource server refuses foreign tokens', () => {
   });
 
   it('answers 503 with Retry-After, never 401, while the store is unreachable', async () => {
-    const original = env.store.get.bind(env.store);
-    env.store.get = async () => {
+    // The user's connection changes (its copy in memory is dropped), then the store stops
+    // answering: the request check cannot read it and must not guess.
+    const user = String(claims.sub);
+    const connection = await env.hosted.connections.get(user);
+    if (!connection) throw new Error('no connection');
+    await env.hosted.connections.save(user, { ...connection, updatedAt: Date.now() });
+    const get = env.store.get.bind(env.store);
+    const getMany = env.store.getMany.bind(env.store);
+    const outage = async (): Promise<never> => {
       throw new StoreUnavailableError('test outage');
     };
+    env.store.get = outage;
+    env.store.getMany = outage;
     try {
       const response = await mcp(token);
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
     } finally {
-      env.store.get = original;
+      env.store.get = get;
+      env.store.getMany = getMany;
     }
     expect((await mcp(token)).status).toBe(200);
   });

@@ -151,9 +151,10 @@ describe('two replicas on one Redis', () => {
     expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
-  // Each replica caches what it verified of an access token (its signature and claims); the
-  // revocation check runs on every request all the same, so the very next request after a
-  // revocation is refused by both replicas.
+  // Each replica caches what it verified of an access token (its signature and claims), and keeps
+  // the grant and the connection the request check reads in memory; Redis publishes every change
+  // of them in the same step as the write (before the writer hears back), so the very next request
+  // after a revocation, made by anyone, is refused by both replicas.
   const ended: Array<[string, (store: KvStore, user: string) => Promise<unknown>]> = [
     ['users revoke (every grant)', (store, user) => revokeUser(store, keyring, user)],
     [

@@ -73,18 +73,22 @@ describe('x-mcp-server --auth oauth', () => {
     expect(server.stderr()).not.toContain(SECRET);
   });
 
-  it('renews a user’s Basecamp token within the call after Basecamp refuses it (credential seam)', async () => {
+  it('a Basecamp token refused before it is due ends the sign-in: no refresh, TOKEN_EXPIRED, then 401', async () => {
     const alice = await signIn({ url: server.url, fake }, ALICE);
     try {
       await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      // The app was removed at Launchpad (or the password changed): every token is dead.
       fake.expireAccessTokens();
+      fake.revokeRefreshTokens(ALICE.id);
       fake.resetLog();
       const result = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
-      expect(result.isError).toBeFalsy();
-      expect(fake.refreshes.succeeded).toBe(1);
-      const last = fake.requests.filter((request) => /^\/\d+\//.test(request.path)).at(-1);
-      expect([200, 304]).toContain(last?.status); // 304: the per-user provider kept its ETag cache
-      expect(fake.identityOf(last?.headers.authorization?.replace('Bearer ', '') ?? '')?.id).toBe(ALICE.id);
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
+      expect(JSON.parse(text)).toMatchObject({ error_code: 'TOKEN_EXPIRED' });
+      expect(fake.tokenRequests('refresh')).toEqual([]);
+      const token = (alice.oauth.tokens() as { access_token: string }).access_token;
+      expect((await postToolsList(server.url, token)).status).toBe(401);
+      expect(server.stderr()).toContain('the sign-in has ended');
     } finally {
       await alice.close();
     }

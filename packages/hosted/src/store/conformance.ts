@@ -287,6 +287,49 @@ export function runKvConformance(name: string, harness: DriverHarness): void {
       expect(await store.get('k')).toBeUndefined();
     });
 
+    test('watch: every write, consume and delete by any client is reported with its key', async () => {
+      const [a, b] = await pair();
+      if (!b.watch) return;
+      const reported: string[] = [];
+      let arrived: (() => void) | undefined;
+      let live!: () => void;
+      const ready = new Promise<void>((resolve) => {
+        live = resolve;
+      });
+      const stop = await b.watch({
+        changed: (key) => {
+          reported.push(key);
+          arrived?.();
+        },
+        lost: () => undefined,
+        live: () => live(),
+      });
+      await ready;
+      /** Resolves once `count` keys have been reported. */
+      const reports = (count: number) =>
+        new Promise<void>((resolve) => {
+          arrived = () => {
+            if (reported.length >= count) resolve();
+          };
+          arrived();
+        });
+      await a.set('grant:1', 'v1');
+      await a.set('grant:1', 'v2', { ifVersion: 1_000_000 }); // refused: nothing changed, nothing reported
+      await a.set('code:1', 'c');
+      await a.consume('code:1');
+      await a.consume('code:1'); // nothing left: not reported
+      await a.delete('grant:1');
+      await a.delete('grant:1'); // absent: not reported
+      await a.sadd('set:1', ['m']); // sets are not records
+      await a.set('last', 'x');
+      await reports(5);
+      expect(reported).toEqual(['grant:1', 'code:1', 'code:1', 'grant:1', 'last']);
+      await stop();
+      await a.set('after', 'x');
+      await b.set('after', 'y');
+      expect(reported).not.toContain('after');
+    });
+
     test('a closed store rejects every call with StoreUnavailableError', async () => {
       const store = await open();
       await store.set('k', 'v');

@@ -58,6 +58,14 @@ export interface KvStore {
    */
   keys(prefix: string): Promise<string[]>;
 
+  /**
+   * Tells `watcher` about every record written, consumed or deleted in the store, by any client
+   * (other replicas, admin commands) — the invalidations a per-replica cache applies. Absent on
+   * a driver that cannot tell. Resolves, once notifications flow, with the function that stops
+   * watching.
+   */
+  watch?(watcher: KvWatcher): Promise<() => Promise<void>>;
+
   /** Resolves when the store answers; rejects with `StoreUnavailableError` otherwise. */
   ping(): Promise<void>;
 
@@ -89,4 +97,17 @@ export interface KvLock {
   readonly owner: string;
   /** Releases the lock if this holder still has it; resolves with whether it did. */
   release(): Promise<boolean>;
+}
+
+/** What {@link KvStore.watch} reports. */
+export interface KvWatcher {
+  /** This record was written, consumed, or deleted (not reported: expiry by TTL). */
+  changed(key: string): void;
+  /**
+   * Notifications may have been missed (the connection that carries them was lost): nothing
+   * read before can be trusted. Followed by `live()` once they flow again.
+   */
+  lost(): void;
+  /** Notifications flow again (after `lost()`). */
+  live(): void;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '../errors.js';
-import type { KvEntry, KvLock, KvSetOptions, KvStore } from './kv.js';
+import type { KvEntry, KvLock, KvSetOptions, KvStore, KvWatcher } from './kv.js';
 import { checkKey, checkMembers, checkSet, checkTtl } from './validate.js';
 
 interface RecordState {
@@ -35,6 +35,7 @@ export class MemoryStore implements KvStore {
   #seq = 0;
   #closed = false;
   #lastSweep = Date.now();
+  readonly #watchers = new Set<KvWatcher>();
 
   constructor(driver: 'memory' | 'file' = 'memory') {
     this.driver = driver;
@@ -76,6 +77,7 @@ export class MemoryStore implements KvStore {
       version,
       expiresAt: options.ttlMs === undefined ? undefined : Date.now() + options.ttlMs,
     });
+    this.#notify(key);
     await this.#afterWrite();
     return version;
   }
@@ -86,6 +88,7 @@ export class MemoryStore implements KvStore {
     const existed = this.#liveRecord(key) !== undefined;
     if (!existed) return false;
     this.#records.delete(key);
+    this.#notify(key);
     await this.#afterWrite();
     return true;
   }
@@ -96,6 +99,7 @@ export class MemoryStore implements KvStore {
     const record = this.#liveRecord(key);
     if (!record) return undefined;
     this.#records.delete(key);
+    this.#notify(key);
     await this.#afterWrite();
     return record.value;
   }
@@ -164,6 +168,16 @@ export class MemoryStore implements KvStore {
     );
   }
 
+  /** Every change is made in this process: watchers hear of it before the write resolves. */
+  async watch(watcher: KvWatcher): Promise<() => Promise<void>> {
+    this.assertOpen();
+    this.#watchers.add(watcher);
+    watcher.live();
+    return async () => {
+      this.#watchers.delete(watcher);
+    };
+  }
+
   async ping(): Promise<void> {
     this.assertOpen();
   }
@@ -197,6 +211,10 @@ export class MemoryStore implements KvStore {
       ]),
     );
     this.#sweep();
+  }
+
+  #notify(key: string): void {
+    for (const watcher of this.#watchers) watcher.changed(key);
   }
 
   async #afterWrite(): Promise<void> {

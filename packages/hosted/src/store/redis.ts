@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InternalError } from '@x/mcp-core';
 import type { Redis, RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
-import type { KvEntry, KvLock, KvSetOptions, KvStore } from './kv.js';
+import type { KvEntry, KvLock, KvSetOptions, KvStore, KvWatcher } from './kv.js';
 import { checkKey, checkMembers, checkSet, checkTtl } from './validate.js';
 
 /**
@@ -26,7 +26,9 @@ for i, key in ipairs(KEYS) do
 end
 return out`,
   },
-  // ARGV: value, ttl ms ('0' = none), expected version ('-1' = no check; '0' = absent)
+  // Every change of a record is published (ARGV channel, key) in the same step as the write:
+  // the invalidations of the replicas' caches (`watch`), never lost between write and publish.
+  // ARGV: value, ttl ms ('0' = none), expected version ('-1' = no check; '0' = absent), channel, key
   kvSet: {
     numberOfKeys: 2,
     lua: `if ARGV[3] ~= '-1' then
@@ -36,13 +38,25 @@ end
 local n = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'n', n)
 if ARGV[2] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) else redis.call('PERSIST', KEYS[1]) end
+redis.call('PUBLISH', ARGV[4], ARGV[5])
 return n`,
   },
+  // ARGV: channel, key
   kvConsume: {
     numberOfKeys: 1,
     lua: `local v = redis.call('HGET', KEYS[1], 'v')
-if v then redis.call('DEL', KEYS[1]) end
+if v then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[1], ARGV[2])
+end
 return v`,
+  },
+  // ARGV: channel, key
+  kvDelete: {
+    numberOfKeys: 1,
+    lua: `local removed = redis.call('DEL', KEYS[1])
+if removed == 1 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+return removed`,
   },
   kvUnlock: {
     numberOfKeys: 1,
@@ -97,6 +111,8 @@ export class RedisStore implements KvStore {
   readonly #where: string;
   #closed = false;
   #lastError: Error | undefined;
+  /** The connections `watch` subscribed with (closed with the store). */
+  readonly #subscribers = new Set<Redis>();
 
   private constructor(client: ScriptClient, prefix: string, where: string) {
     this.#client = client;
@@ -154,6 +170,8 @@ export class RedisStore implements KvStore {
         value,
         String(options.ttlMs ?? 0),
         String(options.ifVersion ?? -1),
+        this.#channel,
+        key,
       ),
     );
     return reply === null ? undefined : Number(reply);
@@ -161,12 +179,12 @@ export class RedisStore implements KvStore {
 
   async delete(key: string): Promise<boolean> {
     checkKey(key);
-    return (await this.#run(() => this.#client.del(this.#record(key)))) === 1;
+    return (await this.#run(() => this.#client.kvDelete(this.#record(key), this.#channel, key))) === 1;
   }
 
   async consume(key: string): Promise<string | undefined> {
     checkKey(key);
-    const reply = await this.#run(() => this.#client.kvConsume(this.#record(key)));
+    const reply = await this.#run(() => this.#client.kvConsume(this.#record(key), this.#channel, key));
     return typeof reply === 'string' ? reply : undefined;
   }
 
@@ -224,11 +242,57 @@ export class RedisStore implements KvStore {
     await this.#run(() => this.#client.ping());
   }
 
+  /**
+   * Subscribes (a connection of its own) to the channel every record write publishes on. While
+   * that connection is down, `watcher.lost()`; once subscribed again, `watcher.live()`. Resolves
+   * at once; `live()` follows when the first subscription is confirmed.
+   */
+  async watch(watcher: KvWatcher): Promise<() => Promise<void>> {
+    if (this.#closed) throw new StoreUnavailableError('The redis store is closed.');
+    const channel = this.#channel;
+    // Retries forever: a subscriber has no commands to fail, only a connection to get back.
+    const subscriber = this.#client.duplicate({ maxRetriesPerRequest: null });
+    this.#subscribers.add(subscriber);
+    let live = false;
+    subscriber.on('message', (from: string, key: string) => {
+      if (from === channel) watcher.changed(key);
+    });
+    // On the first connection and every reconnection (ioredis resubscribes too; twice is harmless).
+    subscriber.on('ready', () => {
+      subscriber.subscribe(channel).then(
+        () => {
+          if (!live && this.#subscribers.has(subscriber)) {
+            live = true;
+            watcher.live();
+          }
+        },
+        () => undefined,
+      );
+    });
+    subscriber.on('close', () => {
+      if (!live || !this.#subscribers.has(subscriber)) return;
+      live = false;
+      watcher.lost();
+    });
+    subscriber.on('error', () => undefined);
+    return async () => {
+      if (!this.#subscribers.delete(subscriber)) return;
+      subscriber.removeAllListeners('message');
+      subscriber.disconnect();
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const subscriber of this.#subscribers) subscriber.disconnect();
+    this.#subscribers.clear();
     if (this.#client.status === 'ready') await this.#client.quit().catch(() => {});
     this.#client.disconnect();
+  }
+
+  get #channel(): string {
+    return `${this.#prefix}changes`;
   }
 
   #record(key: string): string {
