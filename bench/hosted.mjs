@@ -40,6 +40,7 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string' },
     only: { type: 'string', multiple: true },
     'no-memory': { type: 'boolean', default: false },
+    revocations: { type: 'string' },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string', multiple: true },
     'gc-heap': { type: 'boolean', default: false },
@@ -52,6 +53,7 @@ if (flags.help) {
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
                       [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
+                      [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -79,6 +81,7 @@ const config = {
   warmupSeconds: quick ? 1 : 2,
   rounds: Number(flags.rounds ?? (quick ? 1 : 3)),
   concurrency: Number(flags.concurrency ?? 16),
+  revocations: Number(flags.revocations ?? (quick ? 20 : 50)),
 };
 guardRun(20 * 60_000);
 process.on('uncaughtException', (error) => {
@@ -90,6 +93,7 @@ const { startFakeBasecamp } = await import('../packages/basecamp/dist/testing/in
 const { OAuthBrowser, TestOAuthClient, startRedisServer } = await import(
   '../packages/hosted/dist/testing/index.js'
 );
+const { Keyring, createStore, revokeUser } = await import('../packages/hosted/dist/index.js');
 const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import(
   '@modelcontextprotocol/client'
 );
@@ -447,6 +451,57 @@ results.allCpu = {};
 for (const [name, values] of Object.entries(allCpuSamples)) results.allCpu[name] = median(values);
 
 // ---------------------------------------------------------------------------------------
+// Revocation across replicas: two replicas on one Redis, each holding a signed-in user's grant
+// and connection in memory; an admin revokes the user through the store (as `users revoke` does
+// from another process); how long until the other replica refuses the user's token, and how many
+// of its answers after the revoke still admitted it.
+
+if (config.revocations > 0) {
+  const ports = [await freePort(), await freePort()];
+  const publicUrl = `http://127.0.0.1:${ports[0]}`;
+  const children = [];
+  const admin = await createStore(redis.url);
+  const keyring = Keyring.fromSecrets({ secret: SECRET });
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const latencies = [];
+  let admittedAfter = 0;
+  try {
+    for (const port of ports) children.push(await startServer({ mode: 'oauth', port, publicUrl }));
+    for (let trial = 0; trial < config.revocations; trial++) {
+      const user = await signIn(`${publicUrl}/mcp`);
+      // Both replicas have verified the token and keep the grant and connection in memory.
+      for (const port of ports)
+        for (let pass = 0; pass < 2; pass++)
+          if (!(await call(agent, port, user.token))) throw new Error('a call before the revoke failed');
+      await revokeUser(admin, keyring, user.userId);
+      const revoked = performance.now();
+      for (;;) {
+        if (!(await call(agent, ports[1], user.token))) break;
+        admittedAfter++;
+        if (performance.now() - revoked > 10_000)
+          throw new Error('the other replica still admits after 10 s');
+      }
+      // From the revoke's completion (the admin command returns) to the other replica's refusal.
+      latencies.push(performance.now() - revoked);
+    }
+    results.revocation = {
+      trials: latencies.length,
+      medianMs: median(latencies),
+      p99Ms: quantile(latencies, 0.99),
+      maxMs: Math.max(...latencies),
+      admittedAfterRevoke: admittedAfter,
+    };
+    log(
+      `  revocation across replicas: median ${fmt(results.revocation.medianMs)} ms, p99 ${fmt(results.revocation.p99Ms)} ms, ${admittedAfter} calls admitted after a revoke returned`,
+    );
+  } finally {
+    agent.destroy();
+    for (const child of children) await stop(child, { signal: 'SIGTERM' });
+    await admin.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Memory per signed-in user, one replica: sign users in (each makes one call, which builds the
 // user's registry and Basecamp client), read RSS and heap at each checkpoint.
 
@@ -578,7 +633,15 @@ const signInRows =
         '| ---: | ---: | ---: | ---: | ---: |',
         `| ${s.count} | ${fmt(s.medianMs)} | ${fmt(s.p90Ms)} | ${fmt(s.first10MedianMs)} | ${fmt(s.last100MedianMs)} |`,
       ];
-const markdown = [...rows, '', ...memoryRows, '', ...signInRows].join('\n');
+const r = results.revocation;
+const revocationRows = r
+  ? [
+      '| revocations (2 replicas) | median (ms) | p99 (ms) | max (ms) | calls admitted after a revoke returned |',
+      '| ---: | ---: | ---: | ---: | ---: |',
+      `| ${r.trials} | ${fmt(r.medianMs)} | ${fmt(r.p99Ms)} | ${fmt(r.maxMs)} | ${r.admittedAfterRevoke} |`,
+    ]
+  : [];
+const markdown = [...rows, '', ...revocationRows, '', ...memoryRows, '', ...signInRows].join('\n');
 results.markdown = markdown;
 results.collectorExports = collector.exports();
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
