@@ -79,6 +79,8 @@ export {
   type InvalidGrantBreakerOptions,
   RefreshCoordinator,
   type RefreshCoordinatorOptions,
+  type RefreshPermit,
+  type RefreshRefusal,
   type RefreshRequest,
 } from './refresh.js';
 export {
@@ -88,9 +90,10 @@ export {
   SIGNING_KEYS_KEY,
   type SigningJwk,
 } from './signing-keys.js';
+export { CachedStore, type CachedStoreOptions } from './store/cached.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
 export { FileStore } from './store/file.js';
-export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
+export type { KvEntry, KvLock, KvSetOptions, KvStore, KvWatcher } from './store/kv.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { type SealedEntry, SealedRecords } from './store/sealed.js';
