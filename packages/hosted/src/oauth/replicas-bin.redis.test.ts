@@ -252,6 +252,9 @@ describe('two server processes on one Redis', () => {
       expect(ready?.status).toBe(503);
       expect(check).toMatchObject({ ok: false });
       expect(check?.detail).toContain('paused after 3');
+      // Who spent the budget: Bob and two of the team (one failure each at most).
+      expect(check?.detail).toMatch(/spent by (basecamp:\d+(, )?){3}$/);
+      expect(check?.detail).toContain(`basecamp:${BOB.id}`);
     }
     for (const server of servers) expect(server.stderr()).not.toContain(SECRET);
   });
