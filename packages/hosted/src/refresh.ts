@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpstreamUnavailableError } from '@x/mcp-core';
 import { sleep } from '@x/mcp-core/upstream';
 import type { Keyring } from './crypto.js';
+import { CachedStore } from './store/cached.js';
 import type { KvStore } from './store/kv.js';
 import { type SealedEntry, SealedRecords } from './store/sealed.js';
 
@@ -52,6 +53,8 @@ export interface RefreshRequest<T> {
 export class RefreshCoordinator {
   readonly #store: KvStore;
   readonly #records: SealedRecords;
+  /** The store itself, never a replica's cache: what is read under the lock. */
+  readonly #direct: SealedRecords;
   readonly #lockTtlMs: number;
   readonly #refreshTimeoutMs: number;
   readonly #waitMs: number;
@@ -60,6 +63,7 @@ export class RefreshCoordinator {
   constructor(store: KvStore, keyring: Keyring, options: RefreshCoordinatorOptions = {}) {
     this.#store = store;
     this.#records = options.records ?? new SealedRecords(store, keyring);
+    this.#direct = new SealedRecords(CachedStore.direct(store), keyring);
     this.#lockTtlMs = options.lockTtlMs ?? 60_000;
     this.#refreshTimeoutMs = options.refreshTimeoutMs ?? 15_000;
     this.#waitMs = options.waitMs ?? 15_000;
@@ -82,7 +86,9 @@ export class RefreshCoordinator {
     try {
       // Double-check under the lock: another replica may have refreshed since our first read
       // (whatever else changed in the record, only whether it still needs a refresh matters).
-      const entry = await this.#records.get<T>(request.key);
+      // Read from the store itself: a copy in memory may not have heard of that refresh yet, and
+      // refreshing again would spend a rotated refresh token.
+      const entry = await this.#direct.get<T>(request.key);
       if (!entry || !request.needsRefresh(entry.value)) return entry?.value;
       const signal = AbortSignal.timeout(this.#refreshTimeoutMs);
       const refreshed = await request.refresh(entry.value, signal, entry.version);
@@ -94,7 +100,7 @@ export class RefreshCoordinator {
         // Someone wrote the record while we held the lock. A revoke (no record) or a newer
         // sign-in wins; a mere mark on the old credentials does not (the upstream has rotated
         // them: dropping the new ones would end the sign-in).
-        const newer = await this.#records.get<T>(request.key);
+        const newer = await this.#direct.get<T>(request.key);
         if (!newer || !request.overwrites?.(newer.value, entry.value)) return newer?.value;
         version = newer.version;
       }

@@ -8,8 +8,10 @@ import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { RefreshCoordinator } from '../refresh.js';
+import { CachedStore } from '../store/cached.js';
 import { createStore } from '../store/create.js';
-import type { KvStore } from '../store/kv.js';
+import type { KvStore, KvWatcher } from '../store/kv.js';
+import { MemoryStore } from '../store/memory.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { type BasecampConnection, Connections, connectionKey } from './connections.js';
@@ -215,4 +217,58 @@ describe('a replica killed while holding the refresh lock', () => {
       await b.close();
     }
   }, 30_000);
+});
+
+describe('a replica whose cache has not heard of another replica’s refresh yet', () => {
+  it('does not refresh again: the re-read under the lock goes to the store', async () => {
+    // One store whose change reports reach the replicas only when the test delivers them.
+    const inner = new MemoryStore();
+    const held: Array<() => void> = [];
+    const watch = (watcher: KvWatcher) =>
+      inner.watch({
+        changed: (key) => held.push(() => watcher.changed(key)),
+        lost: () => watcher.lost(),
+        live: () => watcher.live(),
+      });
+    const slow = new Proxy(inner, {
+      get: (target, name) => {
+        if (name === 'watch') return watch;
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as KvStore;
+    const launchpad = new Launchpad({
+      clientId: fake.client.id,
+      clientSecret: fake.client.secret,
+      url: fake.launchpadUrl,
+      redirectUri: 'http://127.0.0.1/callback',
+    });
+    const [a, b] = [
+      await CachedStore.over(slow, { prefixes: ['conn:'] }),
+      await CachedStore.over(slow, { prefixes: ['conn:'] }),
+    ];
+    const [first, second] = [new Connections(a, keyring, launchpad), new Connections(b, keyring, launchpad)];
+    const issued = fake.issueTokens();
+    await inner.set('warm', '1'); // nothing kept yet; reports flow
+    await first.save(USER, {
+      status: 'active',
+      accessToken: issued.accessToken,
+      refreshToken: issued.refreshToken,
+      expiresAt: Date.now() + 60_000,
+      accountId: '999999999',
+      accountName: 'Honcho Design',
+      identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
+      updatedAt: Date.now(),
+    });
+    for (const deliver of held.splice(0)) deliver();
+    // Replica A keeps the due record in memory; replica B refreshes it; A has not heard yet.
+    expect((await a.get(connectionKey(USER)))?.value).toBeDefined();
+    fake.resetLog();
+    const refreshed = await second.basecamp(USER);
+    expect(refreshed.accessToken).not.toBe(issued.accessToken);
+    expect(await first.basecamp(USER)).toEqual(refreshed);
+    expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
+    for (const deliver of held.splice(0)) deliver();
+    await Promise.all([a.close(), b.close()]);
+  });
 });

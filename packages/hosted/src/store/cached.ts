@@ -58,6 +58,14 @@ export class CachedStore implements KvStore {
     return cached;
   }
 
+  /**
+   * The store underneath a `CachedStore` (the store itself otherwise): for reads that must see
+   * the latest write even before its report arrives, such as the re-read under a refresh lock.
+   */
+  static direct(store: KvStore): KvStore {
+    return store instanceof CachedStore ? store.#inner : store;
+  }
+
   /** How many records are kept now. */
   get size(): number {
     return this.#kept.size;
