@@ -151,7 +151,18 @@ export async function startReplica(options: {
     },
     ...options.overrides,
   });
-  return { http, hosted };
+  const closeHttp = http.close.bind(http);
+  // Closing the server also stops its periodic signing key check.
+  return {
+    http: {
+      ...http,
+      close: async () => {
+        hosted?.close();
+        await closeHttp();
+      },
+    },
+    hosted,
+  };
 }
 
 export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): Promise<Hosted> {

@@ -4,7 +4,7 @@ import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
 import { oidcKeys } from '../oidc-adapter.js';
-import { loadSigningKeys, publicJwks } from '../signing-keys.js';
+import { publicJwks, SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import {
   type AuthorizationServer,
@@ -58,6 +58,8 @@ export interface HostedAuthOptions {
    * `apiUrl` defaults to `https://www.forge-ai.dev/api`; `now` is the clock of link tickets (tests).
    */
   forge?: { apiUrl?: string; fetch?: typeof fetch; now?: () => number };
+  /** How often each replica compares its signing keys with the store's (ms). Default 5000; 0: never by itself. */
+  signingKeyCheckMs?: number;
   logger?: Logger;
 }
 
@@ -71,6 +73,13 @@ export interface HostedAuth {
   resourceServer: ResourceServer;
   /** Users' Forge links (with `options.forge`): `forge.credentialSource(userId)` for a Forge provider. */
   forge?: ForgeLinks;
+  /**
+   * The signing keys both halves use, kept in step with the store; `signingKeys.sync()` is the
+   * readiness check of the keys.
+   */
+  signingKeys: SigningKeySet;
+  /** Stops the periodic signing key check. */
+  close(): void;
 }
 
 /** Checks `MCP_PUBLIC_URL`: an origin, HTTPS unless loopback. Returns it without a trailing slash. */
@@ -132,7 +141,13 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
   });
   const connections = new Connections(options.store, options.keyring, launchpad);
+  const signingKeys = await SigningKeySet.load(
+    options.store,
+    options.keyring,
+    options.logger ? { logger: options.logger } : {},
+  );
   const authorizationServer = await createAuthorizationServer({
+    signingKeys,
     issuer,
     resource,
     store: options.store,
@@ -164,8 +179,8 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   const resourceServer = createResourceServer({
     issuer,
     resource,
-    jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
-    reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    jwks: publicJwks(signingKeys.keys).keys as JWK[],
+    onUnknownKey: (kid) => signingKeys.knows(kid),
     // Every request: the grant and the user's connection, read in one round trip (no cache: a
     // revoked grant, a forgotten user or a dead upstream sign-in answer 401 on the next request).
     isActive: async (info) => {
@@ -185,6 +200,8 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       }
     },
   });
+  // After the authorization server's own listener: both halves switch in the same tick.
+  signingKeys.onChange((keys) => resourceServer.useKeys(publicJwks(keys).keys as JWK[]));
   const forge = options.forge
     ? new ForgeLinks(
         options.store,
@@ -227,6 +244,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
         }
       : {}),
   };
+  if (options.signingKeyCheckMs !== 0) signingKeys.watch(options.signingKeyCheckMs);
   return {
     auth,
     connections,
@@ -235,5 +253,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     authorizationServer,
     resourceServer,
     ...(forge ? { forge } : {}),
+    signingKeys,
+    close: () => signingKeys.close(),
   };
 }
