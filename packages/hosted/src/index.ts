@@ -73,6 +73,7 @@ export {
   type OidcAdapter,
   type OidcPayload,
   oidcKeys,
+  REFRESH_TOKEN_REUSE_GRACE_SECONDS,
 } from './oidc-adapter.js';
 export {
   InvalidGrantBreaker,
@@ -87,6 +88,9 @@ export {
   rotateSigningKeys,
   SIGNING_KEYS_KEY,
   type SigningJwk,
+  SigningKeySet,
+  type SigningKeySetOptions,
+  type SigningKeysState,
 } from './signing-keys.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
 export { FileStore } from './store/file.js';
