@@ -115,10 +115,11 @@ class KvOidcAdapter implements OidcAdapter {
 
   async find(id: string): Promise<OidcPayload | undefined> {
     const payload = (await this.#sealed.get<OidcPayload>(oidcKeys.record(this.#model, id)))?.value;
-    // oidc-provider revokes the whole grant when a used refresh token comes back. Within one
-    // process two concurrent refreshes both read the token before either marks it (the loser's
-    // compare-and-set fails: invalid_grant); across replicas the loser often reads it already
-    // marked, which would revoke the winner's new tokens too. Just used: unknown instead.
+    // oidc-provider revokes the whole grant when a used refresh token comes back. When two
+    // refreshes of one token both read it before either marks it (usual within one process),
+    // `consume`'s compare-and-set fails for the loser: invalid_grant. Across replicas the
+    // loser often reads it already marked, which would revoke the winner's new tokens too:
+    // just used, it is unknown instead.
     if (
       this.#model === 'RefreshToken' &&
       typeof payload?.consumed === 'number' &&
