@@ -73,6 +73,7 @@ export {
   type OidcAdapter,
   type OidcPayload,
   oidcKeys,
+  REFRESH_TOKEN_REUSE_GRACE_SECONDS,
 } from './oidc-adapter.js';
 export {
   InvalidGrantBreaker,
@@ -89,6 +90,9 @@ export {
   rotateSigningKeys,
   SIGNING_KEYS_KEY,
   type SigningJwk,
+  SigningKeySet,
+  type SigningKeySetOptions,
+  type SigningKeysState,
 } from './signing-keys.js';
 export { CachedStore, type CachedStoreOptions } from './store/cached.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';

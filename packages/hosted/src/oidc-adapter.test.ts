@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Keyring } from './crypto.js';
-import { createOidcAdapter, grantIdsOfAccount, oidcKeys } from './oidc-adapter.js';
+import {
+  createOidcAdapter,
+  grantIdsOfAccount,
+  oidcKeys,
+  REFRESH_TOKEN_REUSE_GRACE_SECONDS,
+} from './oidc-adapter.js';
 import { createStore } from './store/create.js';
 import type { KvStore } from './store/kv.js';
 
@@ -71,6 +76,21 @@ describe('createOidcAdapter', () => {
     await tokens.upsert('rt-1', { grantId: 'g1' }, 3600);
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => tokens.consume('rt-1')));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('a refresh token used within the grace is not found (a race); used earlier, it is (a replay)', async () => {
+    const { adapter } = await setup();
+    const tokens = adapter('RefreshToken');
+    await tokens.upsert('rt-1', { grantId: 'g1' }, 3600);
+    await tokens.consume('rt-1');
+    expect(await tokens.find('rt-1')).toBeUndefined();
+    const usedLongAgo = Math.floor(Date.now() / 1000) - REFRESH_TOKEN_REUSE_GRACE_SECONDS - 1;
+    await tokens.upsert('rt-2', { grantId: 'g1', consumed: usedLongAgo }, 3600);
+    expect(await tokens.find('rt-2')).toMatchObject({ consumed: usedLongAgo });
+    // Codes have no grace: a reused code always comes back marked, and revokes its grant.
+    await adapter('AuthorizationCode').upsert('code-1', { grantId: 'g1' }, 60);
+    await adapter('AuthorizationCode').consume('code-1');
+    expect(await adapter('AuthorizationCode').find('code-1')).toMatchObject({ consumed: expect.any(Number) });
   });
 
   it('revokeByGrantId removes every record of the grant and nothing else', async () => {

@@ -37,6 +37,14 @@ const GRANTABLE = new Set([
 
 const CONSUME_ATTEMPTS = 5;
 
+/**
+ * Seconds after a refresh token was rotated in which presenting it again is taken for a race
+ * (a proxy retrying `POST /token`, two tabs refreshing together, the same request reaching two
+ * replicas), not for a theft: it is refused as unknown (`invalid_grant`) and the grant lives.
+ * Later, oidc-provider's reuse detection revokes the grant (RFC 9700 §4.14.2).
+ */
+export const REFRESH_TOKEN_REUSE_GRACE_SECONDS = 10;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /** Store keys of the oidc-provider records (HOSTED.md §5.5). Ids are hashed, never stored in clear. */
@@ -56,7 +64,10 @@ export const oidcKeys = {
  *   and every value is sealed with the keyring for its key (client secrets, claims);
  * - `consume` is a compare-and-set: of two replicas redeeming one code or rotating one refresh
  *   token at the same moment, one marks it consumed and the other gets a `ConflictError`, so
- *   one grant never yields two token sets;
+ *   one grant never yields two token sets; a refresh token used less than
+ *   {@link REFRESH_TOKEN_REUSE_GRACE_SECONDS} ago is not found (the loser of such a race gets
+ *   `invalid_grant`, the winner's tokens live), after that oidc-provider's reuse detection
+ *   revokes the grant;
  * - grant and account indexes (small sets) serve `revokeByGrantId` and
  *   {@link grantIdsOfAccount} ("sign this user out everywhere").
  *
@@ -105,7 +116,20 @@ class KvOidcAdapter implements OidcAdapter {
   }
 
   async find(id: string): Promise<OidcPayload | undefined> {
-    return (await this.#sealed.get<OidcPayload>(oidcKeys.record(this.#model, id)))?.value;
+    const payload = (await this.#sealed.get<OidcPayload>(oidcKeys.record(this.#model, id)))?.value;
+    // oidc-provider revokes the whole grant when a used refresh token comes back. When two
+    // refreshes of one token both read it before either marks it (usual within one process),
+    // `consume`'s compare-and-set fails for the loser: invalid_grant. Across replicas the
+    // loser often reads it already marked, which would revoke the winner's new tokens too:
+    // just used, it is unknown instead.
+    if (
+      this.#model === 'RefreshToken' &&
+      typeof payload?.consumed === 'number' &&
+      Date.now() / 1000 - payload.consumed < REFRESH_TOKEN_REUSE_GRACE_SECONDS
+    ) {
+      return undefined;
+    }
+    return payload;
   }
 
   async findByUid(uid: string): Promise<OidcPayload | undefined> {

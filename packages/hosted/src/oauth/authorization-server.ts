@@ -6,7 +6,7 @@ import Provider, { type InteractionDetails, type KoaContext, errors as oidcError
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
 import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
-import { loadSigningKeys } from '../signing-keys.js';
+import type { SigningJwk, SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { basecampUserId, type Connections } from './connections.js';
@@ -29,6 +29,8 @@ export interface AuthorizationServerOptions {
   resource: string;
   store: KvStore;
   keyring: Keyring;
+  /** What it signs access tokens with (each new key set rebuilds the oidc-provider instance). */
+  signingKeys: SigningKeySet;
   launchpad: Launchpad;
   connections: Connections;
   /** Basecamp account ids a user must belong to; empty: any bc3 account. */
@@ -156,16 +158,15 @@ export async function createAuthorizationServer(
   const sealed = new SealedRecords(store, options.keyring);
   const cookieKey = options.keyring.deriveKey('cookies');
   const bindingCookie = secure ? '__Host-xmcp-login' : 'xmcp-login';
-  const keys = await loadSigningKeys(store, options.keyring);
   const resourceVariants = new Set([resource, `${resource}/`]);
 
-  const provider = new Provider(issuer, {
+  // oidc-provider copies its configuration when built, and `jwks` is fixed then.
+  const configuration: Record<string, unknown> = {
     adapter: withClientTtl(
       createOidcAdapter(store, options.keyring),
       store,
       options.clientTtl ?? 30 * 24 * 3600,
     ),
-    jwks: { keys },
     cookies: {
       // Signed with the current secret; cookies signed before a rotation still verify.
       keys: options.keyring.deriveKeys('cookies').map((key) => key.toString('base64url')),
@@ -269,20 +270,19 @@ export async function createAuthorizationServer(
       ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
       ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(message)}</p>`;
     },
-  });
-  if (secure) provider.proxy = true;
+  };
 
   // A store outage is a 503 with Retry-After on the AS too, never a 4xx a client would act on.
   // A code or refresh token redeemed by two replicas at once: the adapter's compare-and-set
   // lets one win and throws ConflictError for the other, which is an invalid_grant.
   const storeDown = new WeakSet<object>();
   const conflicts = new WeakSet<object>();
-  provider.on('server_error', (ctx: KoaContext, error: unknown) => {
+  const onServerError = (ctx: KoaContext, error: unknown) => {
     if (StoreUnavailableError.isInstance(error)) storeDown.add(ctx);
     else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
     else logger.error('authorization server error', { error });
-  });
-  provider.use(async (ctx, next) => {
+  };
+  const answerErrors = async (ctx: KoaContext, next: () => Promise<void>) => {
     await next();
     if (conflicts.has(ctx)) {
       ctx.status = 400;
@@ -295,10 +295,29 @@ export async function createAuthorizationServer(
         error_description: 'The store is unreachable; retry shortly.',
       };
     }
+  };
+  // oidc-provider fixes its signing keys when it is built (no API swaps them): another key set
+  // in the store means a new instance on the same store and configuration. Requests already
+  // inside the old instance finish there.
+  const createProvider = (keys: readonly SigningJwk[]) => {
+    const created = new Provider(issuer, {
+      ...configuration,
+      jwks: { keys: keys.map((key) => ({ ...key })) },
+    });
+    if (secure) created.proxy = true;
+    created.on('server_error', onServerError);
+    created.use(answerErrors);
+    return {
+      provider: created,
+      callback: created.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+    };
+  };
+  let { provider, callback } = createProvider(options.signingKeys.keys);
+  options.signingKeys.onChange((keys) => {
+    ({ provider, callback } = createProvider(keys));
   });
   const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
   const registrations = new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs);
-  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
 
@@ -609,6 +628,8 @@ export async function createAuthorizationServer(
           url.searchParams.set('scope', MCP_SCOPE);
           req.url = `${url.pathname}${url.search}`;
         }
+        // Tokens are signed with the store's keys, even when they changed a moment ago.
+        if (path === '/token') await options.signingKeys.sync();
         await callback(req, res);
         return true;
       }
@@ -636,7 +657,13 @@ export async function createAuthorizationServer(
   const sessionUser = async (req: IncomingMessage, res: ServerResponse) =>
     (await provider.Session.get({ req, res, secure })).accountId || undefined;
 
-  return { provider, handle, sessionUser };
+  return {
+    get provider() {
+      return provider;
+    },
+    handle,
+    sessionUser,
+  };
 }
 
 /**

@@ -10,8 +10,10 @@ import { createLogger, defineTool, ToolRegistry } from '@x/mcp-core';
 import { type HttpAuth, type HttpHandle, serveHttp } from '@x/mcp-core/node';
 import { z } from 'zod';
 import { Keyring } from '../crypto.js';
+import { type OidcPayload, oidcKeys, REFRESH_TOKEN_REUSE_GRACE_SECONDS } from '../oidc-adapter.js';
 import type { KvStore } from '../store/kv.js';
 import { MemoryStore } from '../store/memory.js';
+import { SealedRecords } from '../store/sealed.js';
 import { type BrowserPage, OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import { createHostedAuth, type HostedAuth, type HostedAuthOptions } from './hosted-auth.js';
 
@@ -149,7 +151,18 @@ export async function startReplica(options: {
     },
     ...options.overrides,
   });
-  return { http, hosted };
+  const closeHttp = http.close.bind(http);
+  // Closing the server also stops its periodic signing key check.
+  return {
+    http: {
+      ...http,
+      close: async () => {
+        hosted?.close();
+        await closeHttp();
+      },
+    },
+    hosted,
+  };
 }
 
 export async function startHosted(overrides: Partial<HostedAuthOptions> = {}): Promise<Hosted> {
@@ -276,4 +289,28 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
         proxy.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Makes a used (rotated) refresh token look used long ago, past
+ * {@link REFRESH_TOKEN_REUSE_GRACE_SECONDS}, as time would: presenting it again is then a replay.
+ */
+export async function ageConsumedRefreshToken(
+  store: KvStore,
+  keyring: Keyring,
+  refreshToken: string,
+): Promise<void> {
+  const records = new SealedRecords(store, keyring);
+  const key = oidcKeys.record('RefreshToken', refreshToken);
+  const entry = await records.get<OidcPayload>(key);
+  if (typeof entry?.value.consumed !== 'number') throw new Error('the refresh token was not used');
+  const written = await records.set(
+    key,
+    { ...entry.value, consumed: entry.value.consumed - REFRESH_TOKEN_REUSE_GRACE_SECONDS - 60 },
+    {
+      ifVersion: entry.version,
+      ...(entry.expiresAt === undefined ? {} : { ttlMs: Math.max(1, entry.expiresAt - Date.now()) }),
+    },
+  );
+  if (written === undefined) throw new Error('the refresh token changed meanwhile');
 }

@@ -4,7 +4,7 @@ import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
 import { oidcKeys } from '../oidc-adapter.js';
-import { loadSigningKeys, publicJwks } from '../signing-keys.js';
+import { publicJwks, SigningKeySet } from '../signing-keys.js';
 import { CachedStore } from '../store/cached.js';
 import type { KvStore } from '../store/kv.js';
 import {
@@ -59,6 +59,8 @@ export interface HostedAuthOptions {
    * `apiUrl` defaults to `https://www.forge-ai.dev/api`; `now` is the clock of link tickets (tests).
    */
   forge?: { apiUrl?: string; fetch?: typeof fetch; now?: () => number };
+  /** How often each replica compares its signing keys with the store's (ms). Default 5000; 0: never by itself. */
+  signingKeyCheckMs?: number;
   logger?: Logger;
 }
 
@@ -72,6 +74,13 @@ export interface HostedAuth {
   resourceServer: ResourceServer;
   /** Users' Forge links (with `options.forge`): `forge.credentialSource(userId)` for a Forge provider. */
   forge?: ForgeLinks;
+  /**
+   * The signing keys both halves use, kept in step with the store; `signingKeys.sync()` is the
+   * readiness check of the keys.
+   */
+  signingKeys: SigningKeySet;
+  /** Stops the periodic signing key check. */
+  close(): void;
 }
 
 /** Checks `MCP_PUBLIC_URL`: an origin, HTTPS unless loopback. Returns it without a trailing slash. */
@@ -138,7 +147,13 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   const connections = new Connections(store, options.keyring, launchpad, {
     logger: options.logger ?? createLogger('hosted-auth'),
   });
+  const signingKeys = await SigningKeySet.load(
+    store,
+    options.keyring,
+    options.logger ? { logger: options.logger } : {},
+  );
   const authorizationServer = await createAuthorizationServer({
+    signingKeys,
     issuer,
     resource,
     store: store,
@@ -170,10 +185,11 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   const resourceServer = createResourceServer({
     issuer,
     resource,
-    jwks: publicJwks(await loadSigningKeys(store, options.keyring)).keys as JWK[],
-    reloadJwks: async () => publicJwks(await loadSigningKeys(store, options.keyring)).keys as JWK[],
-    // Every request: the grant and the user's connection, read in one round trip (no cache: a
-    // revoked grant, a forgotten user or a dead upstream sign-in answer 401 on the next request).
+    jwks: publicJwks(signingKeys.keys).keys as JWK[],
+    onUnknownKey: (kid) => signingKeys.knows(kid),
+    // Every request: the grant and the user's connection, in one round trip or from this
+    // replica's copies, which every change drops (a revoked grant, a forgotten user or a dead
+    // upstream sign-in answer 401 on the next request).
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       const userId = String(info.extra?.userId);
@@ -191,6 +207,8 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       }
     },
   });
+  // After the authorization server's own listener: both halves switch in the same tick.
+  signingKeys.onChange((keys) => resourceServer.useKeys(publicJwks(keys).keys as JWK[]));
   const forge = options.forge
     ? new ForgeLinks(
         store,
@@ -233,6 +251,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
         }
       : {}),
   };
+  if (options.signingKeyCheckMs !== 0) signingKeys.watch(options.signingKeyCheckMs);
   return {
     auth,
     connections,
@@ -241,5 +260,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     authorizationServer,
     resourceServer,
     ...(forge ? { forge } : {}),
+    signingKeys,
+    close: () => signingKeys.close(),
   };
 }

@@ -13,7 +13,16 @@ import { StoreUnavailableError } from '../errors.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
 import { OAuthBrowser } from '../testing/oauth-browser.js';
-import { ALICE, approve, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
+import {
+  ALICE,
+  ageConsumedRefreshToken,
+  approve,
+  type Hosted,
+  REDIRECT,
+  type SignedIn,
+  signIn,
+  startHosted,
+} from './fixture.js';
 
 let env: Hosted;
 let alice: SignedIn;
@@ -486,8 +495,14 @@ describe('the authorization code flow refuses tampering', () => {
     expect(rotated.refresh_token).toBeTruthy();
     expect(rotated.refresh_token).not.toBe(issued.refresh_token);
     expect((await mcp(rotated.access_token)).status).toBe(200);
+    // Sent again at once (a retry, a second tab): refused, and the new tokens live.
+    expect((await refresh(issued.refresh_token)).status).toBe(400);
+    expect((await mcp(rotated.access_token)).status).toBe(200);
+    // Sent again later: a replay. The grant is revoked, the new tokens with it.
+    await ageConsumedRefreshToken(env.store, env.keyring, issued.refresh_token);
     expect((await refresh(issued.refresh_token)).status).toBe(400);
     expect((await mcp(rotated.access_token)).status).toBe(401);
+    expect((await refresh(rotated.refresh_token)).status).toBe(400);
   });
 
   it('lets exactly one of two concurrent redemptions of a code win; the other is invalid_grant, not 500', async () => {

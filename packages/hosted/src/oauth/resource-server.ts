@@ -19,13 +19,13 @@ export interface ResourceServerOptions {
   issuer: string;
   /** `<issuer>/mcp`. */
   resource: string;
-  /** The authorization server's public signing keys. */
+  /** The authorization server's public signing keys (replaced by {@link ResourceServer.useKeys}). */
   jwks: readonly JWK[];
   /**
-   * Loads the current public keys again, when a token names a key id not among them (another
-   * replica restarted after `keys rotate` and signs with the new key). At most every 10 s.
+   * A token names a key id not among the keys (another replica adopted a new key set first):
+   * look for new keys, which arrive through `useKeys`, before the token is verified.
    */
-  reloadJwks?(): Promise<readonly JWK[]>;
+  onUnknownKey?(kid: string): Promise<unknown>;
   /**
    * Whether the caller of a verified token may use the server now (its grant is not revoked,
    * its upstream connection works); `extra.userId` and `extra.grantId` name them. Retryable
@@ -51,6 +51,8 @@ export interface ResourceServer {
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /** How many verified access tokens are cached now. */
   readonly verifiedTokens: number;
+  /** Verifies with these public keys from now on (the authorization server's new key set). */
+  useKeys(jwks: readonly JWK[]): void;
 }
 
 /** What a verified access token says, kept until its `exp`. */
@@ -75,15 +77,21 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
   let keySet = createLocalJWKSet({ keys: [...options.jwks] });
   let knownKids = new Set(options.jwks.map((key) => key.kid));
-  let reloadedAt = 0;
   const cacheSize = options.verifiedTokenCacheSize ?? 10_000;
   /** SHA-256 of the token → its verified claims; cleared when the key set changes. */
   const verified = new Map<string, VerifiedToken>();
   /** Bumped with every new key set: a verification that began under another one is not kept. */
   let keysGeneration = 0;
-  /** Reloads the keys once per 10 s at most when a token names an unknown key id. */
+  const useKeys = (jwks: readonly JWK[]) => {
+    keySet = createLocalJWKSet({ keys: [...jwks] });
+    knownKids = new Set(jwks.map((key) => key.kid));
+    // A key may have left the set: what it verified is verified again.
+    verified.clear();
+    keysGeneration++;
+  };
+  /** A token naming a key id we do not know: the key set may have changed elsewhere first. */
   const refreshKeys = async (token: string) => {
-    if (!options.reloadJwks || Date.now() - reloadedAt < 10_000) return;
+    if (!options.onUnknownKey) return;
     let kid: unknown;
     try {
       kid = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')).kid;
@@ -91,15 +99,8 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       return;
     }
     if (typeof kid !== 'string' || knownKids.has(kid)) return;
-    reloadedAt = Date.now();
-    // The store cannot answer: the token stays unverifiable for now, as before the reload.
-    const keys = await options.reloadJwks().catch(() => undefined);
-    if (!keys) return;
-    keySet = createLocalJWKSet({ keys: [...keys] });
-    knownKids = new Set(keys.map((key) => key.kid));
-    // A key may have left the set: what it verified is verified again.
-    verified.clear();
-    keysGeneration++;
+    // The store cannot answer: the token stays unverifiable for now.
+    await options.onUnknownKey(kid).catch(() => undefined);
   };
   const tolerance = options.clockToleranceSeconds ?? 30;
   const metadata = buildOAuthProtectedResourceMetadata({
@@ -181,6 +182,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     get verifiedTokens() {
       return verified.size;
     },
+    useKeys,
     handle(req, res) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)
