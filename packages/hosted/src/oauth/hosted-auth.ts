@@ -3,6 +3,7 @@ import { ConfigError, type Logger, McpToolError, type ToolRegistry } from '@x/mc
 import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
+import { adoptKeyMeta } from '../key-meta.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys, publicJwks } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
@@ -131,6 +132,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     redirectUri: `${issuer}/oauth/callback/basecamp`,
     ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
   });
+  // Seal with the fleet's key before anything is written (or a key derived): during a rolling
+  // rotation the old secret's, until `keys rotate` names the new one.
+  await adoptKeyMeta(options.store, options.keyring);
   const connections = new Connections(options.store, options.keyring, launchpad);
   const authorizationServer = await createAuthorizationServer({
     issuer,
@@ -166,6 +170,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     jwks: publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
     reloadJwks: async () => publicJwks(await loadSigningKeys(options.store, options.keyring)).keys as JWK[],
+    ...(options.logger ? { logger: options.logger } : {}),
     // Every request: the grant and the user's connection, read in one round trip (no cache: a
     // revoked grant, a forgotten user or a dead upstream sign-in answer 401 on the next request).
     isActive: async (info) => {
