@@ -3,9 +3,15 @@
 // secret and the old one as previous keep serving everyone, whichever replica a request reaches;
 // `keys rotate` switches the fleet to the new key; then the previous secret goes. And the drills
 // around it: going back to the old secret before `keys rotate`, a replica forgotten on the old one.
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger } from '@x/mcp-core';
+import { closedPort, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { DecryptError } from '../errors.js';
@@ -18,6 +24,7 @@ import { Connections } from './connections.js';
 import {
   ALICE,
   BOB,
+  oauthBinEnv,
   postToolsList,
   type Replica,
   type RoundRobinProxy,
@@ -38,6 +45,7 @@ const CAROL: FakeIdentity = {
   accounts: [{ id: 999999999, name: 'Honcho Design' }],
 };
 const requirement = redisRequirement();
+const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
 
 /** Each replica is its own process in production: its own keyring (its sealing key is its state). */
 const oldSecret = () => Keyring.fromSecrets({ secret: SECRET });
@@ -346,6 +354,67 @@ describe('rotating MCP_SECRET across two replicas on one Redis', () => {
       });
     } finally {
       await fleet.close();
+    }
+  }, 120_000);
+
+  it('the built server: keys rotate --store on Redis; a replica left on the old secret is not ready and answers 503', async (context) => {
+    if ('skip' in requirement) context.skip(requirement.skip);
+    if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
+    const url = (redis as RedisServer).url;
+    const home = await mkdtemp(join(tmpdir(), 'hosted-rotation-'));
+    const port = await closedPort();
+    // The server's environment without MCP_STORE: the store is a flag, for the server and for keys rotate.
+    const { MCP_STORE: _store, ...env } = oauthBinEnv({
+      home,
+      publicUrl: `http://127.0.0.1:${port}`,
+      store: url,
+      fake,
+    });
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [
+        bin,
+        '--http',
+        '--port',
+        String(port),
+        '--auth',
+        'oauth',
+        '--providers',
+        'basecamp',
+        '--store',
+        url,
+      ],
+      env,
+    });
+    try {
+      const alice = await signInTokens(server.url, ALICE);
+      expect((await postToolsList(server.url, alice.accessToken)).status).toBe(200);
+      const rotate = startProcess({
+        command: process.execPath,
+        args: [bin, 'keys', 'rotate', '--store', url],
+        env: { ...env, MCP_SECRET: NEW_SECRET, MCP_SECRET_PREVIOUS: SECRET },
+      });
+      expect(await rotate.exited, rotate.stderr()).toBe(0);
+      expect(JSON.parse(rotate.stdout().trim())).toMatchObject({ keyId: NEW_KEY, unreadable: 0 });
+      expect((JSON.parse(rotate.stdout().trim()) as { resealed: number }).resealed).toBeGreaterThan(3);
+
+      const answer = await postToolsList(server.url, alice.accessToken);
+      expect(answer.status).toBe(503);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      const ready = await fetch(new URL('/readyz', server.url));
+      expect(ready.status).toBe(503);
+      const report = (await ready.json()) as {
+        providers: Array<{ id: string; checks: Array<{ name: string; ok: boolean; detail?: string }> }>;
+      };
+      const keys = report.providers
+        .find((provider) => provider.id === 'hosted')
+        ?.checks.find((check) => check.name === 'keys');
+      expect(keys).toMatchObject({ ok: false, detail: expect.stringContaining(NEW_KEY) });
+      expect(server.stderr()).toContain(`sealed with key ${NEW_KEY}`);
+      expect(server.stderr()).not.toContain(SECRET);
+      expect(server.stderr()).not.toContain(NEW_SECRET);
+    } finally {
+      await server.stop();
     }
   }, 120_000);
 });
