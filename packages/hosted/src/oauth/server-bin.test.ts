@@ -222,5 +222,5 @@ describe('x-mcp-server users', () => {
     } finally {
       await running.stop();
     }
-  }, 90_000);
+  }, 180_000);
 });
