@@ -311,6 +311,11 @@ describe('rotating MCP_SECRET across two replicas on one Redis', () => {
       const alice = await signInTokens(fleet.mcp, ALICE);
       let bob = await signInTokens(fleet.mcp, BOB);
       const first = await fleet.start(0, bothSecrets());
+      // The new secret alone is refused before keys rotate (nothing opens the old records).
+      await expect(fleet.replica(newSecret())).rejects.toMatchObject({
+        name: 'ConfigError',
+        message: expect.stringContaining(OLD_KEY),
+      });
       // Through the new replica only: a new user signs in, Bob refreshes, Alice's Basecamp token renews.
       const carol = await fleet.only(0, () => signInTokens(fleet.mcp, CAROL));
       bob = await refreshAt(fleet.url(0), bob);
