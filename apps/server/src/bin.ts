@@ -100,12 +100,12 @@ await runBin({
   commands: {
     users: {
       summary:
-        'users list | revoke <user> | forget <user>: who signed in (--auth oauth); sign one out everywhere; delete all about one',
+        'users list | revoke <user> | forget <user> [--store <url>]: who signed in (--auth oauth); sign one out everywhere; delete all about one',
       run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
     },
     keys: {
       summary:
-        'keys rotate: seal the store again with MCP_SECRET (old one in MCP_SECRET_PREVIOUS), new signing key',
+        'keys rotate [--store <url>]: seal the store with MCP_SECRET from now on (old one in MCP_SECRET_PREVIOUS), new signing key',
       run: async (argv) => (await import('./hosted.js')).keysCommand(argv),
     },
   },

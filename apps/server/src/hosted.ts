@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   ConfigError,
   createLogger,
@@ -62,6 +63,11 @@ export function authMode(flag: string | boolean | undefined, env: NodeJS.Process
 export function defaultStoreUrl(env: NodeJS.ProcessEnv = process.env): string {
   const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
   return `file:${join(state, 'x-mcp-server')}`;
+}
+
+/** The store of `--auth oauth` and of the admin commands: `--store`, else `MCP_STORE`, else the default. */
+export function storeUrl(flag: string | boolean | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return (typeof flag === 'string' ? flag : undefined) ?? env.MCP_STORE ?? defaultStoreUrl(env);
 }
 
 export interface UserRegistryCacheOptions {
@@ -164,11 +170,8 @@ export async function createOAuthSetup(
       env.MCP_PUBLIC_URL,
   );
   const keyring = hosted.Keyring.fromEnv(env);
-  const storeUrl =
-    (typeof context.flags.store === 'string' ? context.flags.store : undefined) ??
-    env.MCP_STORE ??
-    defaultStoreUrl(env);
-  const store = await hosted.createStore(storeUrl, { keyring });
+  const storeLocation = storeUrl(context.flags.store, env);
+  const store = await hosted.createStore(storeLocation, { keyring });
 
   const policy = oauthProviderPolicy(composition);
   if (policy.dropped.length > 0) {
@@ -294,8 +297,28 @@ export async function createOAuthSetup(
           await store.ping();
           checks.push({ name: 'store', ok: true });
           // This replica signs and verifies with the store's keys (restored when the store lost
-          // them, adopted when they changed); they open with MCP_SECRET.
-          checks.push({ name: 'keys', ...(await auth.signingKeys.sync()) });
+          // them, adopted when they changed); they open with MCP_SECRET, and the store's sealing
+          // key (keys:meta) is one this replica holds.
+          try {
+            const meta = await hosted.readKeyMeta(store);
+            if (meta && !keyring.keyIds.includes(meta.active)) {
+              throw new hosted.KeyUnavailableError(meta.active, keyring.keyIds);
+            }
+            const keys = await auth.signingKeys.sync();
+            checks.push({
+              name: 'keys',
+              ok: keys.ok,
+              detail: `${keys.detail}; sealing with key ${keyring.sealingKeyId}`,
+            });
+          } catch (error) {
+            if (!hosted.KeyUnavailableError.isInstance(error)) throw error;
+            logger.error(error.message, { keyId: error.keyId });
+            checks.push({
+              name: 'keys',
+              ok: false,
+              detail: `the store needs key ${error.keyId}, which this replica does not hold (MCP_SECRET, MCP_SECRET_PREVIOUS)`,
+            });
+          }
           const state = await breaker.state();
           checks.push({
             name: 'launchpad-refresh',
@@ -313,7 +336,9 @@ export async function createOAuthSetup(
       },
     };
     hostedEntry.push({ provider: hostedProvider, use: { prefix: 'hosted_' } });
-    logger.info(`OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeUrl.split(':')[0]}`);
+    logger.info(
+      `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}`,
+    );
     return {
       auth: auth.auth,
       allowedHosts: [new URL(publicUrl).hostname],
@@ -343,12 +368,75 @@ export async function createOAuthSetup(
 
 type HostedModule = typeof import('@x/mcp-hosted');
 
+/** What the admin commands share with the server: its store flag, with the same variable behind it. */
+const STORE_HELP = `Options (as the server takes them; a flag wins over its variable):
+  --store <url>   the server's store: file:<dir> (default), redis://host:port or memory: (else MCP_STORE)
+  -h, --help      show this help
+
+Environment (as for the server):
+  MCP_STORE                         the store when --store is not given
+  MCP_SECRET (or MCP_SECRET_FILE)   the secret the store is sealed with
+  MCP_SECRET_PREVIOUS               the old secret, during a rotation
+`;
+
+const USERS_HELP = `Usage: x-mcp-server users list [--store <url>]
+       x-mcp-server users revoke <user> [--store <url>]
+       x-mcp-server users forget <user> [--store <url>]
+Who signed in (--auth oauth); sign one user out everywhere; delete everything about one.
+  <user>: an id users list prints (e.g. basecamp:123) or the user’s email
+
+${STORE_HELP}  BASECAMP_CLIENT_ID, BASECAMP_CLIENT_SECRET, BASECAMP_LAUNCHPAD_URL
+                                    revoke, forget: also revoke the Basecamp token at Launchpad
+For a file: store, stop the server first (one process per file).
+`;
+
+const KEYS_HELP = `Usage: x-mcp-server keys rotate [--store <url>]
+Once every replica runs with MCP_SECRET = the new secret and MCP_SECRET_PREVIOUS = the old one:
+names the new key in the store (every replica seals with it from then on), seals every record
+again with it, and makes a new signing key (the previous one stays published until the tokens it
+signed expire). Afterwards MCP_SECRET_PREVIOUS can be dropped. Running it again is harmless.
+
+${STORE_HELP}  MCP_OAUTH_ACCESS_TTL              access token lifetime: at most one new signing key per lifetime
+For a file: store, stop the server first (one process per file).
+`;
+
 /**
- * Runs an admin command on the store of `--auth oauth` (`MCP_STORE`, `MCP_SECRET`); for a
- * `file:` store, stop the server first (one process per file).
+ * The arguments of an admin command, parsed like the server's: `--store` (before or after the
+ * action) and `--help`. The usage on stderr and exit 2 when they are not valid.
+ */
+function adminArguments(
+  command: string,
+  argv: readonly string[],
+  help: string,
+): { positionals: string[]; store: string | undefined } | number {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof ADMIN_OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: ADMIN_OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(
+      `x-mcp-server ${command}: ${(error as Error).message}\nRun x-mcp-server ${command} --help for usage.\n`,
+    );
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  return { positionals: parsed.positionals, store: parsed.values.store };
+}
+const ADMIN_OPTIONS = {
+  store: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * Runs an admin command on the store of `--auth oauth` (`--store` or `MCP_STORE`, `MCP_SECRET`),
+ * sealing with the key the store names (`keys:meta`) as a replica does; for a `file:` store, stop
+ * the server first (one process per file).
  */
 async function withStore(
   command: string,
+  location: string,
   env: NodeJS.ProcessEnv,
   run: (
     hosted: HostedModule,
@@ -366,7 +454,7 @@ async function withStore(
   let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
   try {
     const keyring = hosted.Keyring.fromEnv(env);
-    store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env), { keyring });
+    store = await hosted.createStore(location, { keyring });
     await run(hosted, store, keyring);
     return 0;
   } catch (error) {
@@ -389,25 +477,25 @@ function launchpadFromEnv(hosted: HostedModule, env: NodeJS.ProcessEnv) {
 }
 
 /**
- * `x-mcp-server users list | revoke <user> | forget <user>`: who signed in; sign one out
- * everywhere; delete everything about one. `<user>` is an id `users list` prints or an email.
+ * `x-mcp-server users list | revoke <user> | forget <user> [--store <url>]`: who signed in; sign
+ * one out everywhere; delete everything about one. `<user>` is an id `users list` prints or an email.
  */
 export async function usersCommand(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const [action, user, ...rest] = argv;
-  const usage =
-    'Usage: x-mcp-server users list | users revoke <user> | users forget <user>\n' +
-    '  <user>: an id users list prints (e.g. basecamp:123) or the user’s email\n';
+  const parsed = adminArguments('users', argv, USERS_HELP);
+  if (typeof parsed === 'number') return parsed;
+  const [action, user, ...rest] = parsed.positionals;
   const valid =
     (action === 'list' && user === undefined) ||
     ((action === 'revoke' || action === 'forget') && user && rest.length === 0);
   if (!valid) {
-    process.stderr.write(usage);
+    process.stderr.write(USERS_HELP);
     return 2;
   }
-  return withStore('users', env, async (hosted, store, keyring) => {
+  return withStore('users', storeUrl(parsed.store, env), env, async (hosted, store, keyring) => {
+    await hosted.adoptKeyMeta(store, keyring);
     if (action === 'list') {
       for (const entry of await hosted.listUsers(store, keyring))
         process.stdout.write(`${JSON.stringify(entry)}\n`);
@@ -425,21 +513,21 @@ export async function usersCommand(
 }
 
 /**
- * `x-mcp-server keys rotate`, with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS`:
- * every stored record sealed again with the new secret, and a new signing key (the previous one
- * stays published until the tokens it signed have expired).
+ * `x-mcp-server keys rotate [--store <url>]`, with the new `MCP_SECRET` and the old one as
+ * `MCP_SECRET_PREVIOUS`: the new key named in the store, every stored record sealed again with it,
+ * and a new signing key (the previous one stays published until the tokens it signed have expired).
  */
 export async function keysCommand(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  if (argv.length !== 1 || argv[0] !== 'rotate') {
-    process.stderr.write(
-      'Usage: x-mcp-server keys rotate   (MCP_SECRET = the new secret, MCP_SECRET_PREVIOUS = the old one)\n',
-    );
+  const parsed = adminArguments('keys', argv, KEYS_HELP);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'rotate') {
+    process.stderr.write(KEYS_HELP);
     return 2;
   }
-  return withStore('keys', env, async (hosted, store, keyring) => {
+  return withStore('keys', storeUrl(parsed.store, env), env, async (hosted, store, keyring) => {
     const accessTtl = hosted.secondsFromEnv('MCP_OAUTH_ACCESS_TTL', env.MCP_OAUTH_ACCESS_TTL, 3600);
     const result = await hosted.rotateKeys(store, keyring, { signingKeyMinAgeMs: accessTtl * 1000 });
     process.stdout.write(`${JSON.stringify(result)}\n`);

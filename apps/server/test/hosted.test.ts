@@ -8,6 +8,7 @@ import {
   defaultStoreUrl,
   oauthProviderPolicy,
   onOff,
+  storeUrl,
   UserRegistryCache,
 } from '../src/hosted.js';
 import { bin } from './helpers.js';
@@ -38,6 +39,13 @@ describe('--auth', () => {
 
   it('keeps the store under XDG_STATE_HOME by default', () => {
     expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
+  });
+
+  it('takes the store from --store, else MCP_STORE, else the default (the server and its admin commands alike)', () => {
+    const env = { XDG_STATE_HOME: '/state', MCP_STORE: 'redis://env:6379' };
+    expect(storeUrl('redis://flag:6379', env)).toBe('redis://flag:6379');
+    expect(storeUrl(undefined, env)).toBe('redis://env:6379');
+    expect(storeUrl(undefined, { XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
   });
 
   it('still refuses to listen beyond loopback without a token when no auth mode is chosen', async () => {

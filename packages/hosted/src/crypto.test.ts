@@ -88,7 +88,7 @@ describe('Keyring', () => {
     expect(error.message).not.toContain(PREVIOUS);
   });
 
-  it('rotation: the previous secret still opens (stale), new ciphertexts use the current one', () => {
+  it('rotation: both secrets open; the previous one seals until the current one is named', () => {
     const old = Keyring.fromSecrets({ secret: PREVIOUS });
     const rotating = Keyring.fromSecrets({ secret: SECRET, previous: PREVIOUS });
     expect(rotating.currentKeyId).toBe(ring.currentKeyId);
@@ -99,11 +99,39 @@ describe('Keyring', () => {
       keyId: old.currentKeyId,
       stale: true,
     });
+    // A replica restarted with both secrets still writes what a replica with the old one reads,
+    // and derives the same cookie keys.
+    expect(rotating.sealingKeyId).toBe(old.currentKeyId);
+    expect(old.decrypt(rotating.encrypt('token', 'k'), 'k')).toMatchObject({ plaintext: 'token' });
+    expect(rotating.deriveKey('cookies').equals(old.deriveKey('cookies'))).toBe(true);
+    expect(rotating.deriveKeys('cookies')[1]?.equals(ring.deriveKey('cookies'))).toBe(true);
+
+    // Once `keys rotate` names the new key, it seals; the old secret alone no longer opens that.
+    rotating.useSealingKey(rotating.currentKeyId);
+    expect(rotating.sealingKeyId).toBe(ring.currentKeyId);
     const resealed = rotating.encrypt('token', 'k');
     expect(ring.decrypt(resealed, 'k')).toMatchObject({ plaintext: 'token', stale: false });
-    // The previous key never seals, and the AAD still binds during rotation.
-    expect(decryptError(() => old.decrypt(resealed, 'k')).reason).toBe('unknown-key');
+    const unknown = decryptError(() => old.decrypt(resealed, 'k'));
+    expect(unknown.reason).toBe('unknown-key');
+    expect(unknown.keyId).toBe(ring.currentKeyId);
+    expect(rotating.deriveKey('cookies').equals(ring.deriveKey('cookies'))).toBe(true);
     expect(decryptError(() => rotating.decrypt(sealedBefore, 'other')).reason).toBe('authentication');
+
+    // A key id neither secret has is refused, with both ids and no secret in the message.
+    const stranger = Keyring.fromSecrets({ secret: 'a-third-secret-nobody-holds-0123456789abc' });
+    let refused: unknown;
+    try {
+      rotating.useSealingKey(stranger.currentKeyId);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ name: 'ConfigError' });
+    const message = (refused as Error).message;
+    expect(message).toContain(stranger.currentKeyId);
+    expect(message).toContain(old.currentKeyId);
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toContain(PREVIOUS);
+    expect(rotating.sealingKeyId).toBe(ring.currentKeyId);
   });
 
   it('needs at least 32 bytes of secret (UTF-8 bytes), else a ConfigError that names the variable', () => {

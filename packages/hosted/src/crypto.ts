@@ -43,14 +43,17 @@ export interface Opened {
   readonly plaintext: string;
   /** The id of the key that sealed it (16 hex digits, not secret). */
   readonly keyId: string;
-  /** Sealed with the previous secret: write it again so it is sealed with the current one. */
+  /** Sealed with the previous secret, not `MCP_SECRET`: `keys rotate` seals it again. */
   readonly stale: boolean;
 }
 
 export interface KeyringSecrets {
   /** The current secret (`MCP_SECRET`), at least 32 bytes. */
   secret: string;
-  /** The secret being rotated out (`MCP_SECRET_PREVIOUS`): still opens, never seals. */
+  /**
+   * The secret being rotated out (`MCP_SECRET_PREVIOUS`): still opens, and keeps sealing until
+   * the store's `keys:meta` names the current one (see {@link Keyring.useSealingKey}).
+   */
   previous?: string | undefined;
 }
 
@@ -62,14 +65,23 @@ export interface KeyringSecrets {
  *
  * Ciphertext layout (base64url): version 0x01 | key id (8) | IV (12) | ciphertext | tag (16);
  * the AAD is version | key id | UTF-8 of the context, so the header is authenticated too.
+ *
+ * During a rotation the keyring seals with the key the whole fleet can open: the previous one
+ * while some replicas may still run with only the old secret, the current one once the store
+ * says so (`keys rotate` writes `keys:meta`; {@link useSealingKey}). So replicas restarted one at
+ * a time with the new secret never write what the others cannot read, and a replica can go back
+ * to the old secret until the rotation has run.
  */
 export class Keyring {
   readonly #current: Key;
   readonly #previous: Key | undefined;
+  /** The key new ciphertexts (and derived keys) use: the previous one until told otherwise. */
+  #sealing: Key;
 
   private constructor(current: Key, previous: Key | undefined) {
     this.#current = current;
     this.#previous = previous && !previous.id.equals(current.id) ? previous : undefined;
+    this.#sealing = this.#previous ?? current;
   }
 
   static fromSecrets({ secret, previous }: KeyringSecrets): Keyring {
@@ -109,9 +121,33 @@ export class Keyring {
     return Keyring.fromSecrets({ secret, previous: env.MCP_SECRET_PREVIOUS });
   }
 
-  /** The id of the key new ciphertexts are sealed with (16 hex digits). */
+  /** The id of `MCP_SECRET`'s key (16 hex digits). */
   get currentKeyId(): string {
     return this.#current.idHex;
+  }
+
+  /**
+   * The id of the key new ciphertexts are sealed with: `MCP_SECRET_PREVIOUS`'s while a rotation
+   * is under way, until {@link useSealingKey} names `MCP_SECRET`'s.
+   */
+  get sealingKeyId(): string {
+    return this.#sealing.idHex;
+  }
+
+  /**
+   * Seals with the key `keyId` from now on (the fleet's key, from the store's `keys:meta`). A
+   * `ConfigError` when it is neither `MCP_SECRET`'s nor `MCP_SECRET_PREVIOUS`'s key.
+   */
+  useSealingKey(keyId: string): void {
+    const key = [this.#current, this.#previous].find((candidate) => candidate?.idHex === keyId);
+    if (!key) {
+      throw new ConfigError(
+        `The store's records are sealed with key ${keyId} (keys:meta), which is neither MCP_SECRET ` +
+          `(${this.#current.idHex}) nor MCP_SECRET_PREVIOUS${this.#previous ? ` (${this.#previous.idHex})` : ' (unset)'}: ` +
+          'start with the secret of that key (as MCP_SECRET, or as MCP_SECRET_PREVIOUS until `keys rotate` has run).',
+      );
+    }
+    this.#sealing = key;
   }
 
   /** The ids of every key that can open a ciphertext, the current one first. */
@@ -120,26 +156,28 @@ export class Keyring {
   }
 
   /**
-   * Further key material for another purpose (cookie signing, …), derived from the current
-   * secret with HKDF; the same purpose always gives the same bytes for the same secret.
+   * Further key material for another purpose (cookie signing, …), derived with HKDF from the
+   * sealing key's secret (so every replica of a fleet mid-rotation derives the same bytes); the
+   * same purpose always gives the same bytes for the same secret.
    */
   deriveKey(purpose: string, length = 32): Buffer {
-    return hkdf(this.#current.secret, `purpose:${purpose}`, length);
+    return hkdf(this.#sealing.secret, `purpose:${purpose}`, length);
   }
 
   /**
-   * {@link deriveKey} for the current secret and, during a rotation, the previous one: for keys
-   * that must still verify what the previous secret signed (cookies), the current one first.
+   * {@link deriveKey} for both secrets during a rotation, the sealing key's first: for keys that
+   * must still verify what the other secret signed (cookies).
    */
   deriveKeys(purpose: string, length = 32): Buffer[] {
-    return [this.#current, ...(this.#previous ? [this.#previous] : [])].map((key) =>
+    const other = this.#sealing === this.#current ? this.#previous : this.#current;
+    return [this.#sealing, ...(other ? [other] : [])].map((key) =>
       hkdf(key.secret, `purpose:${purpose}`, length),
     );
   }
 
-  /** Seals `plaintext` for the record `context` with the current key. */
+  /** Seals `plaintext` for the record `context` with the sealing key ({@link sealingKeyId}). */
   encrypt(plaintext: string, context: string): string {
-    const key = this.#current;
+    const key = this.#sealing;
     const header = Buffer.concat([Buffer.of(FORMAT_VERSION), key.id]);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.dataKey, iv, { authTagLength: TAG_BYTES });
@@ -148,7 +186,7 @@ export class Keyring {
     return Buffer.concat([header, iv, body, cipher.getAuthTag()]).toString('base64url');
   }
 
-  /** Opens a ciphertext of {@link encrypt} for the same `context`, with the current or previous key. */
+  /** Opens a ciphertext of {@link encrypt} for the same `context`, with either key. */
   decrypt(ciphertext: string, context: string): Opened {
     if (typeof ciphertext !== 'string' || !BASE64URL.test(ciphertext)) {
       throw new DecryptError('format', 'The ciphertext is not base64url text.');
@@ -166,7 +204,8 @@ export class Keyring {
       throw new DecryptError(
         'unknown-key',
         `The ciphertext was sealed with key ${id.toString('hex')}, which is neither MCP_SECRET ` +
-          `(${this.#current.idHex}) nor MCP_SECRET_PREVIOUS${this.#previous ? ` (${this.#previous.idHex})` : ''}.`,
+          `(${this.#current.idHex}) nor MCP_SECRET_PREVIOUS${this.#previous ? ` (${this.#previous.idHex})` : ' (unset)'}.`,
+        { keyId: id.toString('hex') },
       );
     }
     const iv = data.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES);

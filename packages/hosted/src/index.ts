@@ -1,5 +1,11 @@
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
-export { DecryptError, STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './errors.js';
+export {
+  DecryptError,
+  KeyUnavailableError,
+  STORE_RETRY_AFTER_SECONDS,
+  StoreUnavailableError,
+} from './errors.js';
+export { adoptKeyMeta, KEY_META_KEY, type KeyMeta, readKeyMeta } from './key-meta.js';
 export {
   type ForgetResult,
   forgetUser,

@@ -1,6 +1,7 @@
 import { NotFoundError } from '@x/mcp-core';
 import type { Keyring } from '../crypto.js';
 import { DecryptError } from '../errors.js';
+import { activateCurrentKey } from '../key-meta.js';
 import { createOidcAdapter, grantIdsOfAccount, type OidcPayload, oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
@@ -174,7 +175,7 @@ export async function forgetUser(
 }
 
 export interface RotateKeysResult {
-  /** The id of the key every record is now sealed with (`MCP_SECRET`'s). */
+  /** The id of the key every record is now sealed with (`MCP_SECRET`'s), named in `keys:meta`. */
   keyId: string;
   /** Records sealed with `MCP_SECRET_PREVIOUS` and sealed again with `MCP_SECRET`. */
   resealed: number;
@@ -198,48 +199,34 @@ export interface RotateKeysResult {
 }
 
 /**
- * `keys rotate`, run with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS`: seals
- * every record that the previous secret sealed again with the current one (compare-and-set, so
- * a concurrent newer write is never overwritten; TTLs kept), and puts a new signing key first
- * while the previous one stays published, so access tokens already issued keep verifying until
- * they expire (a new signing key at most once per `signingKeyMinAgeMs`, default 1 h: set it to
- * the access token lifetime). Afterwards `MCP_SECRET_PREVIOUS` can be dropped. Running it again
- * is harmless.
+ * `keys rotate`, run with the new `MCP_SECRET` and the old one as `MCP_SECRET_PREVIOUS` once every
+ * replica runs with both: names the new key in `keys:meta` (every replica seals with it from its
+ * next write on; a replica with only the old secret can no longer start), then seals every record
+ * that the previous secret sealed again with the current one (compare-and-set, so a concurrent
+ * newer write is never overwritten; TTLs kept), in two passes so that a write a replica began just
+ * before the switch is caught too. It is the only writer that re-seals. Then it puts a new signing
+ * key first while the previous one stays published, so access tokens already issued keep
+ * verifying until they expire (a new signing key at most once per `signingKeyMinAgeMs`, default
+ * 1 h: set it to the access token lifetime). Afterwards `MCP_SECRET_PREVIOUS` can be dropped.
+ * Running it again is harmless.
  */
 export async function rotateKeys(
   store: KvStore,
   keyring: Keyring,
   options: { signingKeyMinAgeMs?: number } = {},
 ): Promise<RotateKeysResult> {
+  await activateCurrentKey(store, keyring);
   let resealed = 0;
   let current = 0;
   let unreadable = 0;
-  for (const key of await store.keys('')) {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const entry = await store.get(key);
-      if (!entry) break;
-      let opened: ReturnType<Keyring['decrypt']>;
-      try {
-        opened = keyring.decrypt(entry.value, key);
-      } catch (error) {
-        // Not a sealed record at all (a counter, a timestamp, JSON): nothing to do.
-        if (DecryptError.isInstance(error) && error.reason !== 'format') unreadable++;
-        break;
-      }
-      if (!opened.stale) {
-        current++;
-        break;
-      }
-      const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
-      if (ttlMs !== undefined && ttlMs <= 0) break;
-      const written = await store.set(key, keyring.encrypt(opened.plaintext, key), {
-        ifVersion: entry.version,
-        ...(ttlMs === undefined ? {} : { ttlMs: Math.max(1, Math.floor(ttlMs)) }),
-      });
-      if (written !== undefined) {
-        resealed++;
-        break;
-      }
+  for (const pass of [1, 2]) {
+    current = 0;
+    unreadable = 0;
+    for (const key of await store.keys('')) {
+      const outcome = await resealRecord(store, keyring, key);
+      if (outcome === 'resealed') resealed++;
+      else if (outcome === 'current' && pass === 2) current++;
+      else if (outcome === 'unreadable') unreadable++;
     }
   }
   const rotatedAt = Number((await store.get(SIGNING_KEY_ROTATED_KEY))?.value ?? 0);
@@ -255,4 +242,32 @@ export async function rotateKeys(
     signingKeyRotated: rotate,
     retainedSigningKeys: keys.slice(1).map((key) => key.kid),
   };
+}
+
+/** Seals one record again with the current key when the previous one sealed it. */
+async function resealRecord(
+  store: KvStore,
+  keyring: Keyring,
+  key: string,
+): Promise<'resealed' | 'current' | 'unreadable' | 'skipped'> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await store.get(key);
+    if (!entry) return 'skipped';
+    let opened: ReturnType<Keyring['decrypt']>;
+    try {
+      opened = keyring.decrypt(entry.value, key);
+    } catch (error) {
+      // Not a sealed record at all (a counter, a timestamp, JSON): nothing to do.
+      return DecryptError.isInstance(error) && error.reason !== 'format' ? 'unreadable' : 'skipped';
+    }
+    if (!opened.stale) return 'current';
+    const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
+    if (ttlMs !== undefined && ttlMs <= 0) return 'skipped';
+    const written = await store.set(key, keyring.encrypt(opened.plaintext, key), {
+      ifVersion: entry.version,
+      ...(ttlMs === undefined ? {} : { ttlMs: Math.max(1, Math.floor(ttlMs)) }),
+    });
+    if (written !== undefined) return 'resealed';
+  }
+  return 'skipped';
 }

@@ -4,7 +4,7 @@ import { ConfigError, createLogger, type Logger, McpToolError } from '@x/mcp-cor
 import { isLoopbackHost } from '@x/mcp-core/node';
 import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
-import { StoreUnavailableError } from '../errors.js';
+import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
 import type { SigningJwk, SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
@@ -278,8 +278,10 @@ export async function createAuthorizationServer(
   const storeDown = new WeakSet<object>();
   const conflicts = new WeakSet<object>();
   const onServerError = (ctx: KoaContext, error: unknown) => {
-    if (StoreUnavailableError.isInstance(error)) storeDown.add(ctx);
-    else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
+    if (StoreUnavailableError.isInstance(error)) {
+      storeDown.add(ctx);
+      if (KeyUnavailableError.isInstance(error)) logger.error(error.message, { keyId: error.keyId });
+    } else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
     else logger.error('authorization server error', { error });
   };
   const answerErrors = async (ctx: KoaContext, next: () => Promise<void>) => {
@@ -646,6 +648,7 @@ export async function createAuthorizationServer(
     } catch (error) {
       if (res.headersSent) throw error;
       if (StoreUnavailableError.isInstance(error)) {
+        if (KeyUnavailableError.isInstance(error)) logger.error(error.message, { keyId: error.keyId });
         res.writeHead(503, { 'retry-after': String(error.retryAfterSeconds), 'content-type': 'text/plain' });
         res.end('The server cannot reach its store right now; retry shortly.');
         return true;

@@ -3,6 +3,7 @@ import { ConfigError, createLogger, type Logger, McpToolError, type ToolRegistry
 import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
+import { adoptKeyMeta } from '../key-meta.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { publicJwks, SigningKeySet } from '../signing-keys.js';
 import { CachedStore } from '../store/cached.js';
@@ -144,6 +145,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     redirectUri: `${issuer}/oauth/callback/basecamp`,
     ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
   });
+  // Seal with the fleet's key before anything is written (or a key derived): during a rolling
+  // rotation the old secret's, until `keys rotate` names the new one.
+  await adoptKeyMeta(options.store, options.keyring);
   const connections = new Connections(store, options.keyring, launchpad, {
     logger: options.logger ?? createLogger('hosted-auth'),
   });
@@ -187,6 +191,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     jwks: publicJwks(signingKeys.keys).keys as JWK[],
     onUnknownKey: (kid) => signingKeys.knows(kid),
+    ...(options.logger ? { logger: options.logger } : {}),
     // Every request: the grant and the user's connection, in one round trip or from this
     // replica's copies, which every change drops (a revoked grant, a forgotten user or a dead
     // upstream sign-in answer 401 on the next request).

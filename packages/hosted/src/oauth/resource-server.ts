@@ -9,10 +9,10 @@ import {
   OAuthErrorCode,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
-import { McpToolError } from '@x/mcp-core';
+import { type Logger, McpToolError } from '@x/mcp-core';
 import { isLoopbackHost } from '@x/mcp-core/node';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
-import { StoreUnavailableError } from '../errors.js';
+import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import { MCP_SCOPE } from './authorization-server.js';
 
 export interface ResourceServerOptions {
@@ -40,6 +40,8 @@ export interface ResourceServerOptions {
    * `isActive` still runs on every request. Default 10,000; 0 turns it off.
    */
   verifiedTokenCacheSize?: number;
+  /** Where a record this replica cannot open is reported (the key id it needs; never a secret). */
+  logger?: Logger;
 }
 
 export interface ResourceServer {
@@ -226,6 +228,10 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       } catch (error) {
         // The store or the upstream sign-in service cannot answer now: retry later, never 401.
         if (!McpToolError.isInstance(error) || !error.retryable) throw error;
+        // A record sealed with a key this replica lacks: a 503 too, and the operator is told which key.
+        if (KeyUnavailableError.isInstance(error)) {
+          options.logger?.error(error.message, { keyId: error.keyId });
+        }
         const retryAfter = StoreUnavailableError.isInstance(error)
           ? error.retryAfterSeconds
           : Math.max(1, Math.ceil(Number(error.details.retry_after_ms ?? 5000) / 1000));

@@ -135,15 +135,29 @@ describe('x-mcp-server users', () => {
     const token = (alice.oauth.tokens() as { access_token: string }).access_token;
     await running.stop();
 
-    const cli = async (...args: string[]) => {
-      const child = startProcess({
-        command: process.execPath,
-        args: [bin, 'users', ...args],
-        env: serverEnv(dir, port, store),
-      });
+    // The admin commands take the server's --store, and it wins over MCP_STORE (here another,
+    // empty store) as it does for the server.
+    const elsewhere = `file:${await mkdtemp(join(tmpdir(), 'hosted-elsewhere-'))}`;
+    const adminEnv = { ...serverEnv(dir, port, store), MCP_STORE: elsewhere };
+    const run = async (args: string[], env: Record<string, string> = adminEnv) => {
+      const child = startProcess({ command: process.execPath, args: [bin, ...args], env });
       return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
     };
-    const listed = await cli('list');
+    const cli = (...args: string[]) => run(['users', ...args, '--store', store]);
+    expect(await run(['users', 'list'])).toMatchObject({ code: 0, stdout: '' });
+    const help = await run(['users', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--store <url>');
+    expect(help.stdout).toContain('a flag wins over its variable');
+    expect(help.stdout).toContain('users forget <user>');
+    const keysHelp = await run(['keys', 'rotate', '-h']);
+    expect(keysHelp.code).toBe(0);
+    expect(keysHelp.stdout).toContain('--store <url>');
+    const unknown = await run(['users', 'list', '--stor', store]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--stor'");
+    // The flag before the action, and in its `--store=<url>` form, as the server takes it.
+    const listed = await run(['users', `--store=${store}`, 'list']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout.trim())).toMatchObject({
       user: 'basecamp:101',
@@ -172,8 +186,8 @@ describe('x-mcp-server users', () => {
     const NEW_SECRET = 'a-brand-new-secret-for-the-rotation-0123456789';
     const rotate = startProcess({
       command: process.execPath,
-      args: [bin, 'keys', 'rotate'],
-      env: { ...serverEnv(dir, port, store), MCP_SECRET: NEW_SECRET, MCP_SECRET_PREVIOUS: SECRET },
+      args: [bin, 'keys', 'rotate', '--store', store],
+      env: { ...adminEnv, MCP_SECRET: NEW_SECRET, MCP_SECRET_PREVIOUS: SECRET },
     });
     expect(await rotate.exited).toBe(0);
     expect(JSON.parse(rotate.stdout().trim())).toMatchObject({
@@ -182,6 +196,28 @@ describe('x-mcp-server users', () => {
       signingKeyRotated: true,
     });
     expect(rotate.stdout()).not.toContain(NEW_SECRET);
+    // Going back to the old secret alone is over once keys rotate has run: refused at start,
+    // naming the key the store needs.
+    const newKeyId = (JSON.parse(rotate.stdout().trim()) as { keyId: string }).keyId;
+    const rolledBack = startProcess({
+      command: process.execPath,
+      args: [
+        bin,
+        '--http',
+        '--port',
+        String(port),
+        '--auth',
+        'oauth',
+        '--providers',
+        'basecamp',
+        '--store',
+        store,
+      ],
+      env: adminEnv,
+    });
+    expect(await rolledBack.exited).toBe(2);
+    expect(rolledBack.stderr()).toContain(newKeyId);
+    expect(rolledBack.stderr()).not.toContain(SECRET);
 
     running = await startServer(store, port, { MCP_SECRET: NEW_SECRET });
     try {
@@ -190,5 +226,5 @@ describe('x-mcp-server users', () => {
     } finally {
       await running.stop();
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
-import { DecryptError } from '../errors.js';
+import { DecryptError, KeyUnavailableError, StoreUnavailableError } from '../errors.js';
+import { activateCurrentKey, readKeyMeta } from '../key-meta.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { createStore } from './create.js';
 import type { KvStore } from './kv.js';
@@ -73,25 +74,53 @@ describe('at rest: sealed records', () => {
     expect(await records.consume('pending:state1')).toBeUndefined();
   });
 
-  it('rotation: a record sealed with MCP_SECRET_PREVIOUS is resealed with MCP_SECRET on read', async () => {
+  it('rotation: reading never re-seals; writes follow the key keys:meta names', async () => {
     const store = await createStore('memory:');
-    const old = Keyring.fromSecrets({ secret: 'the-previous-secret-0123456789abcdefgh' });
+    const PREVIOUS = 'the-previous-secret-0123456789abcdefgh';
+    const old = Keyring.fromSecrets({ secret: PREVIOUS });
     const oldVersion = (await new SealedRecords(store, old).set(
       'conn:u1:forge',
       { token: 't' },
       { ttlMs: 60_000 },
     )) as number;
-    const rotating = Keyring.fromSecrets({
-      secret: SECRET,
-      previous: 'the-previous-secret-0123456789abcdefgh',
+    const rotating = Keyring.fromSecrets({ secret: SECRET, previous: PREVIOUS });
+    const records = new SealedRecords(store, rotating);
+    const entry = await records.get<{ token: string }>('conn:u1:forge');
+    expect(entry).toMatchObject({ value: { token: 't' }, version: oldVersion });
+    expect((await store.get('conn:u1:forge'))?.version).toBe(oldVersion);
+    // A write by the replica with both secrets still opens with the old one alone.
+    await records.set('conn:u2:forge', { token: 'u' });
+    expect(old.decrypt((await store.get('conn:u2:forge'))?.value as string, 'conn:u2:forge').plaintext).toBe(
+      '{"token":"u"}',
+    );
+    // `keys rotate` (another process) names the new key: the next write here follows it.
+    await activateCurrentKey(store, Keyring.fromSecrets({ secret: SECRET, previous: PREVIOUS }));
+    expect(await readKeyMeta(store)).toMatchObject({ active: keyring.currentKeyId });
+    await records.set('conn:u3:forge', { token: 'v' });
+    expect(rotating.sealingKeyId).toBe(keyring.currentKeyId);
+    expect(keyring.decrypt((await store.get('conn:u3:forge'))?.value as string, 'conn:u3:forge').stale).toBe(
+      false,
+    );
+    // A replica left with only the old secret: a 503-kind error naming the key it lacks.
+    const error = await new SealedRecords(store, old).get('conn:u3:forge').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(KeyUnavailableError.isInstance(error)).toBe(true);
+    expect(StoreUnavailableError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ keyId: keyring.currentKeyId, retryable: true });
+    expect((error as Error).message).toContain(keyring.currentKeyId);
+    expect((error as Error).message).not.toContain(SECRET);
+    expect((error as Error).message).not.toContain(PREVIOUS);
+    // …and it cannot write either once the store names a key it does not hold.
+    const stale = Keyring.fromSecrets({
+      secret: 'a-third-secret-nobody-holds-0123456789abc',
+      previous: PREVIOUS,
     });
-    const entry = await new SealedRecords(store, rotating).get<{ token: string }>('conn:u1:forge');
-    expect(entry?.value).toEqual({ token: 't' });
-    expect(entry?.version).not.toBe(oldVersion);
-    const raw = await store.get('conn:u1:forge');
-    expect(raw?.version).toBe(entry?.version);
-    expect(raw?.expiresAt).toEqual(expect.any(Number));
-    expect(keyring.decrypt(raw?.value as string, 'conn:u1:forge').stale).toBe(false);
+    await expect(new SealedRecords(store, stale).set('conn:u4:forge', { token: 'w' })).rejects.toSatisfy(
+      KeyUnavailableError.isInstance,
+    );
+    expect(await store.get('conn:u4:forge')).toBeUndefined();
     await expect(new SealedRecords(store, keyring).set('x', undefined)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });

@@ -107,15 +107,25 @@ describe('file:', () => {
     expect((await (await openAt(dir)).get('k'))?.value).toBe('v');
   });
 
-  it('rotation: opens a snapshot sealed with MCP_SECRET_PREVIOUS and reseals it with MCP_SECRET', async () => {
+  it('rotation: opens a snapshot sealed with MCP_SECRET_PREVIOUS and keeps it so until the new key is named', async () => {
     const dir = await freshDir();
     const old = await openAt(dir, Keyring.fromSecrets({ secret: OTHER }));
     await old.set('k', 'v');
     await old.close();
-    const rotated = await openAt(dir, Keyring.fromSecrets({ secret: SECRET, previous: OTHER }));
-    expect((await rotated.get('k'))?.value).toBe('v');
-    await rotated.close();
-    // Resealed at once: the current secret alone now opens it.
+    const rotating = Keyring.fromSecrets({ secret: SECRET, previous: OTHER });
+    let store = await openAt(dir, rotating);
+    expect((await store.get('k'))?.value).toBe('v');
+    await store.set('k2', 'w');
+    await store.close();
+    // Neither the read nor the write sealed it with the new secret: going back still works.
+    store = await openAt(dir, Keyring.fromSecrets({ secret: OTHER }));
+    expect((await store.get('k2'))?.value).toBe('w');
+    await store.close();
+    // Once the new key seals (keys rotate names it), the new secret alone opens it.
+    store = await openAt(dir, rotating);
+    rotating.useSealingKey(rotating.currentKeyId);
+    await store.set('k3', 'x');
+    await store.close();
     expect((await (await openAt(dir, keyring)).get('k'))?.value).toBe('v');
   });
 

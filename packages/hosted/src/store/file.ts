@@ -99,9 +99,10 @@ export class FileStore extends MemoryStore {
       );
     }
     this.restore(parseSnapshot(opened.plaintext, path));
+    // Sealed with the previous secret, it stays so until a write: the keyring seals with the key
+    // the store's keys:meta names (the old one until `keys rotate`), so going back to the old
+    // secret stays possible until then.
     await chmod(path, 0o600).catch(() => {});
-    // Sealed with the previous secret: seal it again with the current one right away.
-    if (opened.stale) await this.#flush();
   }
 
   /** Writes the snapshot; calls made while a write runs share the one write after it. */

@@ -1,5 +1,7 @@
 import { InvalidInputError } from '@x/mcp-core';
-import type { Keyring } from '../crypto.js';
+import type { Keyring, Opened } from '../crypto.js';
+import { DecryptError, KeyUnavailableError } from '../errors.js';
+import { followKeyMeta } from '../key-meta.js';
 import type { KvEntry, KvSetOptions, KvStore } from './kv.js';
 
 /** A decrypted record. */
@@ -14,8 +16,10 @@ export interface SealedEntry<T> {
  * Records that hold secrets (upstream access and refresh tokens, client secrets, signing
  * keys): JSON, sealed with the keyring for their own record key (AAD), so neither the store
  * nor its backups ever see them in clear, and a ciphertext copied to another key does not open.
- * A record sealed with `MCP_SECRET_PREVIOUS` is sealed again with `MCP_SECRET` when read
- * (compare-and-set, so a newer write is never overwritten).
+ * Reading never writes: a record sealed with `MCP_SECRET_PREVIOUS` stays so until `keys rotate`
+ * (replicas still on the old secret must keep reading it). Writes seal with the fleet's key
+ * (`keys:meta`, {@link followKeyMeta}). A record sealed with a key this process does not hold is a
+ * `KeyUnavailableError` (503), not a crash.
  */
 export interface SealedRecordsOptions {
   /**
@@ -52,44 +56,45 @@ export class SealedRecords {
       this.#opened.set(key, cached);
       return withExpiry({ value: cached.value as T, version: entry.version }, entry.expiresAt);
     }
-    const opened = this.#keyring.decrypt(entry.value, key);
+    const opened = this.#decrypt(entry.value, key);
     const value = JSON.parse(opened.plaintext) as T;
-    let version = entry.version;
-    if (!opened.stale && this.#cacheSize > 0) {
+    if (this.#cacheSize > 0) {
       this.#opened.delete(key);
       this.#opened.set(key, { sealed: entry.value, value: deepFreeze(value) });
       if (this.#opened.size > this.#cacheSize)
         this.#opened.delete(this.#opened.keys().next().value as string);
     }
-    if (opened.stale) {
-      const ttlMs = entry.expiresAt === undefined ? undefined : entry.expiresAt - Date.now();
-      if (ttlMs === undefined || ttlMs > 0) {
-        const resealed = await this.#store.set(key, this.#keyring.encrypt(opened.plaintext, key), {
-          ifVersion: entry.version,
-          ...(ttlMs === undefined ? {} : { ttlMs: Math.max(1, Math.floor(ttlMs)) }),
-        });
-        if (resealed !== undefined) version = resealed;
-      }
-    }
-    return withExpiry({ value, version }, entry.expiresAt);
+    return withExpiry({ value, version: entry.version }, entry.expiresAt);
   }
 
   /** Seals and writes; the same options and answer as `KvStore.set`. */
   async set(key: string, value: unknown, options?: KvSetOptions): Promise<number | undefined> {
     if (value === undefined)
       throw new InvalidInputError('A sealed record needs a JSON value, not undefined.');
+    await followKeyMeta(this.#store, this.#keyring);
     return this.#store.set(key, this.#keyring.encrypt(JSON.stringify(value), key), options);
   }
 
   /** Get-and-delete once, decrypted. */
   async consume<T>(key: string): Promise<T | undefined> {
     const sealed = await this.#store.consume(key);
-    return sealed === undefined ? undefined : (JSON.parse(this.#keyring.decrypt(sealed, key).plaintext) as T);
+    return sealed === undefined ? undefined : (JSON.parse(this.#decrypt(sealed, key).plaintext) as T);
   }
 
   delete(key: string): Promise<boolean> {
     this.#opened.delete(key);
     return this.#store.delete(key);
+  }
+
+  #decrypt(sealed: string, key: string): Opened {
+    try {
+      return this.#keyring.decrypt(sealed, key);
+    } catch (error) {
+      if (DecryptError.isInstance(error) && error.reason === 'unknown-key' && error.keyId) {
+        throw new KeyUnavailableError(error.keyId, this.#keyring.keyIds, { cause: error });
+      }
+      throw error;
+    }
   }
 }
 
