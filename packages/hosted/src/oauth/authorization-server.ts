@@ -63,9 +63,9 @@ export interface AuthorizationServerOptions {
   /**
    * Dynamic registrations per client address and window, counted in the store across replicas
    * (Claude registers on every connection, and all Claude traffic comes from Anthropic's
-   * addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   * addresses; a flood is refused with 429). Default 120 per 10 minutes; `false`: none.
    */
-  registrationLimit?: { requests: number; windowMs: number };
+  registrationLimit?: Limit | false;
   /**
    * Requests per client address and window on `/authorize`, `/token` and `/interaction/*`,
    * counted in each replica's memory (no store write per request); `false` turns one off.
@@ -331,7 +331,9 @@ export async function createAuthorizationServer(
     }
   });
   const registrationLimit = options.registrationLimit ?? DEFAULT_REGISTRATION_LIMIT;
-  const registrations = new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs);
+  const registrations = registrationLimit
+    ? new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs)
+    : undefined;
   const trustProxy = options.trustProxy ?? { hops: 0 };
   const limiters = new Map<RateLimitedEndpoint, RateLimiter>();
   for (const endpoint of ['authorize', 'token', 'interaction'] as const) {
@@ -701,10 +703,10 @@ export async function createAuthorizationServer(
         tooMany(res, endpoint, admission.retryAfterSeconds);
         return true;
       }
-      if (isRegistration && !(await registrations.admit(address))) {
+      if (isRegistration && registrations && !(await registrations.admit(address))) {
         res.writeHead(429, {
           'content-type': 'application/json',
-          'retry-after': String(Math.ceil(registrationLimit.windowMs / 1000)),
+          'retry-after': String(Math.ceil(registrations.windowMs / 1000)),
         });
         res.end(
           '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',

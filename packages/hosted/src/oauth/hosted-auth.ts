@@ -47,7 +47,7 @@ export interface HostedAuthOptions {
   /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
   clientTtl?: number;
   /** Dynamic registrations per client address and window, shared by all replicas through the store (`MCP_LIMIT_REGISTER`). Default 120 per 10 minutes. */
-  registrationLimit?: { requests: number; windowMs: number };
+  registrationLimit?: AuthorizationServerOptions['registrationLimit'];
   /** Per-address limits on `/authorize`, `/token`, `/interaction/*` (`MCP_LIMIT_*`); see `DEFAULT_RATE_LIMITS`. */
   rateLimits?: AuthorizationServerOptions['rateLimits'];
   /** The proxies in front (`MCP_TRUST_PROXY`), for the client address of the limits. Default: none. */
@@ -152,7 +152,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
-    ...(options.registrationLimit ? { registrationLimit: options.registrationLimit } : {}),
+    ...(options.registrationLimit === undefined ? {} : { registrationLimit: options.registrationLimit }),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.clientTtl === undefined ? {} : { clientTtl: options.clientTtl }),
