@@ -151,7 +151,7 @@ export function redirectUriAllowed(uri: string, hosts: readonly string[]): boole
   }
   if (url.hash || url.username || url.password) return false;
   // Exact matching compares strings, but browsers and other parsers read the URL as WHATWG
-  // does: refuse a URI whose serialisation differs (`https://claude.ai\\@evil.example/`, a tab,
+  // does: refuse a URI whose serialisation differs (`https://claude.ai\@evil.example/`, a tab,
   // an uppercase host, a default port), except the `/` WHATWG adds to an empty path.
   if (url.href !== uri && !(url.pathname === '/' && !url.search && url.href === `${uri}/`)) return false;
   if (isLoopbackHost(url.hostname)) return url.protocol === 'http:' || url.protocol === 'https:';
@@ -342,10 +342,10 @@ export async function createAuthorizationServer(
   }
   // Said once per process: the two proxy mistakes an operator can fix from one log line.
   const warned = new Set<string>();
-  const warnOnce = (key: string, message: string, fields: Record<string, unknown> = {}) => {
+  const warnOnce = (key: string, level: 'warn' | 'error', message: string) => {
     if (warned.has(key)) return;
     warned.add(key);
-    logger.error(message, fields);
+    logger[level](message);
   };
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -678,6 +678,7 @@ export async function createAuthorizationServer(
     if (browserFlow && insecureBehindProxy(req)) {
       warnOnce(
         'proto',
+        'error',
         `${issuer} is an https URL but a request reached ${path} without X-Forwarded-Proto: https: the proxy must send X-Forwarded-Proto: https; set MCP_TRUST_PROXY to the number of proxies in front`,
       );
       sendError(
@@ -694,6 +695,7 @@ export async function createAuthorizationServer(
       if ('hops' in trustProxy && trustProxy.hops === 0 && req.headers['x-forwarded-for'] !== undefined) {
         warnOnce(
           'xff',
+          'warn',
           'requests carry X-Forwarded-For but MCP_TRUST_PROXY is 0: rate limits count every client behind the proxy as one address; set MCP_TRUST_PROXY to the number of proxies in front',
         );
       }

@@ -80,6 +80,20 @@ describe('the anonymous /authorize flood', () => {
     expect(signedIn.keys.some((key) => key.startsWith('oidc:Interaction:'))).toBe(false);
   });
 
+  it('refuses an authorization request too large for its cookie, and stores nothing for it', async () => {
+    const clientId = await register(env);
+    const before = await storeSize(env);
+    const url = authorizeUrl(env, clientId);
+    url.searchParams.set('state', 'x'.repeat(4_000));
+    const answer = await authorize(url);
+    const location = new URL(answer.headers.get('location') ?? '/', env.origin);
+    expect(location.href.startsWith(REDIRECT)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toBe('the authorization request is too large');
+    const added = (await storeSize(env)).keys.filter((key) => !before.keys.includes(key));
+    expect(added.filter((key) => !key.startsWith('client-used:'))).toEqual([]);
+  });
+
   it('refuses a forged or foreign interaction cookie', async () => {
     const clientId = await register(env);
     const first = await authorize(authorizeUrl(env, clientId));
