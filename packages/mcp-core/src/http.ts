@@ -124,7 +124,7 @@ export interface HttpHandle {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const DEFAULT_HTTP_TIMEOUTS: Required<HttpTimeouts> = {
+const DEFAULT_HTTP_TIMEOUTS: Required<HttpTimeouts> = {
   headersMs: 10_000,
   requestMs: 30_000,
   keepAliveMs: 5_000,

@@ -5,7 +5,7 @@ import type { Keyring } from '../crypto.js';
 import type { OidcAdapter, OidcPayload } from '../oidc-adapter.js';
 
 /** The HTTP exchange being served, for the adapter calls made while serving it. */
-export interface RequestScope {
+interface RequestScope {
   req: IncomingMessage;
   res: ServerResponse;
 }
