@@ -89,6 +89,15 @@ await runBin({
       description: 'client redirect hosts; token and unused-client lifetimes in seconds',
     },
     {
+      name: 'MCP_TRUST_PROXY',
+      description:
+        'with --auth oauth: proxies in front (a number of hops, or their addresses/CIDRs) whose X-Forwarded-For names the client; default 0',
+    },
+    {
+      name: 'MCP_LIMIT_AUTHORIZE, MCP_LIMIT_TOKEN, MCP_LIMIT_INTERACTION, MCP_LIMIT_REGISTER',
+      description: 'with --auth oauth: requests per client address, <requests>/<seconds> or off',
+    },
+    {
       name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
       description: 'each provider’s own settings and secrets',
     },

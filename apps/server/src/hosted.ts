@@ -11,6 +11,7 @@ import {
   type ToolRegistry,
 } from '@x/mcp-core';
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
+import type { HostedAuthOptions } from '@x/mcp-hosted';
 import { z } from 'zod';
 import type { ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
@@ -142,6 +143,33 @@ export function cimdEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return onOff('MCP_OAUTH_CIMD', env.MCP_OAUTH_CIMD, false);
 }
 
+/**
+ * The authorization server's limits and proxy trust from the environment: `MCP_TRUST_PROXY`
+ * (hops or proxy addresses), `MCP_LIMIT_AUTHORIZE`, `MCP_LIMIT_TOKEN`, `MCP_LIMIT_INTERACTION`,
+ * `MCP_LIMIT_REGISTER` (`<requests>/<seconds>` or `off`).
+ */
+export function oauthLimits(
+  hosted: Pick<
+    typeof import('@x/mcp-hosted'),
+    'parseTrustProxy' | 'limitFromEnv' | 'DEFAULT_RATE_LIMITS' | 'DEFAULT_REGISTRATION_LIMIT'
+  >,
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<HostedAuthOptions, 'trustProxy' | 'rateLimits' | 'registrationLimit'> {
+  const limit = (name: string, endpoint: keyof typeof hosted.DEFAULT_RATE_LIMITS) =>
+    hosted.limitFromEnv(name, env[name], hosted.DEFAULT_RATE_LIMITS[endpoint]) ?? false;
+  return {
+    trustProxy: hosted.parseTrustProxy(env.MCP_TRUST_PROXY),
+    rateLimits: {
+      authorize: limit('MCP_LIMIT_AUTHORIZE', 'authorize'),
+      token: limit('MCP_LIMIT_TOKEN', 'token'),
+      interaction: limit('MCP_LIMIT_INTERACTION', 'interaction'),
+    },
+    registrationLimit:
+      hosted.limitFromEnv('MCP_LIMIT_REGISTER', env.MCP_LIMIT_REGISTER, hosted.DEFAULT_REGISTRATION_LIMIT) ??
+      false,
+  };
+}
+
 function nodeAtLeast(major: number, minor: number): boolean {
   const [a = 0, b = 0] = process.versions.node.split('.').map(Number);
   return a > major || (a === major && b >= minor);
@@ -216,6 +244,7 @@ export async function createOAuthSetup(
         30 * 24 * 3600,
       ),
       clientTtl: hosted.secondsFromEnv('MCP_OAUTH_CLIENT_TTL', env.MCP_OAUTH_CLIENT_TTL, 30 * 24 * 3600),
+      ...oauthLimits(hosted, env),
       serverName: 'x-mcp-server',
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }

@@ -6,6 +6,7 @@ import {
   authMode,
   cimdEnabled,
   defaultStoreUrl,
+  oauthLimits,
   oauthProviderPolicy,
   onOff,
   storeUrl,
@@ -35,6 +36,25 @@ describe('--auth', () => {
     expect(cimdEnabled({})).toBe(false);
     expect(cimdEnabled({ MCP_OAUTH_CIMD: 'on' })).toBe(true);
     expect(() => cimdEnabled({ MCP_OAUTH_CIMD: 'yes' })).toThrow(ConfigError);
+  });
+
+  it('reads MCP_TRUST_PROXY and the MCP_LIMIT_* variables, with defaults and off', async () => {
+    const hosted = await import('@x/mcp-hosted');
+    const defaults = oauthLimits(hosted, {});
+    expect(defaults.trustProxy).toEqual({ hops: 0 });
+    expect(defaults.rateLimits).toEqual(hosted.DEFAULT_RATE_LIMITS);
+    expect(defaults.registrationLimit).toEqual(hosted.DEFAULT_REGISTRATION_LIMIT);
+    const set = oauthLimits(hosted, {
+      MCP_TRUST_PROXY: '2',
+      MCP_LIMIT_AUTHORIZE: '50/10',
+      MCP_LIMIT_TOKEN: 'off',
+      MCP_LIMIT_REGISTER: 'off',
+    });
+    expect(set.trustProxy).toEqual({ hops: 2 });
+    expect(set.rateLimits).toMatchObject({ authorize: { requests: 50, windowMs: 10_000 }, token: false });
+    expect(set.registrationLimit).toBe(false);
+    expect(() => oauthLimits(hosted, { MCP_LIMIT_INTERACTION: '50' })).toThrow(/MCP_LIMIT_INTERACTION/);
+    expect(() => oauthLimits(hosted, { MCP_TRUST_PROXY: 'all' })).toThrow(/MCP_TRUST_PROXY/);
   });
 
   it('keeps the store under XDG_STATE_HOME by default', () => {

@@ -24,8 +24,11 @@ export {
   cimdFetchAllowed,
   createAuthorizationServer,
   DEFAULT_CIMD_HOSTS,
+  DEFAULT_RATE_LIMITS,
   DEFAULT_REDIRECT_HOSTS,
+  DEFAULT_REGISTRATION_LIMIT,
   MCP_SCOPE,
+  type RateLimitedEndpoint,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
 export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
@@ -68,6 +71,15 @@ export {
   type LaunchpadIdentity,
   type LaunchpadTokens,
 } from './oauth/launchpad.js';
+export {
+  type Admission,
+  clientAddress,
+  type Limit,
+  limitFromEnv,
+  parseTrustProxy,
+  RateLimiter,
+  type TrustProxy,
+} from './oauth/limits.js';
 export {
   createResourceServer,
   type ResourceServer,

@@ -24,6 +24,7 @@ import {
   userHashKey,
 } from './observability/request-context.js';
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
+import { requestTarget } from './request-target.js';
 import { createMcpServer } from './server.js';
 
 export interface ServeHttpOptions {
@@ -52,6 +53,15 @@ export interface ServeHttpOptions {
   auth?: HttpAuth;
   /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Socket timeouts in milliseconds (`MCP_HTTP_HEADERS_TIMEOUT`, `MCP_HTTP_REQUEST_TIMEOUT`,
+   * `MCP_HTTP_KEEPALIVE_TIMEOUT` in `runBin`): a client that has not sent all its headers after
+   * `headersMs`, or its whole request after `requestMs`, is disconnected (slow-header floods);
+   * an idle keep-alive connection is closed after `keepAliveMs` (keep it above your load
+   * balancer's idle timeout). Defaults 10 s, 30 s, 5 s. `requestMs` covers receiving the request
+   * only, never a long answer.
+   */
+  timeouts?: HttpTimeouts;
   logger?: Logger;
   /**
    * Prometheus metrics at `/metrics` (tool calls by tool and outcome, their durations, upstream
@@ -76,6 +86,12 @@ export interface ServeHttpOptions {
   gauges?: readonly MetricGauge[];
   /** The key that hashes user ids in logs. Default: `MCP_LOG_USER_KEY`, else random per process. */
   userHashKey?: string | Uint8Array;
+}
+
+export interface HttpTimeouts {
+  headersMs?: number;
+  requestMs?: number;
+  keepAliveMs?: number;
 }
 
 /** A value read at each scrape of `/metrics`. */
@@ -108,6 +124,11 @@ export interface HttpHandle {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_HTTP_TIMEOUTS: Required<HttpTimeouts> = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+};
 const READINESS_TTL_MS = 5_000;
 
 /**
@@ -133,6 +154,19 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   }
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new ConfigError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}.`);
+  }
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new ConfigError(
+        `timeouts.${name} must be a positive whole number of milliseconds, got ${value}.`,
+      );
+    }
+  }
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new ConfigError(
+      `The headers timeout (${timeouts.headersMs} ms) must not exceed the request timeout (${timeouts.requestMs} ms).`,
+    );
   }
   const metricsToken = typeof options.metrics === 'object' ? options.metrics.token : undefined;
   if (typeof options.metrics === 'object' && !metricsToken) {
@@ -224,6 +258,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     });
   };
   const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Node checks the two timeouts every 30 s by default, which would let a slow-header
+      // socket live that much longer than its timeout.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(timeouts.headersMs / 4))),
+    },
     requestLog
       ? (req, res) => {
           const context: RequestLogContext = { request_id: requestIdFrom(req.headers['x-request-id']) };
@@ -242,7 +284,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       sendJson(res, 403, jsonRpcError(-32000, `Forbidden: ${rejected.message}`));
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // Origin-form targets only: `//`, an absolute-form `http://h/mcp` or `*` address nothing here.
+    const url = requestTarget(req.url);
+    if (!url) {
+      sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+      return;
+    }
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
       sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
       return;
@@ -272,6 +319,23 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       res.setHeader('WWW-Authenticate', 'Bearer realm="mcp"');
       sendJson(res, 401, jsonRpcError(-32001, 'Unauthorized: send Authorization: Bearer <token>.'));
       return;
+    }
+    // An auth strategy's answer to a request without a well-formed bearer token needs no body:
+    // refuse it before reading up to maxBodyBytes from an unauthenticated client.
+    if (auth && !BEARER.test(req.headers.authorization ?? '')) {
+      const decision = await auth.authenticate(
+        new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
+          method: req.method ?? 'GET',
+          headers: toHeaders(req),
+        }),
+      );
+      if (decision instanceof Response) {
+        if (req.method === 'POST' || req.headers['content-length'] || req.headers['transfer-encoding']) {
+          res.setHeader('connection', 'close');
+        }
+        await sendResponse(res, decision);
+        return;
+      }
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBodyBytes) {
@@ -354,8 +418,10 @@ function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  const match = BEARER.exec(header ?? '');
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
 }
 

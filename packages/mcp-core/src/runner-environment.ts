@@ -10,6 +10,18 @@ export const RUNNER_ENVIRONMENT: readonly { name: string; description: string }[
   },
   { name: 'PORT', description: 'default for --port' },
   {
+    name: 'MCP_HTTP_HEADERS_TIMEOUT',
+    description: 'with --http: milliseconds a client has to send its request headers (default 10000)',
+  },
+  {
+    name: 'MCP_HTTP_REQUEST_TIMEOUT',
+    description: 'with --http: milliseconds a client has to send its whole request (default 30000)',
+  },
+  {
+    name: 'MCP_HTTP_KEEPALIVE_TIMEOUT',
+    description: 'with --http: milliseconds an idle keep-alive connection stays open (default 5000)',
+  },
+  {
     name: 'MCP_START_CACHE',
     description: 'off: no start cache (stdio answers initialize and tools/list from the last start’s)',
   },

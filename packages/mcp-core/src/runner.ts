@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
-import type { HttpAuth, MetricGauge } from './http.js';
+import type { HttpAuth, HttpTimeouts, MetricGauge } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -230,6 +230,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
         ...(setup?.allowedOrigins ? { allowedOrigins: setup.allowedOrigins } : {}),
         metrics: metricsOption(host),
+        timeouts: httpTimeouts(process.env),
         ...(setup?.gauges ? { gauges: setup.gauges } : {}),
         logger,
       });
@@ -469,6 +470,25 @@ ${environment.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.de
  * `/metrics`: behind `MCP_METRICS_TOKEN` when it is set; without it only on loopback (the
  * counts of a public server are not for everyone); `MCP_METRICS=off` turns metrics off.
  */
+/** `MCP_HTTP_HEADERS_TIMEOUT`, `MCP_HTTP_REQUEST_TIMEOUT`, `MCP_HTTP_KEEPALIVE_TIMEOUT` (milliseconds). */
+function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const timeouts: HttpTimeouts = {};
+  for (const [name, key] of [
+    ['MCP_HTTP_HEADERS_TIMEOUT', 'headersMs'],
+    ['MCP_HTTP_REQUEST_TIMEOUT', 'requestMs'],
+    ['MCP_HTTP_KEEPALIVE_TIMEOUT', 'keepAliveMs'],
+  ] as const) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new ConfigError(`${name} must be a positive whole number of milliseconds, got "${raw}".`);
+    }
+    timeouts[key] = value;
+  }
+  return timeouts;
+}
+
 function metricsOption(host: string): boolean | { token: string } {
   if (process.env.MCP_METRICS?.toLowerCase() === 'off') return false;
   const token = process.env.MCP_METRICS_TOKEN || undefined;

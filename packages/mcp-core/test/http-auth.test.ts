@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, createLogger, ToolRegistry } from '../src/index.js';
@@ -65,6 +66,32 @@ describe('serveHttp with an auth strategy', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  it('refuses a request without a well-formed bearer token before reading its body', async () => {
+    // Headers announcing 1 MiB, and no body at all: the answer can only come before the body.
+    for (const authorization of [undefined, 'Basic YTpi', 'Bearer', 'Bearer a b']) {
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(handle.port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+          if (text.includes('\r\n\r\n')) {
+            resolve(text);
+            socket.destroy();
+          }
+        });
+        socket.on('error', reject);
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n${
+            authorization ? `Authorization: ${authorization}\r\n` : ''
+          }\r\n`,
+        );
+      });
+      expect(head.split('\r\n')[0], String(authorization)).toBe('HTTP/1.1 401 Unauthorized');
+      expect(head.toLowerCase()).toContain('www-authenticate: bearer resource_metadata=');
+      expect(head.toLowerCase()).toContain('connection: close');
+    }
   });
 
   it('logs as an error when a caller’s tools cannot be built, and answers with a JSON-RPC error', async () => {

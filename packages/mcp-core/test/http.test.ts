@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, createLogger, ToolRegistry } from '../src/index.js';
 import { type HttpHandle, serveHttp } from '../src/node/index.js';
@@ -7,6 +8,7 @@ import { createFixtureProvider } from './fixtures/tools.js';
 
 const TOKEN = 'test-token-0123456789';
 const quiet = createLogger('http-test', { level: 'silent' });
+const openLines: string[] = [];
 const registry = new ToolRegistry({ logger: quiet }).use(createFixtureProvider());
 let open: HttpHandle;
 let secured: HttpHandle;
@@ -18,7 +20,7 @@ beforeAll(async () => {
     registry,
     port: 0,
     maxBodyBytes: 4096,
-    logger: quiet,
+    logger: createLogger('http-test', { level: 'warn', write: (line) => openLines.push(line) }),
   });
   secured = await serveHttp({
     name: 'secured',
@@ -207,6 +209,52 @@ describe('serveHttp', () => {
     expect((await fetch(new URL('/other', open.url))).status).toBe(404);
   });
 
+  it('answers odd request targets with 404 and logs nothing', async () => {
+    openLines.length = 0;
+    for (const target of [
+      '//',
+      '//x',
+      '/%',
+      '/%zz',
+      'http://h/mcp',
+      `http://127.0.0.1:${open.port}/mcp`,
+      '*',
+    ]) {
+      const answer = await raw(
+        open.port,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.split('\r\n')[0], target).toBe('HTTP/1.1 404 Not Found');
+    }
+    expect(openLines).toEqual([]);
+  });
+
+  it('closes a socket that sends its headers too slowly (headers timeout)', async () => {
+    const slow = await serveHttp({
+      name: 'slow',
+      version: '1.0.0',
+      registry,
+      port: 0,
+      timeouts: { headersMs: 200, requestMs: 400 },
+      logger: quiet,
+    });
+    try {
+      // Half a request line, then nothing: the server must hang up (408 or a bare close).
+      const answer = await raw(slow.port, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n', { end: false });
+      expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses timeouts that are not positive or a headers timeout beyond the request timeout', async () => {
+    for (const timeouts of [{ headersMs: 0 }, { requestMs: 1.5 }, { headersMs: 5000, requestMs: 1000 }]) {
+      await expect(
+        serveHttp({ name: 'x', version: '1', registry, port: 0, timeouts, logger: quiet }),
+      ).rejects.toThrow(ConfigError);
+    }
+  });
+
   it('requires the bearer token when one is set: 401 without it', async () => {
     const missing = await post(secured.url, initialize);
     expect(missing.status).toBe(401);
@@ -252,6 +300,22 @@ describe('serveHttp', () => {
     }
   });
 });
+
+/**
+ * Writes `text` on a raw socket and resolves with everything the server sent once it closes the
+ * connection (`end: false` keeps our side open, as a slow client does).
+ */
+function raw(port: number, text: string, options: { end?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.write(text);
+    if (options.end !== false) socket.end();
+  });
+}
 
 describe('checkReachable', () => {
   it('is ok for any HTTP answer and names only the origin', async () => {

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, resultData, startHttpBin } from '../src/testing/index.js';
 import { fixtureBin, runFixtureBin } from './fixtures/spawn-bin.js';
@@ -54,6 +55,41 @@ describe('a bin started with --http', () => {
     for (const flag of result.stderr.match(/--[a-z][a-z-]*/g) ?? []) expect(help).toContain(`${flag} `);
     for (const variable of result.stderr.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g) ?? []) {
       expect(help).toContain(variable);
+    }
+  });
+
+  it('takes its socket timeouts from MCP_HTTP_*_TIMEOUT and refuses a bad one', async () => {
+    const { child, url } = await startHttpBin({
+      ...fixtureBin,
+      args: [...fixtureBin.args, '--http', '--port', '0'],
+      env: { MCP_HTTP_HEADERS_TIMEOUT: '200', MCP_HTTP_REQUEST_TIMEOUT: '400' },
+    });
+    try {
+      // Half a request, then silence: the bin hangs up after its short headers timeout.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(url).port), '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      });
+      expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const bad = runFixtureBin(['--http', '--port', '0'], { ...process.env, MCP_HTTP_HEADERS_TIMEOUT: '10s' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('MCP_HTTP_HEADERS_TIMEOUT must be a positive whole number of milliseconds');
+    const help = runFixtureBin(['--help']).stdout;
+    for (const name of [
+      'MCP_HTTP_HEADERS_TIMEOUT',
+      'MCP_HTTP_REQUEST_TIMEOUT',
+      'MCP_HTTP_KEEPALIVE_TIMEOUT',
+    ]) {
+      expect(help).toContain(name);
     }
   });
 

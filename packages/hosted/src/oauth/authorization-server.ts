@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, createLogger, type Logger, McpToolError } from '@x/mcp-core';
-import { isLoopbackHost } from '@x/mcp-core/node';
+import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
@@ -10,7 +10,9 @@ import type { SigningJwk, SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { basecampUserId, type Connections } from './connections.js';
+import { requestScope, withInteractionCookies } from './interaction-cookie.js';
 import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
+import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
 
 /** The one scope this server grants. */
@@ -18,6 +20,8 @@ export const MCP_SCOPE = 'mcp';
 /** Redirect hosts accepted by default (besides loopback). */
 export const DEFAULT_REDIRECT_HOSTS: readonly string[] = ['claude.ai', 'claude.com', 'chatgpt.com'];
 const PENDING_TTL_MS = 10 * 60_000;
+/** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
+const GRANTABLE_SCOPES = new Set([MCP_SCOPE, 'offline_access', 'openid']);
 const BASECAMP_CALLBACK = '/oauth/callback/basecamp';
 const PROVIDER_ROUTES =
   /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
@@ -61,11 +65,38 @@ export interface AuthorizationServerOptions {
   /**
    * Dynamic registrations per client address and window, counted in the store across replicas
    * (Claude registers on every connection, and all Claude traffic comes from Anthropic's
-   * addresses; a flood is refused with 429). Default 120 per 10 minutes.
+   * addresses; a flood is refused with 429). Default 120 per 10 minutes; `false`: none.
    */
-  registrationLimit?: { requests: number; windowMs: number };
+  registrationLimit?: Limit | false;
+  /**
+   * Requests per client address and window on `/authorize`, `/token` and `/interaction/*`,
+   * counted in each replica's memory (no store write per request); `false` turns one off.
+   * Defaults: {@link DEFAULT_RATE_LIMITS}. Past a limit: 429 with Retry-After.
+   */
+  rateLimits?: Partial<Record<RateLimitedEndpoint, Limit | false>>;
+  /**
+   * Which `X-Forwarded-For` entries name the client for the limits (`MCP_TRUST_PROXY`): the
+   * number of proxies in front, or their addresses. Default `{ hops: 0 }`: the socket's address.
+   */
+  trustProxy?: TrustProxy;
   logger?: Logger;
 }
+
+export type RateLimitedEndpoint = 'authorize' | 'token' | 'interaction';
+
+/**
+ * Generous enough for a whole team behind one egress address (or every Claude and ChatGPT user,
+ * whose token requests come from the vendor's addresses); tight enough that one address cannot
+ * flood a replica.
+ */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitedEndpoint, Limit>> = {
+  authorize: { requests: 300, windowMs: 60_000 },
+  token: { requests: 600, windowMs: 60_000 },
+  interaction: { requests: 600, windowMs: 60_000 },
+};
+
+/** Default dynamic registrations per client address (shared by the replicas through the store). */
+export const DEFAULT_REGISTRATION_LIMIT: Limit = { requests: 120, windowMs: 10 * 60_000 };
 
 /** CIMD hosts when enabled without a list: where Claude and ChatGPT publish their documents. */
 export const DEFAULT_CIMD_HOSTS: readonly string[] = ['claude.ai', 'chatgpt.com', 'openai.com'];
@@ -121,6 +152,10 @@ export function redirectUriAllowed(uri: string, hosts: readonly string[]): boole
     return false;
   }
   if (url.hash || url.username || url.password) return false;
+  // Exact matching compares strings, but browsers and other parsers read the URL as WHATWG
+  // does: refuse a URI whose serialisation differs (`https://claude.ai\@evil.example/`, a tab,
+  // an uppercase host, a default port), except the `/` WHATWG adds to an empty path.
+  if (url.href !== uri && !(url.pathname === '/' && !url.search && url.href === `${uri}/`)) return false;
   if (isLoopbackHost(url.hostname)) return url.protocol === 'http:' || url.protocol === 'https:';
   return url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase());
 }
@@ -162,10 +197,9 @@ export async function createAuthorizationServer(
 
   // oidc-provider copies its configuration when built, and `jwks` is fixed then.
   const configuration: Record<string, unknown> = {
-    adapter: withClientTtl(
-      createOidcAdapter(store, options.keyring),
-      store,
-      options.clientTtl ?? 30 * 24 * 3600,
+    adapter: withInteractionCookies(
+      withClientTtl(createOidcAdapter(store, options.keyring), store, options.clientTtl ?? 30 * 24 * 3600),
+      { keyring: options.keyring, secure },
     ),
     cookies: {
       // Signed with the current secret; cookies signed before a rotation still verify.
@@ -318,8 +352,23 @@ export async function createAuthorizationServer(
   options.signingKeys.onChange((keys) => {
     ({ provider, callback } = createProvider(keys));
   });
-  const registrationLimit = options.registrationLimit ?? { requests: 120, windowMs: 10 * 60_000 };
-  const registrations = new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs);
+  const registrationLimit = options.registrationLimit ?? DEFAULT_REGISTRATION_LIMIT;
+  const registrations = registrationLimit
+    ? new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs)
+    : undefined;
+  const trustProxy = options.trustProxy ?? { hops: 0 };
+  const limiters = new Map<RateLimitedEndpoint, RateLimiter>();
+  for (const endpoint of ['authorize', 'token', 'interaction'] as const) {
+    const limit = options.rateLimits?.[endpoint] ?? DEFAULT_RATE_LIMITS[endpoint];
+    if (limit) limiters.set(endpoint, new RateLimiter(limit));
+  }
+  // Said once per process: the two proxy mistakes an operator can fix from one log line.
+  const warned = new Set<string>();
+  const warnOnce = (key: string, level: 'warn' | 'error', message: string) => {
+    if (warned.has(key)) return;
+    warned.add(key);
+    logger[level](message);
+  };
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
 
@@ -328,10 +377,9 @@ export async function createAuthorizationServer(
     const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
     const requested = new Set((details.params.scope ?? MCP_SCOPE).split(' ').filter(Boolean));
-    grant.addOIDCScope(
-      [...requested].filter((scope) => scope === MCP_SCOPE || scope === 'offline_access').join(' ') ||
-        MCP_SCOPE,
-    );
+    // Everything the discovery documents advertise is granted when asked for: a requested scope
+    // left out of the grant sends a signed-in browser back to consent, and back here, forever.
+    grant.addOIDCScope([...requested].filter((scope) => GRANTABLE_SCOPES.has(scope)).join(' ') || MCP_SCOPE);
     for (const indicator of new Set([resource, details.params.resource ?? resource])) {
       grant.addResourceScope(indicator, MCP_SCOPE);
     }
@@ -606,45 +654,117 @@ export async function createAuthorizationServer(
     await finish({ userId });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const url = new URL(req.url ?? '/', issuer);
+  /** The endpoint a limit applies to, if any. */
+  function limitedEndpoint(path: string): RateLimitedEndpoint | undefined {
+    if (path === '/authorize' || path.startsWith('/authorize/')) return 'authorize';
+    if (path === '/token') return 'token';
+    if (path.startsWith('/interaction/') || path === BASECAMP_CALLBACK) return 'interaction';
+    return undefined;
+  }
+
+  function tooMany(res: ServerResponse, endpoint: RateLimitedEndpoint, retryAfterSeconds: number): void {
+    if (endpoint === 'interaction') {
+      res.setHeader('retry-after', String(retryAfterSeconds));
+      sendError(res, 429, 'Too many sign-in requests from your address; wait a minute and start again.');
+      return;
+    }
+    res.writeHead(429, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'retry-after': String(retryAfterSeconds),
+    });
+    res.end(
+      JSON.stringify({
+        error: 'temporarily_unavailable',
+        error_description: `too many requests from this address; retry in ${retryAfterSeconds} s`,
+      }),
+    );
+  }
+
+  /**
+   * With an HTTPS public URL the proxy must say the request came over HTTPS; otherwise
+   * oidc-provider refuses to set its Secure cookies and every sign-in fails with a bare 500.
+   */
+  function insecureBehindProxy(req: IncomingMessage): boolean {
+    if (!secure || (req.socket as { encrypted?: boolean }).encrypted) return false;
+    const header = req.headers['x-forwarded-proto'];
+    const proto = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim().toLowerCase();
+    return proto !== 'https';
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;
+    const browserFlow =
+      path === '/authorize' || path.startsWith('/authorize/') || path.startsWith('/interaction/');
+    if (browserFlow && insecureBehindProxy(req)) {
+      warnOnce(
+        'proto',
+        'error',
+        `${issuer} is an https URL but a request reached ${path} without X-Forwarded-Proto: https: the proxy must send X-Forwarded-Proto: https; set MCP_TRUST_PROXY to the number of proxies in front`,
+      );
+      sendError(
+        res,
+        502,
+        'This server is behind a proxy that does not say the connection is HTTPS (X-Forwarded-Proto), so sign-in cannot work. Tell the server’s operator.',
+      );
+      return true;
+    }
+    const endpoint = limitedEndpoint(path);
+    const limiter = endpoint ? limiters.get(endpoint) : undefined;
+    const isRegistration = path === '/register' && req.method === 'POST';
+    if (endpoint || isRegistration) {
+      if ('hops' in trustProxy && trustProxy.hops === 0 && req.headers['x-forwarded-for'] !== undefined) {
+        warnOnce(
+          'xff',
+          'warn',
+          'requests carry X-Forwarded-For but MCP_TRUST_PROXY is 0: rate limits count every client behind the proxy as one address; set MCP_TRUST_PROXY to the number of proxies in front',
+        );
+      }
+      const address = clientAddress(req, trustProxy);
+      const admission = limiter?.admit(`${endpoint}:${address}`);
+      if (endpoint && admission && !admission.ok) {
+        tooMany(res, endpoint, admission.retryAfterSeconds);
+        return true;
+      }
+      if (isRegistration && registrations && !(await registrations.admit(address))) {
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(Math.ceil(registrations.windowMs / 1000)),
+        });
+        res.end(
+          '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',
+        );
+        return true;
+      }
+    }
+    if (PROVIDER_ROUTES.test(path)) {
+      if (path === '/authorize' && req.method === 'GET' && !url.searchParams.get('scope')) {
+        // Clients may omit scope (PRM lists one); oidc-provider would then grant nothing.
+        url.searchParams.set('scope', MCP_SCOPE);
+        req.url = `${url.pathname}${url.search}`;
+      }
+      // Tokens are signed with the store's keys, even when they changed a moment ago.
+      if (path === '/token') await options.signingKeys.sync();
+      await callback(req, res);
+      return true;
+    }
+    if (path === BASECAMP_CALLBACK) {
+      await upstreamCallback(req, res, url);
+      return true;
+    }
+    const match = /^\/interaction\/([\w-]{10,64})(?:\/(decision|done|account))?$/.exec(path);
+    if (match?.[1]) {
+      await interaction(req, res, match[1], match[2]);
+      return true;
+    }
+    return false;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = requestTarget(req.url, issuer);
+    if (!url) return false;
     try {
-      if (PROVIDER_ROUTES.test(path)) {
-        if (
-          path === '/register' &&
-          req.method === 'POST' &&
-          !(await registrations.admit(clientAddress(req, secure)))
-        ) {
-          res.writeHead(429, {
-            'content-type': 'application/json',
-            'retry-after': String(Math.ceil(registrationLimit.windowMs / 1000)),
-          });
-          res.end(
-            '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',
-          );
-          return true;
-        }
-        if (path === '/authorize' && req.method === 'GET' && !url.searchParams.get('scope')) {
-          // Clients may omit scope (PRM lists one); oidc-provider would then grant nothing.
-          url.searchParams.set('scope', MCP_SCOPE);
-          req.url = `${url.pathname}${url.search}`;
-        }
-        // Tokens are signed with the store's keys, even when they changed a moment ago.
-        if (path === '/token') await options.signingKeys.sync();
-        await callback(req, res);
-        return true;
-      }
-      if (path === BASECAMP_CALLBACK) {
-        await upstreamCallback(req, res, url);
-        return true;
-      }
-      const match = /^\/interaction\/([\w-]{10,64})(?:\/(decision|done|account))?$/.exec(path);
-      if (match?.[1]) {
-        await interaction(req, res, match[1], match[2]);
-        return true;
-      }
-      return false;
+      return await requestScope.run({ req, res }, () => route(req, res, url));
     } catch (error) {
       if (res.headersSent) throw error;
       if (StoreUnavailableError.isInstance(error)) {
@@ -729,16 +849,6 @@ class StoreWindow {
     // Heavy contention on one address: that is a flood.
     return false;
   }
-}
-
-/**
- * The client's address: the socket's, or behind a proxy (an HTTPS public URL) the last
- * `X-Forwarded-For` entry — the one our own proxy added, which a client cannot forge.
- */
-function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
-  return behindProxy && last ? last : (req.socket.remoteAddress ?? 'unknown');
 }
 
 const pendingKey = (state: string) => `pending:${sha256(state)}`;

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, type Logger, McpToolError } from '@x/mcp-core';
+import { requestTarget } from '@x/mcp-core/node';
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { KvStore } from '../store/kv.js';
@@ -266,7 +267,8 @@ ${unlinkForm}`,
 
   return {
     async handle(req, res) {
-      const path = new URL(req.url ?? '/', options.issuer).pathname;
+      const path = requestTarget(req.url)?.pathname;
+      if (path === undefined) return false;
       if (path !== CONNECT_FORGE_PATH && !path.startsWith(`${CONNECT_FORGE_PATH}/`)) return false;
       const step = path.slice(CONNECT_FORGE_PATH.length);
       try {

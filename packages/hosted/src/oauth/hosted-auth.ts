@@ -10,6 +10,7 @@ import { CachedStore } from '../store/cached.js';
 import type { KvStore } from '../store/kv.js';
 import {
   type AuthorizationServer,
+  type AuthorizationServerOptions,
   createAuthorizationServer,
   DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
@@ -18,6 +19,7 @@ import { createConnectForge } from './connect-forge.js';
 import { type BasecampCredentials, Connections, connectionKey } from './connections.js';
 import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
 import { Launchpad } from './launchpad.js';
+import type { TrustProxy } from './limits.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 
 export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
@@ -46,8 +48,12 @@ export interface HostedAuthOptions {
   serverName?: string;
   /** `MCP_OAUTH_CLIENT_TTL`: seconds an unused registered client is kept. Default 30 days. */
   clientTtl?: number;
-  /** Dynamic registrations per client address and window, shared by all replicas through the store. Default 120 per 10 minutes. */
-  registrationLimit?: { requests: number; windowMs: number };
+  /** Dynamic registrations per client address and window, shared by all replicas through the store (`MCP_LIMIT_REGISTER`). Default 120 per 10 minutes. */
+  registrationLimit?: AuthorizationServerOptions['registrationLimit'];
+  /** Per-address limits on `/authorize`, `/token`, `/interaction/*` (`MCP_LIMIT_*`); see `DEFAULT_RATE_LIMITS`. */
+  rateLimits?: AuthorizationServerOptions['rateLimits'];
+  /** The proxies in front (`MCP_TRUST_PROXY`), for the client address of the limits. Default: none. */
+  trustProxy?: TrustProxy;
   /** Client ID Metadata Documents (`MCP_OAUTH_CIMD=on`, `MCP_OAUTH_CIMD_HOSTS`); off when absent. */
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
   /**
@@ -171,7 +177,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),
-    ...(options.registrationLimit ? { registrationLimit: options.registrationLimit } : {}),
+    ...(options.registrationLimit === undefined ? {} : { registrationLimit: options.registrationLimit }),
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.clientTtl === undefined ? {} : { clientTtl: options.clientTtl }),
     ...(options.cimd
       ? {

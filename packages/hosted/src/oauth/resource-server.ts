@@ -10,7 +10,7 @@ import {
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { type Logger, McpToolError } from '@x/mcp-core';
-import { isLoopbackHost } from '@x/mcp-core/node';
+import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import { MCP_SCOPE } from './authorization-server.js';
@@ -186,7 +186,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     },
     useKeys,
     handle(req, res) {
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const path = requestTarget(req.url)?.pathname;
       if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)
         return false;
       const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };

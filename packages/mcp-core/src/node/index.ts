@@ -6,11 +6,12 @@
 
 import type { HttpHandle, ServeHttpOptions } from '../http.js';
 
-export type { HttpAuth, HttpHandle, MetricGauge, ServeHttpOptions } from '../http.js';
+export type { HttpAuth, HttpHandle, HttpTimeouts, MetricGauge, ServeHttpOptions } from '../http.js';
 export { isLoopbackHost } from '../loopback.js';
 export { toolCallLog } from '../observability/call-log.js';
 export { ServerMetrics } from '../observability/metrics.js';
 export { startTracing, type Tracing, type TracingOptions } from '../observability/tracing.js';
+export { requestTarget } from '../request-target.js';
 export {
   type BinCommand,
   type BinContext,
