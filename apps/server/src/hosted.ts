@@ -58,10 +58,10 @@ export function authMode(flag: string | boolean | undefined, env: NodeJS.Process
   return value;
 }
 
-/** The default store: one encrypted file under `$XDG_STATE_HOME/x-mcp-server`. */
+/** The default store: one SQLite file, `$XDG_STATE_HOME/x-mcp-server/store.db`. */
 export function defaultStoreUrl(env: NodeJS.ProcessEnv = process.env): string {
   const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return `file:${join(state, 'x-mcp-server')}`;
+  return `sqlite:${join(state, 'x-mcp-server', 'store.db')}`;
 }
 
 export interface UserRegistryCacheOptions {
@@ -168,7 +168,7 @@ export async function createOAuthSetup(
     (typeof context.flags.store === 'string' ? context.flags.store : undefined) ??
     env.MCP_STORE ??
     defaultStoreUrl(env);
-  const store = await hosted.createStore(storeUrl, { keyring });
+  const store = await hosted.createStore(storeUrl);
 
   const policy = oauthProviderPolicy(composition);
   if (policy.dropped.length > 0) {
@@ -350,8 +350,8 @@ export async function createOAuthSetup(
 type HostedModule = typeof import('@x/mcp-hosted');
 
 /**
- * Runs an admin command on the store of `--auth oauth` (`MCP_STORE`, `MCP_SECRET`); for a
- * `file:` store, stop the server first (one process per file).
+ * Runs an admin command on the store of `--auth oauth` (`MCP_STORE`, `MCP_SECRET`), also next
+ * to a running server (a `sqlite:` file admits several processes).
  */
 async function withStore(
   command: string,
@@ -372,7 +372,7 @@ async function withStore(
   let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
   try {
     const keyring = hosted.Keyring.fromEnv(env);
-    store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env), { keyring });
+    store = await hosted.createStore(env.MCP_STORE || defaultStoreUrl(env));
     await run(hosted, store, keyring);
     return 0;
   } catch (error) {

@@ -37,7 +37,7 @@ describe('--auth', () => {
   });
 
   it('keeps the store under XDG_STATE_HOME by default', () => {
-    expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
+    expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('sqlite:/state/x-mcp-server/store.db');
   });
 
   it('still refuses to listen beyond loopback without a token when no auth mode is chosen', async () => {

@@ -89,8 +89,8 @@ export {
   type SigningJwk,
 } from './signing-keys.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
-export { FileStore } from './store/file.js';
 export type { KvEntry, KvLock, KvSetOptions, KvStore } from './store/kv.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { type SealedEntry, SealedRecords } from './store/sealed.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite.js';

@@ -121,9 +121,9 @@ describe('x-mcp-server --auth oauth', () => {
 });
 
 describe('x-mcp-server users', () => {
-  it('lists who signed in, revokes and forgets one user, rotates the keys (file store, server stopped)', async () => {
+  it('lists who signed in, revokes and forgets one user, rotates the keys (sqlite store, server stopped)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hosted-store-'));
-    const store = `file:${dir}`;
+    const store = `sqlite:${join(dir, 'store.db')}`;
     const port = await closedPort();
     let running = await startServer(store, port);
     const alice = await signIn({ url: running.url, fake }, ALICE);
