@@ -140,7 +140,7 @@ describe('x-mcp-server --auth oauth with Forge', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 90_000);
 
   it('serves Context Forge to every signed-in user when the config marks it shared', async () => {
     const config = join(home, 'shared.json');
