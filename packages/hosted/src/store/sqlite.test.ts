@@ -245,25 +245,32 @@ process.emitWarning('a warning that is not about SQLite', 'ExperimentalWarning')
 process.stdout.write('ready\\n');
 for await (const line of createInterface({ input: process.stdin })) if (line === 'go') break;
 const { contend } = await import('data:text/javascript,' + encodeURIComponent(process.env.CONTEND));
-process.stdout.write(JSON.stringify(await contend(store, 'child')) + '\\n');
+process.stdout.write(JSON.stringify(await contend(store, 'child', 'parent')) + '\\n');
 await store.close();
 `;
-const ROUNDS = 60;
-/** What each process does at once: CAS increments, consumes, locks (the same code in both). */
-const CONTEND = `export async function contend(store, who) {
-  const consumed = [], locked = [];
-  let increments = 0;
+const ROUNDS = 40;
+/**
+ * What each process runs at once, the same code in both. Each round, both read the counter and
+ * meet at a barrier (a record each writes, then waits for the other's) before either writes, so
+ * both compare-and-set from the same version, then both consume the same code and take the same
+ * lock: every round is a real race between the two processes, with exactly one winner each.
+ */
+const CONTEND = `export async function contend(store, who, other) {
+  const meet = async (step) => {
+    await store.set(step + ':' + who, '1');
+    while ((await store.get(step + ':' + other)) === undefined) await new Promise((go) => setImmediate(go));
+  };
+  const won = [], consumed = [], locked = [];
   for (let i = 0; i < ${ROUNDS}; i++) {
-    for (;;) {
-      const entry = await store.get('counter');
-      const next = String(Number(entry.value) + 1);
-      if ((await store.set('counter', next, { ifVersion: entry.version })) !== undefined) break;
-    }
-    increments++;
+    const entry = await store.get('counter');
+    await meet('read:' + i);
+    const next = String(Number(entry.value) + 1);
+    if ((await store.set('counter', next, { ifVersion: entry.version })) !== undefined) won.push(i);
     if ((await store.consume('code:' + i)) !== undefined) consumed.push(i);
     if ((await store.lock('refresh:' + i, 60000)) !== undefined) locked.push(i);
+    await meet('done:' + i);
   }
-  return { who, increments, consumed, locked };
+  return { won, consumed, locked };
 }`;
 
 describe('sqlite: two processes on one file', () => {
@@ -289,15 +296,18 @@ describe('sqlite: two processes on one file', () => {
         contend: (
           store: KvStore,
           who: string,
-        ) => Promise<{ increments: number; consumed: number[]; locked: number[] }>;
+          other: string,
+        ) => Promise<{ won: number[]; consumed: number[]; locked: number[] }>;
       };
       child.child.stdin.end('go\n');
-      const mine = await contend(store, 'parent');
+      const mine = await contend(store, 'parent', 'child');
       expect(await child.exited, child.stderr()).toBe(0);
       const theirs = JSON.parse(child.stdout().split('\n')[1] as string) as typeof mine;
 
-      expect((await store.get('counter'))?.value).toBe(String(2 * ROUNDS));
+      // One increment per round: the loser's compare-and-set wrote nothing.
+      expect((await store.get('counter'))?.value).toBe(String(ROUNDS));
       const all = Array.from({ length: ROUNDS }, (_, i) => i);
+      expect([...mine.won, ...theirs.won].sort((a, b) => a - b)).toEqual(all);
       expect([...mine.consumed, ...theirs.consumed].sort((a, b) => a - b)).toEqual(all);
       expect([...mine.locked, ...theirs.locked].sort((a, b) => a - b)).toEqual(all);
       expect(child.stderr()).toContain('a warning that is not about SQLite');
