@@ -14,6 +14,11 @@ export interface SqliteStoreOptions {
    * `busy_timeout`) before it fails as unavailable. Default 5000.
    */
   busyTimeoutMs?: number;
+  /**
+   * A write is followed by a sweep of expired rows at most this often (milliseconds), and
+   * again at once while the last sweep found more than it may delete. Default 1000.
+   */
+  sweepIntervalMs?: number;
 }
 
 /** The schema this code writes (`PRAGMA user_version`); a newer file is refused. */
@@ -44,8 +49,6 @@ CREATE TABLE IF NOT EXISTS locks (
 
 /** At most this many expired rows of each kind are swept in one go. */
 const SWEEP_LIMIT = 500;
-/** A sweep runs after a write at most this often, unless the last one hit the limit. */
-const SWEEP_INTERVAL_MS = 1000;
 
 /** SQLite result codes (the low byte of `errcode`) that mean a bug here, not an unusable store. */
 const PROGRAMMING_ERRORS = new Set([
@@ -119,26 +122,31 @@ export class SqliteStore implements KvStore {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #sql: ReturnType<typeof prepare>;
+  readonly #sweepIntervalMs: number;
   #closed = false;
   #lastSweep = 0;
   #sweepAgain = false;
 
-  private constructor(path: string, db: DatabaseSync) {
+  private constructor(path: string, db: DatabaseSync, sweepIntervalMs: number) {
     this.path = path;
     this.#db = db;
     this.#sql = prepare(db);
+    this.#sweepIntervalMs = sweepIntervalMs;
   }
 
   /** Opens (creating when absent) the database at `path`; a path that cannot be used is a `ConfigError`. */
   static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     checkTtl(busyTimeoutMs, 'busyTimeoutMs');
+    const sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+    checkTtl(sweepIntervalMs, 'sweepIntervalMs');
     const file = resolve(path);
     await preparePrivateFile(file);
     const { DatabaseSync } = await loadSqlite();
     let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+      db = new DatabaseSync(file);
+      // The pragma rather than the constructor's `timeout` option, which Node 22.13 does not have.
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
       if (mode !== 'wal')
@@ -165,7 +173,7 @@ export class SqliteStore implements KvStore {
           }),
         ),
       );
-      return new SqliteStore(file, db);
+      return new SqliteStore(file, db, sweepIntervalMs);
     } catch (error) {
       try {
         if (db?.isTransaction) db.exec('ROLLBACK');
@@ -319,7 +327,7 @@ export class SqliteStore implements KvStore {
   async #write<T>(operation: () => T): Promise<T> {
     const result = await this.#run(operation);
     const now = Date.now();
-    if (this.#sweepAgain || now - this.#lastSweep >= SWEEP_INTERVAL_MS) {
+    if (this.#sweepAgain || now - this.#lastSweep >= this.#sweepIntervalMs) {
       this.#lastSweep = now;
       try {
         this.#sweepAgain = this.#transaction('BEGIN IMMEDIATE', () => this.#sweep(now));
