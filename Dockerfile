@@ -31,8 +31,8 @@ ENV NODE_ENV=production \
     MCP_LOG_LEVEL=info
 WORKDIR /app
 COPY --from=build --chown=root:root /out /app
-# /data: the file store (`--store file:/data/x-mcp-server`, the default) for a single instance;
-# replicas use Redis (`MCP_STORE=redis://…`) instead.
+# /data: the SQLite store (`--store sqlite:/data/x-mcp-server/store.db`, the default) for a
+# single instance; replicas use Redis (`MCP_STORE=redis://…`) instead.
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

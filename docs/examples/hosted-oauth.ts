@@ -14,7 +14,7 @@ const required = (name: string): string => {
 };
 
 const keyring = Keyring.fromEnv(); // MCP_SECRET (at least 32 bytes); MCP_SECRET_PREVIOUS while rotating
-const store = await createStore(process.env.MCP_STORE ?? 'file:/var/lib/my-mcp', { keyring });
+const store = await createStore(process.env.MCP_STORE ?? 'sqlite:/var/lib/my-mcp/store.db');
 const perUser = new Map<string, ToolRegistry>(); // bound it (an LRU) on a server with many users
 
 const hosted = await createHostedAuth({

@@ -10,4 +10,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   splitting: true,
+  // tsup strips `node:` by default; `node:sqlite` exists only with the prefix.
+  removeNodeProtocol: false,
 });

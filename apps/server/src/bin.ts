@@ -60,7 +60,7 @@ await runBin({
     store: {
       type: 'string',
       value: '<url>',
-      description: 'with --auth oauth: file:<dir> (default), redis://host:port or memory:',
+      description: 'with --auth oauth: sqlite:<path> (default), redis://host:port or memory:',
     },
   },
   environment: [

@@ -60,10 +60,10 @@ export function authMode(flag: string | boolean | undefined, env: NodeJS.Process
   return value;
 }
 
-/** The default store: one encrypted file under `$XDG_STATE_HOME/x-mcp-server`. */
+/** The default store: one SQLite file, `$XDG_STATE_HOME/x-mcp-server/store.db`. */
 export function defaultStoreUrl(env: NodeJS.ProcessEnv = process.env): string {
   const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return `file:${join(state, 'x-mcp-server')}`;
+  return `sqlite:${join(state, 'x-mcp-server', 'store.db')}`;
 }
 
 /** The store of `--auth oauth` and of the admin commands: `--store`, else `MCP_STORE`, else the default. */
@@ -199,7 +199,7 @@ export async function createOAuthSetup(
   );
   const keyring = hosted.Keyring.fromEnv(env);
   const storeLocation = storeUrl(context.flags.store, env);
-  const store = await hosted.createStore(storeLocation, { keyring });
+  const store = await hosted.createStore(storeLocation);
 
   const policy = oauthProviderPolicy(composition);
   if (policy.dropped.length > 0) {
@@ -399,7 +399,7 @@ type HostedModule = typeof import('@x/mcp-hosted');
 
 /** What the admin commands share with the server: its store flag, with the same variable behind it. */
 const STORE_HELP = `Options (as the server takes them; a flag wins over its variable):
-  --store <url>   the server's store: file:<dir> (default), redis://host:port or memory: (else MCP_STORE)
+  --store <url>   the server's store: sqlite:<path> (default), redis://host:port or memory: (else MCP_STORE)
   -h, --help      show this help
 
 Environment (as for the server):
@@ -460,8 +460,8 @@ const ADMIN_OPTIONS = {
 
 /**
  * Runs an admin command on the store of `--auth oauth` (`--store` or `MCP_STORE`, `MCP_SECRET`),
- * sealing with the key the store names (`keys:meta`) as a replica does; for a `file:` store, stop
- * the server first (one process per file).
+ * sealing with the key the store names (`keys:meta`) as a replica does; also next to a running
+ * server (a `sqlite:` file admits several processes).
  */
 async function withStore(
   command: string,
@@ -483,7 +483,7 @@ async function withStore(
   let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
   try {
     const keyring = hosted.Keyring.fromEnv(env);
-    store = await hosted.createStore(location, { keyring });
+    store = await hosted.createStore(location);
     await run(hosted, store, keyring);
     return 0;
   } catch (error) {

@@ -58,7 +58,7 @@ describe('--auth', () => {
   });
 
   it('keeps the store under XDG_STATE_HOME by default', () => {
-    expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
+    expect(defaultStoreUrl({ XDG_STATE_HOME: '/state' })).toBe('sqlite:/state/x-mcp-server/store.db');
   });
 
   it('takes the store from --store, else MCP_STORE, else the default (the server and its admin commands alike)', () => {

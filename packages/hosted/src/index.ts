@@ -114,8 +114,8 @@ export {
 } from './signing-keys.js';
 export { CachedStore, type CachedStoreOptions } from './store/cached.js';
 export { type CreateStoreOptions, createStore } from './store/create.js';
-export { FileStore } from './store/file.js';
 export type { KvEntry, KvLock, KvSetOptions, KvStore, KvWatcher } from './store/kv.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { type SealedEntry, SealedRecords } from './store/sealed.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite.js';

@@ -63,7 +63,10 @@ const drivers: Array<{
   url: () => Promise<string>;
   guard?: (skip: (note: string) => void) => void;
 }> = [
-  { name: 'file', url: async () => `file:${await mkdtemp(join(tmpdir(), 'hosted-admin-'))}` },
+  {
+    name: 'sqlite',
+    url: async () => `sqlite:${join(await mkdtemp(join(tmpdir(), 'hosted-admin-')), 'store.db')}`,
+  },
   {
     name: 'redis',
     url: async () => (redis as RedisServer).url,
@@ -78,7 +81,7 @@ for (const driver of drivers) {
     it('users forget <email>: nothing of the user is left; others keep working', async (context) => {
       driver.guard?.((note) => context.skip(note));
       const keyring = Keyring.fromSecrets({ secret: SECRET });
-      const store = await createStore(await driver.url(), { keyring });
+      const store = await createStore(await driver.url());
       let replica: Replica | undefined;
       try {
         replica = await startReplica({ fake, store, keyring });
@@ -133,7 +136,7 @@ for (const driver of drivers) {
       const front = await startRoundRobinProxy();
       const mcp = `${front.origin}/mcp`;
       const old = Keyring.fromSecrets({ secret: SECRET });
-      let store = await createStore(url, { keyring: old });
+      let store = await createStore(url);
       let replica: Replica | undefined = await startReplica({
         fake,
         store,
@@ -151,7 +154,7 @@ for (const driver of drivers) {
 
       // The rotation runs with MCP_SECRET = new and MCP_SECRET_PREVIOUS = old.
       const rotating = Keyring.fromSecrets({ secret: NEW_SECRET, previous: SECRET });
-      store = await createStore(url, { keyring: rotating });
+      store = await createStore(url);
       const result = await rotateKeys(store, rotating);
       expect(result.keyId).toBe(Keyring.fromSecrets({ secret: NEW_SECRET }).currentKeyId);
       expect(result.resealed).toBeGreaterThan(3);
@@ -170,7 +173,7 @@ for (const driver of drivers) {
 
       // MCP_SECRET_PREVIOUS dropped: the new secret alone opens every sealed record.
       const fresh = Keyring.fromSecrets({ secret: NEW_SECRET });
-      store = await createStore(url, { keyring: fresh });
+      store = await createStore(url);
       try {
         for (const key of await store.keys('')) {
           const value = (await store.get(key))?.value ?? '';
@@ -202,7 +205,7 @@ for (const driver of drivers) {
       driver.guard?.((note) => context.skip(note));
       // Step 1 of a rotation: replicas run with the new secret and the old one as previous.
       const keyring = Keyring.fromSecrets({ secret: NEW_SECRET, previous: SECRET });
-      const store = await createStore(await driver.url(), { keyring });
+      const store = await createStore(await driver.url());
       const front = await startRoundRobinProxy();
       const replicas: Replica[] = [];
       try {

@@ -74,3 +74,25 @@ describe('compose.yaml and Dockerfile', () => {
     expect(files).toEqual(expect.arrayContaining(['bin', 'dist']));
   });
 });
+
+describe('compose.single.yaml', () => {
+  const single = readFileSync(`${root}compose.single.yaml`, 'utf8');
+  /** The Caddyfile inline in a compose file, without the lines that name the upstreams. */
+  const caddyfile = (text: string) =>
+    (/^ {4}content: \|\n((?: {6}.*\n|\n)+)/m.exec(text)?.[1] ?? '')
+      .split('\n')
+      .filter((line) => !/reverse_proxy |lb_policy |# Any replica answers/.test(line))
+      .join('\n');
+
+  it('one server on the SQLite store in a volume, no Redis, behind the same Caddy configuration', () => {
+    expect(single).toContain('MCP_STORE: sqlite:/data/x-mcp-server/store.db');
+    expect(single).toMatch(/^ {6}- server-data:\/data$/m);
+    expect(single).not.toMatch(/image: redis|redis:\/\//);
+    expect(single).toContain('reverse_proxy server:8080 {');
+    expect(caddyfile(single)).toContain('@server path /mcp ');
+    expect(caddyfile(single)).toBe(caddyfile(compose));
+    // The image keeps /data for the store, owned by the user it runs as.
+    expect(dockerfile).toMatch(/^RUN mkdir -p \/data && chown node:node \/data$/m);
+    expect(dockerfile).toContain('XDG_STATE_HOME=/data');
+  });
+});

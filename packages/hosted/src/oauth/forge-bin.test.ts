@@ -61,7 +61,7 @@ async function linkForge(user: SignedIn, origin: string): Promise<void> {
 
 describe('x-mcp-server --auth oauth with Forge', () => {
   it('serves each user their own Forge link, AUTH_REQUIRED without one, and users revoke removes it', async () => {
-    const store = `file:${await mkdtemp(join(tmpdir(), 'hosted-forge-store-'))}`;
+    const store = `sqlite:${join(await mkdtemp(join(tmpdir(), 'hosted-forge-store-')), 'store.db')}`;
     const port = await closedPort();
     const origin = `http://127.0.0.1:${port}`;
     const connectUrl = `${origin}/connect/forge`;
@@ -140,7 +140,7 @@ describe('x-mcp-server --auth oauth with Forge', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 90_000);
 
   it('serves Context Forge to every signed-in user when the config marks it shared', async () => {
     const config = join(home, 'shared.json');

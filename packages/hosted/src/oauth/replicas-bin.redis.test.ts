@@ -66,7 +66,7 @@ beforeAll(async () => {
     proxy.upstreams.push(new URL(server.url).origin);
   }
   // The test's own view of the store, to age a user's upstream token as time would.
-  store = await createStore(redis.url, { keyring });
+  store = await createStore(redis.url);
   connections = new Connections(
     store,
     keyring,

@@ -54,7 +54,7 @@ describe('two replicas on one Redis', () => {
     origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const keyring = Keyring.fromSecrets({ secret: SECRET });
     for (let index = 0; index < 2; index++) {
-      const store = await createStore(redis.url, { keyring });
+      const store = await createStore(redis.url);
       stores.push(store);
       const replica = await startReplica({ fake, store, keyring, publicUrl: origin });
       replicas.push(replica);
@@ -96,7 +96,7 @@ describe('two replicas on one Redis', () => {
     const limitedStores: KvStore[] = [];
     try {
       for (let index = 0; index < 2; index++) {
-        const store = await createStore((redis as RedisServer).url, { keyring, prefix: 'dcr-limit:' });
+        const store = await createStore((redis as RedisServer).url, { prefix: 'dcr-limit:' });
         limitedStores.push(store);
         limited.push(
           await startReplica({

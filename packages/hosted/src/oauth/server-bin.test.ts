@@ -125,9 +125,9 @@ describe('x-mcp-server --auth oauth', () => {
 });
 
 describe('x-mcp-server users', () => {
-  it('lists who signed in, revokes and forgets one user, rotates the keys (file store, server stopped)', async () => {
+  it('lists who signed in, revokes and forgets one user, rotates the keys (sqlite store, server stopped)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hosted-store-'));
-    const store = `file:${dir}`;
+    const store = `sqlite:${join(dir, 'store.db')}`;
     const port = await closedPort();
     let running = await startServer(store, port);
     const alice = await signIn({ url: running.url, fake }, ALICE);
@@ -137,7 +137,7 @@ describe('x-mcp-server users', () => {
 
     // The admin commands take the server's --store, and it wins over MCP_STORE (here another,
     // empty store) as it does for the server.
-    const elsewhere = `file:${await mkdtemp(join(tmpdir(), 'hosted-elsewhere-'))}`;
+    const elsewhere = `sqlite:${join(await mkdtemp(join(tmpdir(), 'hosted-elsewhere-')), 'store.db')}`;
     const adminEnv = { ...serverEnv(dir, port, store), MCP_STORE: elsewhere };
     const run = async (args: string[], env: Record<string, string> = adminEnv) => {
       const child = startProcess({ command: process.execPath, args: [bin, ...args], env });

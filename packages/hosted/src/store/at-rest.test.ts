@@ -39,24 +39,30 @@ async function writeSecrets(store: KvStore): Promise<SealedRecords> {
   return records;
 }
 
-describe('at rest: file store', () => {
-  it('no secret in clear in any file of the store directory; files 0600', async () => {
+describe('at rest: sqlite store', () => {
+  it('no secret in clear in the database file, its -wal or -shm (while open and after close); files 0600', async () => {
     const root = await mkdtemp(join(tmpdir(), 'x-at-rest-'));
     const dir = join(root, 'state');
     try {
-      const store = await createStore(`file:${dir}`, { keyring });
+      const store = await createStore(`sqlite:${join(dir, 'store.db')}`);
       const records = await writeSecrets(store);
       expect((await records.get<typeof secrets>('conn:u1:basecamp'))?.value.refreshToken).toBe(
         secrets.refreshToken,
       );
+      const scan = async () => {
+        const files = await readdir(dir);
+        for (const file of files) {
+          const raw = await readFile(join(dir, file));
+          expect((await stat(join(dir, file))).mode & 0o777, file).toBe(0o600);
+          for (const needle of needles())
+            expect(raw.includes(needle), `${file} contains a secret`).toBe(false);
+        }
+        return files;
+      };
+      // Open: the newest writes are in store.db-wal.
+      expect((await scan()).sort()).toEqual(['store.db', 'store.db-shm', 'store.db-wal']);
       await store.close();
-      const files = await readdir(dir);
-      expect(files.length).toBeGreaterThan(0);
-      for (const file of files) {
-        const raw = await readFile(join(dir, file));
-        expect((await stat(join(dir, file))).mode & 0o777, file).toBe(0o600);
-        for (const needle of needles()) expect(raw.includes(needle), `${file} contains a secret`).toBe(false);
-      }
+      expect(await scan()).toContain('store.db');
     } finally {
       await rm(root, { recursive: true, force: true });
     }

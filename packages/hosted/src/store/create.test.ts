@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Keyring } from '../crypto.js';
 import { createStore } from './create.js';
 
-const keyring = Keyring.fromSecrets({ secret: 'create-store-test-secret-0123456789abcd' });
 const configError = (message: string | RegExp) =>
   expect.objectContaining({
     name: 'ConfigError',
@@ -13,7 +11,7 @@ const configError = (message: string | RegExp) =>
 describe('createStore', () => {
   it('rejects what is not a store URL with a ConfigError naming the accepted forms', async () => {
     for (const url of ['', '   ', 'postgres://db/x', 'memory', '/var/lib/x', 'http://127.0.0.1:6379']) {
-      await expect(createStore(url, { keyring })).rejects.toEqual(configError(/memory:|MCP_STORE/));
+      await expect(createStore(url)).rejects.toEqual(configError(/memory:|MCP_STORE/));
     }
     await expect(createStore(42 as unknown as string)).rejects.toEqual(configError(/empty/));
   });
@@ -40,6 +38,6 @@ describe('createStore', () => {
     const memory = await createStore('memory:');
     expect(memory.driver).toBe('memory');
     await memory.close();
-    await expect(createStore('file:///')).rejects.toEqual(configError(/MCP_SECRET/));
+    await expect(createStore('file:///')).rejects.toEqual(configError(/use sqlite:<path>/));
   });
 });

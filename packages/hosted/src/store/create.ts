@@ -1,24 +1,20 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@x/mcp-core';
-import type { Keyring } from '../crypto.js';
-import { FileStore } from './file.js';
 import type { KvStore } from './kv.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore, type RedisStoreOptions } from './redis.js';
+import { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 
-export interface CreateStoreOptions extends RedisStoreOptions {
-  /** Seals the `file:` snapshot (required for `file:`). */
-  keyring?: Keyring;
-}
+export interface CreateStoreOptions extends RedisStoreOptions, SqliteStoreOptions {}
 
-const FORMS = '`memory:`, `file:<directory>` or `redis://host:port` (`rediss://` for TLS)';
+const FORMS = '`sqlite:<path>`, `redis://host:port` (`rediss://` for TLS) or `memory:`';
 
 /**
  * Opens the store a URL names (`--store` / `MCP_STORE`):
- * - `memory:` — in this process only (tests);
- * - `file:<directory>` — one encrypted snapshot for a single process (the default);
- * - `redis://[user:password@]host:port[/db]`, `rediss://…` — shared by any number of replicas.
+ * - `sqlite:<path>` — one SQLite database file (a relative path is resolved against the
+ *   working directory) for one server and its admin commands (the default);
+ * - `redis://[user:password@]host:port[/db]`, `rediss://…` — shared by any number of replicas;
+ * - `memory:` — in this process only (tests).
  *
  * A malformed URL is a `ConfigError` naming the accepted forms (its password is never echoed).
  * An unreachable Redis is not an error here: calls fail with `StoreUnavailableError` until it
@@ -30,12 +26,11 @@ export async function createStore(url: string, options: CreateStoreOptions = {})
   }
   const text = url.trim();
   if (text === 'memory:' || text === 'memory://') return new MemoryStore();
+  if (text.startsWith('sqlite:')) return SqliteStore.open(sqlitePath(text), options);
   if (text.startsWith('file:')) {
-    const directory = fileDirectory(text);
-    if (!options.keyring) {
-      throw new ConfigError('The file store is encrypted: it needs MCP_SECRET (pass a keyring).');
-    }
-    return FileStore.open(directory, options.keyring);
+    throw new ConfigError(
+      `MCP_STORE "${text}": the file store was replaced by SQLite; use sqlite:<path>, e.g. sqlite:/var/lib/x-mcp/store.db.`,
+    );
   }
   if (/^rediss?:/i.test(text)) {
     checkRedisUrl(text);
@@ -44,22 +39,23 @@ export async function createStore(url: string, options: CreateStoreOptions = {})
   throw new ConfigError(`MCP_STORE "${redact(text)}" is not a store URL: use ${FORMS}.`);
 }
 
-function fileDirectory(text: string): string {
-  let path: string;
-  if (text.startsWith('file://')) {
-    try {
-      path = fileURLToPath(text);
-    } catch (error) {
-      throw new ConfigError(`MCP_STORE "${text}" is not a valid file URL: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-  } else {
-    path = text.slice('file:'.length);
+function sqlitePath(text: string): string {
+  let path = text.slice('sqlite:'.length);
+  if (path.trim() === '') {
+    throw new ConfigError(
+      'MCP_STORE "sqlite:" needs a file path: sqlite:<path>, e.g. sqlite:/var/lib/x-mcp/store.db.',
+    );
   }
-  if (path.trim() === '')
-    throw new ConfigError('MCP_STORE "file:" needs a directory, e.g. file:/var/lib/x-mcp.');
-  if (path.includes('\0')) throw new ConfigError('MCP_STORE file directory contains a NUL character.');
+  // sqlite:///abs/path is the URL spelling of sqlite:/abs/path; sqlite://name/… has a host, which a file does not.
+  if (path.startsWith('//')) {
+    if (!path.startsWith('///')) {
+      throw new ConfigError(
+        `MCP_STORE "${text}" names a host; use sqlite:<path>, e.g. sqlite:/var/lib/x-mcp/store.db.`,
+      );
+    }
+    path = path.slice(2);
+  }
+  if (path.includes('\0')) throw new ConfigError('MCP_STORE sqlite path contains a NUL character.');
   return resolve(path);
 }
 

@@ -7,8 +7,8 @@
  * nothing else about reachability is ever reported as "not found".
  */
 export interface KvStore {
-  /** What backs it: `memory`, `file` or `redis`. */
-  readonly driver: 'memory' | 'file' | 'redis';
+  /** What backs it: `memory`, `sqlite` or `redis`. */
+  readonly driver: 'memory' | 'sqlite' | 'redis';
 
   /** The value, its version and its expiry, or `undefined` when absent or expired. */
   get(key: string): Promise<KvEntry | undefined>;

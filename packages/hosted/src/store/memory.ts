@@ -14,21 +14,14 @@ interface SetState {
   expiresAt?: number | undefined;
 }
 
-/** What the file driver persists: records, sets and the version counter (locks are not kept). */
-export interface MemorySnapshot {
-  seq: number;
-  records: [key: string, value: string, version: number, expiresAt: number | null][];
-  sets: [key: string, members: string[], expiresAt: number | null][];
-}
-
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * The in-process store: one JavaScript thread makes every operation atomic. The `memory:`
- * driver (tests, a single throwaway process) and the base of the `file:` driver.
+ * driver (tests, a single throwaway process).
  */
 export class MemoryStore implements KvStore {
-  readonly driver: 'memory' | 'file';
+  readonly driver = 'memory' as const;
   #records = new Map<string, RecordState>();
   #sets = new Map<string, SetState>();
   #locks = new Map<string, { owner: string; expiresAt: number }>();
@@ -37,24 +30,13 @@ export class MemoryStore implements KvStore {
   #lastSweep = Date.now();
   readonly #watchers = new Set<KvWatcher>();
 
-  constructor(driver: 'memory' | 'file' = 'memory') {
-    this.driver = driver;
-  }
-
-  /** Called after every change; the file driver writes its snapshot here. */
-  protected async changed(): Promise<void> {}
-
-  protected assertOpen(): void {
-    if (this.#closed) throw new StoreUnavailableError(`The ${this.driver} store is closed.`);
-  }
-
-  protected markClosed(): void {
-    this.#closed = true;
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreUnavailableError('The memory store is closed.');
   }
 
   async get(key: string): Promise<KvEntry | undefined> {
     checkKey(key);
-    this.assertOpen();
+    this.#assertOpen();
     const record = this.#liveRecord(key);
     if (!record) return undefined;
     return record.expiresAt === undefined
@@ -68,7 +50,7 @@ export class MemoryStore implements KvStore {
 
   async set(key: string, value: string, options: KvSetOptions = {}): Promise<number | undefined> {
     checkSet(key, value, options);
-    this.assertOpen();
+    this.#assertOpen();
     const current = this.#liveRecord(key);
     if (options.ifVersion !== undefined && (current?.version ?? 0) !== options.ifVersion) return undefined;
     const version = ++this.#seq;
@@ -78,36 +60,36 @@ export class MemoryStore implements KvStore {
       expiresAt: options.ttlMs === undefined ? undefined : Date.now() + options.ttlMs,
     });
     this.#notify(key);
-    await this.#afterWrite();
+    this.#afterWrite();
     return version;
   }
 
   async delete(key: string): Promise<boolean> {
     checkKey(key);
-    this.assertOpen();
+    this.#assertOpen();
     const existed = this.#liveRecord(key) !== undefined;
     if (!existed) return false;
     this.#records.delete(key);
     this.#notify(key);
-    await this.#afterWrite();
+    this.#afterWrite();
     return true;
   }
 
   async consume(key: string): Promise<string | undefined> {
     checkKey(key);
-    this.assertOpen();
+    this.#assertOpen();
     const record = this.#liveRecord(key);
     if (!record) return undefined;
     this.#records.delete(key);
     this.#notify(key);
-    await this.#afterWrite();
+    this.#afterWrite();
     return record.value;
   }
 
   async lock(key: string, ttlMs: number): Promise<KvLock | undefined> {
     checkKey(key);
     checkTtl(ttlMs);
-    this.assertOpen();
+    this.#assertOpen();
     const held = this.#locks.get(key);
     if (held && held.expiresAt > Date.now()) return undefined;
     const owner = randomUUID();
@@ -116,7 +98,7 @@ export class MemoryStore implements KvStore {
       key,
       owner,
       release: async () => {
-        this.assertOpen();
+        this.#assertOpen();
         const current = this.#locks.get(key);
         if (!current || current.owner !== owner || current.expiresAt <= Date.now()) return false;
         this.#locks.delete(key);
@@ -129,7 +111,7 @@ export class MemoryStore implements KvStore {
     checkKey(key);
     checkMembers(members);
     if (options.ttlMs !== undefined) checkTtl(options.ttlMs);
-    this.assertOpen();
+    this.#assertOpen();
     if (members.length === 0) return;
     const until = options.ttlMs === undefined ? undefined : Date.now() + options.ttlMs;
     const set = this.#liveSet(key);
@@ -140,29 +122,29 @@ export class MemoryStore implements KvStore {
       if (until === undefined) set.expiresAt = undefined;
       else if (set.expiresAt !== undefined && set.expiresAt < until) set.expiresAt = until;
     }
-    await this.#afterWrite();
+    this.#afterWrite();
   }
 
   async srem(key: string, members: readonly string[]): Promise<void> {
     checkKey(key);
     checkMembers(members);
-    this.assertOpen();
+    this.#assertOpen();
     const set = this.#liveSet(key);
     if (!set) return;
     let removed = false;
     for (const member of members) removed = set.members.delete(member) || removed;
     if (set.members.size === 0) this.#sets.delete(key);
-    if (removed) await this.#afterWrite();
+    if (removed) this.#afterWrite();
   }
 
   async smembers(key: string): Promise<string[]> {
     checkKey(key);
-    this.assertOpen();
+    this.#assertOpen();
     return [...(this.#liveSet(key)?.members ?? [])];
   }
 
   async keys(prefix: string): Promise<string[]> {
-    this.assertOpen();
+    this.#assertOpen();
     return [...this.#records.keys()].filter(
       (key) => key.startsWith(prefix) && this.#liveRecord(key) !== undefined,
     );
@@ -179,47 +161,19 @@ export class MemoryStore implements KvStore {
   }
 
   async ping(): Promise<void> {
-    this.assertOpen();
+    this.#assertOpen();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
   }
 
-  /** The live state, expired entries left out. */
-  protected snapshot(): MemorySnapshot {
-    this.#sweep();
-    return {
-      seq: this.#seq,
-      records: [...this.#records].map(([key, r]) => [key, r.value, r.version, r.expiresAt ?? null]),
-      sets: [...this.#sets].map(([key, s]) => [key, [...s.members], s.expiresAt ?? null]),
-    };
-  }
-
-  protected restore(snapshot: MemorySnapshot): void {
-    this.#seq = snapshot.seq;
-    this.#records = new Map(
-      snapshot.records.map(([key, value, version, expiresAt]) => [
-        key,
-        { value, version, expiresAt: expiresAt ?? undefined },
-      ]),
-    );
-    this.#sets = new Map(
-      snapshot.sets.map(([key, members, expiresAt]) => [
-        key,
-        { members: new Set(members), expiresAt: expiresAt ?? undefined },
-      ]),
-    );
-    this.#sweep();
-  }
-
   #notify(key: string): void {
     for (const watcher of this.#watchers) watcher.changed(key);
   }
 
-  async #afterWrite(): Promise<void> {
+  #afterWrite(): void {
     if (Date.now() - this.#lastSweep > SWEEP_INTERVAL_MS) this.#sweep();
-    await this.changed();
   }
 
   #sweep(): void {
