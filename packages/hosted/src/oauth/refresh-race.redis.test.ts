@@ -47,7 +47,7 @@ describe('one refresh token sent to two replicas at once', () => {
     fake = await startFakeBasecamp();
     proxy = await startRoundRobinProxy();
     for (let index = 0; index < 2; index++) {
-      const store = await createStore(redis.url, { keyring });
+      const store = await createStore(redis.url);
       stores.push(store);
       const replica = await startReplica({ fake, store, keyring, publicUrl: proxy.origin });
       replicas.push(replica);

@@ -122,7 +122,7 @@ class Fleet {
   }
 
   store(keyring: Keyring): Promise<KvStore> {
-    return createStore((redis as RedisServer).url, { keyring, prefix: this.#prefix });
+    return createStore((redis as RedisServer).url, { prefix: this.#prefix });
   }
 
   async stop(index: number): Promise<void> {

@@ -56,7 +56,7 @@ beforeAll(async () => {
     servers.push(server);
     proxy.upstreams.push(new URL(server.url).origin);
   }
-  store = await createStore(redis.url, { keyring });
+  store = await createStore(redis.url);
 }, 60_000);
 
 afterAll(async () => {

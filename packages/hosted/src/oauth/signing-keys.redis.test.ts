@@ -46,7 +46,7 @@ describe('the store loses the signing keys while replicas run', () => {
 
   /** A replica behind the proxy, on its own connection to the store. */
   async function addReplica(): Promise<Replica> {
-    const own = await createStore((redis as RedisServer).url, { keyring });
+    const own = await createStore((redis as RedisServer).url);
     stores.push(own);
     const replica = await startReplica({
       fake,
@@ -64,7 +64,7 @@ describe('the store loses the signing keys while replicas run', () => {
     if (!('path' in requirement)) return;
     redis = await startRedisServer({ path: requirement.path });
     fake = await startFakeBasecamp();
-    store = await createStore(redis.url, { keyring });
+    store = await createStore(redis.url);
   });
   afterEach(async () => {
     await Promise.all(replicas.splice(0).map((replica) => replica.http.close()));

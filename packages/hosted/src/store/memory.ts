@@ -152,7 +152,7 @@ export class MemoryStore implements KvStore {
 
   /** Every change is made in this process: watchers hear of it before the write resolves. */
   async watch(watcher: KvWatcher): Promise<() => Promise<void>> {
-    this.assertOpen();
+    this.#assertOpen();
     this.#watchers.add(watcher);
     watcher.live();
     return async () => {
