@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startProcess } from '@x/mcp-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../errors.js';
+import { CachedStore } from './cached.js';
 import { runKvConformance } from './conformance.js';
 import { createStore } from './create.js';
 import type { KvStore } from './kv.js';
@@ -336,5 +337,33 @@ describe('sqlite: two processes on one file', () => {
     expect(await readFile(path)).toSatisfy(
       (bytes: Buffer) => bytes.subarray(0, 15).toString() === 'SQLite format 3',
     );
+  });
+});
+
+describe('sqlite: watch (the replica cache on one file)', () => {
+  it('reports its own writes by key, and another connection’s as everything changed', async () => {
+    const path = await freshFile();
+    const [server, admin] = [await openAt(path), await openAt(path)];
+    try {
+      const cached = await CachedStore.over(server, { prefixes: ['grant:'] });
+      await server.set('grant:1', 'g1');
+      expect((await cached.get('grant:1'))?.value).toBe('g1');
+      expect((cached as CachedStore).size).toBe(1);
+      // `users revoke` from an admin process: another connection deletes the grant.
+      await admin.delete('grant:1');
+      const deadline = Date.now() + 5_000;
+      while ((await cached.get('grant:1')) !== undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await cached.get('grant:1')).toBeUndefined();
+      // A write through this store drops the copy in the writer's own call.
+      await server.set('grant:2', 'a');
+      expect((await cached.get('grant:2'))?.value).toBe('a');
+      await server.set('grant:2', 'b');
+      expect((await cached.get('grant:2'))?.value).toBe('b');
+      await cached.close();
+    } finally {
+      await Promise.all([server.close(), admin.close()]);
+    }
   });
 });

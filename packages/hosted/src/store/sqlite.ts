@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ConfigError, InternalError, McpToolError } from '@x/mcp-core';
 import { StoreUnavailableError } from '../errors.js';
-import type { KvEntry, KvLock, KvSetOptions, KvStore } from './kv.js';
+import type { KvEntry, KvLock, KvSetOptions, KvStore, KvWatcher } from './kv.js';
 import { checkKey, checkMembers, checkSet, checkTtl } from './validate.js';
 
 export interface SqliteStoreOptions {
@@ -19,6 +19,11 @@ export interface SqliteStoreOptions {
    * again at once while the last sweep found more than it may delete. Default 1000.
    */
   sweepIntervalMs?: number;
+  /**
+   * How often a watched store looks whether another process (an admin command, a second
+   * server) changed the file (`PRAGMA data_version`), milliseconds. Default 25.
+   */
+  watchIntervalMs?: number;
 }
 
 /** The schema this code writes (`PRAGMA user_version`); a newer file is refused. */
@@ -123,15 +128,19 @@ export class SqliteStore implements KvStore {
   readonly #db: DatabaseSync;
   readonly #sql: ReturnType<typeof prepare>;
   readonly #sweepIntervalMs: number;
+  readonly #watchIntervalMs: number;
+  readonly #watchers = new Set<KvWatcher>();
+  #watchTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #lastSweep = 0;
   #sweepAgain = false;
 
-  private constructor(path: string, db: DatabaseSync, sweepIntervalMs: number) {
+  private constructor(path: string, db: DatabaseSync, sweepIntervalMs: number, watchIntervalMs: number) {
     this.path = path;
     this.#db = db;
     this.#sql = prepare(db);
     this.#sweepIntervalMs = sweepIntervalMs;
+    this.#watchIntervalMs = watchIntervalMs;
   }
 
   /** Opens (creating when absent) the database at `path`; a path that cannot be used is a `ConfigError`. */
@@ -173,7 +182,7 @@ export class SqliteStore implements KvStore {
           }),
         ),
       );
-      return new SqliteStore(file, db, sweepIntervalMs);
+      return new SqliteStore(file, db, sweepIntervalMs, options.watchIntervalMs ?? 25);
     } catch (error) {
       try {
         if (db?.isTransaction) db.exec('ROLLBACK');
@@ -209,28 +218,36 @@ export class SqliteStore implements KvStore {
   async set(key: string, value: string, options: KvSetOptions = {}): Promise<number | undefined> {
     checkSet(key, value, options);
     const { ifVersion, ttlMs } = options;
-    return this.#write(() =>
-      this.#transaction('BEGIN IMMEDIATE', () => {
-        const now = Date.now();
-        if (ifVersion !== undefined) {
-          const current = this.#sql.version.get(key, now)?.version ?? 0;
-          if (current !== ifVersion) return undefined;
-        }
-        const version = this.#nextVersion();
-        this.#sql.upsert.run(key, value, version, ttlMs === undefined ? null : now + ttlMs);
-        return version;
-      }),
+    return this.#write(
+      () =>
+        this.#transaction('BEGIN IMMEDIATE', () => {
+          const now = Date.now();
+          if (ifVersion !== undefined) {
+            const current = this.#sql.version.get(key, now)?.version ?? 0;
+            if (current !== ifVersion) return undefined;
+          }
+          const version = this.#nextVersion();
+          this.#sql.upsert.run(key, value, version, ttlMs === undefined ? null : now + ttlMs);
+          return version;
+        }),
+      (version) => version !== undefined && this.#notify(key),
     );
   }
 
   async delete(key: string): Promise<boolean> {
     checkKey(key);
-    return this.#write(() => live(this.#sql.delete.get(key), Date.now()) !== undefined);
+    return this.#write(
+      () => live(this.#sql.delete.get(key), Date.now()) !== undefined,
+      (existed) => existed && this.#notify(key),
+    );
   }
 
   async consume(key: string): Promise<string | undefined> {
     checkKey(key);
-    return this.#write(() => live(this.#sql.delete.get(key), Date.now())?.value as string | undefined);
+    return this.#write(
+      () => live(this.#sql.delete.get(key), Date.now())?.value as string | undefined,
+      (value) => value !== undefined && this.#notify(key),
+    );
   }
 
   async lock(key: string, ttlMs: number): Promise<KvLock | undefined> {
@@ -295,6 +312,48 @@ export class SqliteStore implements KvStore {
     return this.#run(() => this.#sql.keys.all(prefix, Date.now()).map((row) => row.key as string));
   }
 
+  /**
+   * Writes through this store are reported in the writer's call. Another connection's writes
+   * (an admin command, another server on the same file) cannot be told key by key: SQLite's
+   * `data_version`, looked at every `watchIntervalMs`, says the file changed, and that is
+   * reported as `lost()` then `live()` (everything read before is dropped).
+   */
+  async watch(watcher: KvWatcher): Promise<() => Promise<void>> {
+    this.#assertOpen();
+    this.#watchers.add(watcher);
+    if (!this.#watchTimer) {
+      const version = this.#db.prepare('PRAGMA data_version');
+      let seen = version.get()?.data_version;
+      this.#watchTimer = setInterval(() => {
+        let now: typeof seen;
+        try {
+          now = version.get()?.data_version;
+        } catch {
+          return;
+        }
+        if (now === seen) return;
+        seen = now;
+        for (const each of this.#watchers) {
+          each.lost();
+          each.live();
+        }
+      }, this.#watchIntervalMs);
+      this.#watchTimer.unref();
+    }
+    watcher.live();
+    return async () => {
+      this.#watchers.delete(watcher);
+      if (this.#watchers.size === 0 && this.#watchTimer) {
+        clearInterval(this.#watchTimer);
+        this.#watchTimer = undefined;
+      }
+    };
+  }
+
+  #notify(key: string): void {
+    for (const watcher of this.#watchers) watcher.changed(key);
+  }
+
   async ping(): Promise<void> {
     await this.#run(() => this.#sql.ping.get());
   }
@@ -302,6 +361,9 @@ export class SqliteStore implements KvStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#watchTimer) clearInterval(this.#watchTimer);
+    this.#watchTimer = undefined;
+    this.#watchers.clear();
     try {
       this.#db.close();
     } catch {
@@ -323,9 +385,10 @@ export class SqliteStore implements KvStore {
     }
   }
 
-  /** A write, then (now and then) a bounded sweep of expired rows. */
-  async #write<T>(operation: () => T): Promise<T> {
+  /** A write, reported to watchers (`written`), then (now and then) a bounded sweep of expired rows. */
+  async #write<T>(operation: () => T, written?: (result: T) => unknown): Promise<T> {
     const result = await this.#run(operation);
+    written?.(result);
     const now = Date.now();
     if (this.#sweepAgain || now - this.#lastSweep >= this.#sweepIntervalMs) {
       this.#lastSweep = now;
