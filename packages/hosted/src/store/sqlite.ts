@@ -117,7 +117,7 @@ type Row = Record<string, unknown>;
  * timeout let several processes share the file; every read-modify-write is one statement or
  * one `BEGIN IMMEDIATE` transaction, so they see exactly one winner. A write resolves once it
  * is in the write-ahead log (`synchronous = NORMAL`: it survives the process, not necessarily
- * a power loss; docs/decisions/0017-sqlite-store.md). Values are stored as the
+ * a power loss; docs/decisions/0018-sqlite-store.md). Values are stored as the
  * callers give them (`SealedRecords` seals secrets before they get here). The file and its
  * `-wal` / `-shm` companions are 0600; a directory this creates is 0700.
  */
