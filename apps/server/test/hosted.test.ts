@@ -65,7 +65,7 @@ describe('--auth', () => {
     const env = { XDG_STATE_HOME: '/state', MCP_STORE: 'redis://env:6379' };
     expect(storeUrl('redis://flag:6379', env)).toBe('redis://flag:6379');
     expect(storeUrl(undefined, env)).toBe('redis://env:6379');
-    expect(storeUrl(undefined, { XDG_STATE_HOME: '/state' })).toBe('file:/state/x-mcp-server');
+    expect(storeUrl(undefined, { XDG_STATE_HOME: '/state' })).toBe('sqlite:/state/x-mcp-server/store.db');
   });
 
   it('still refuses to listen beyond loopback without a token when no auth mode is chosen', async () => {

@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { ConflictError, createLogger, type Logger } from '@x/mcp-core';
 import type { Keyring } from './crypto.js';
-import { StoreUnavailableError } from './errors.js';
+import { KeyUnavailableError, StoreUnavailableError } from './errors.js';
 import type { KvStore } from './store/kv.js';
 import { SealedRecords } from './store/sealed.js';
 
@@ -202,7 +202,9 @@ export class SigningKeySet {
       try {
         stored = (await this.#records.open<{ keys: unknown }>(SIGNING_KEYS_KEY, entry))?.value.keys;
       } catch (error) {
-        if (StoreUnavailableError.isInstance(error)) throw error;
+        // A set sealed with a key this replica lacks (KeyUnavailableError) does not open either;
+        // only an unreachable store is not an answer.
+        if (StoreUnavailableError.isInstance(error) && !KeyUnavailableError.isInstance(error)) throw error;
         return this.#refuse(
           'the signing keys in the store do not open with MCP_SECRET (or MCP_SECRET_PREVIOUS)',
         );

@@ -269,11 +269,19 @@ export class RedisStore implements KvStore {
         () => undefined,
       );
     });
-    subscriber.on('close', () => {
+    const lost = () => {
       if (!live || !this.#subscribers.has(subscriber)) return;
       live = false;
       watcher.lost();
+    };
+    // The socket's own end (read in the same turn as the EOF), not only ioredis's 'close' (emitted
+    // in a later phase of the event loop): a request handled in between must not be answered
+    // from memory.
+    subscriber.on('connect', () => {
+      subscriber.stream.once('end', lost);
+      subscriber.stream.once('error', lost);
     });
+    subscriber.on('close', lost);
     subscriber.on('error', () => undefined);
     return async () => {
       if (!this.#subscribers.delete(subscriber)) return;
