@@ -42,6 +42,7 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string', multiple: true },
+    'json-logs': { type: 'boolean', default: false },
     'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -52,6 +53,8 @@ if (flags.help) {
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
                       [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
+                      [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
+                                     each with and without it; with --baseline, the same four on each build)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -342,6 +345,13 @@ const SETUPS = [
   { name: 'token, metrics on (default)', mode: 'token', env: {} },
   { name: 'token, metrics + JSON logs', mode: 'token', env: { MCP_LOG_FORMAT: 'json' } },
   {
+    name: 'oauth + Redis, 1 replica, JSON logs',
+    mode: 'oauth',
+    replicas: 1,
+    env: { MCP_LOG_FORMAT: 'json' },
+    jsonLogsOnly: true,
+  },
+  {
     name: 'token, metrics + JSON logs + traces',
     mode: 'token',
     env: { MCP_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
@@ -414,11 +424,24 @@ async function runSetup(setup) {
 }
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
-// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change).
+// --json-logs: the four setups that price a JSON log line, in the token and the oauth mode.
+const JSON_LOG_PAIRS = [
+  { mode: 'token', text: 'token, metrics on (default)', json: 'token, metrics + JSON logs' },
+  { mode: 'oauth', text: 'oauth + Redis, 1 replica', json: 'oauth + Redis, 1 replica, JSON logs' },
+];
+const jsonLogSetups = new Set(JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]));
+const ownSetups = flags['json-logs']
+  ? SETUPS.filter((setup) => jsonLogSetups.has(setup.name))
+  : SETUPS.filter((setup) => !setup.jsonLogsOnly);
+SETUPS.splice(0, SETUPS.length, ...ownSetups);
+// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change);
+// with --json-logs, all four JSON-log setups.
+const labels = [''];
 for (const checkout of flags.baseline ?? []) {
   const bin = join(checkout, 'apps/server/dist/bin.js');
   const label = checkout.replace(/\/+$/, '').split('/').at(-1);
-  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth' && !candidate.bin)) {
+  labels.push(`${label}: `);
+  for (const setup of ownSetups.filter((candidate) => flags['json-logs'] || candidate.mode === 'oauth')) {
     SETUPS.push({ ...setup, name: `${label}: ${setup.name}`, bin });
   }
 }
@@ -578,7 +601,36 @@ const signInRows =
         '| ---: | ---: | ---: | ---: | ---: |',
         `| ${s.count} | ${fmt(s.medianMs)} | ${fmt(s.p90Ms)} | ${fmt(s.first10MedianMs)} | ${fmt(s.last100MedianMs)} |`,
       ];
-const markdown = [...rows, '', ...memoryRows, '', ...signInRows].join('\n');
+// --json-logs: what the JSON line costs, per mode and build, as ratios within this run.
+const jsonRows = [];
+if (flags['json-logs']) {
+  jsonRows.push(
+    '| build | mode | calls/s text | calls/s JSON | JSON ÷ text (calls/s) | server CPU per call text (µs) | JSON (µs) | + per call (µs) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const label of labels) {
+    for (const pair of JSON_LOG_PAIRS) {
+      const text = results.throughput[label + pair.text];
+      const json = results.throughput[label + pair.json];
+      if (text === undefined || json === undefined) continue;
+      const textCpu = results.cpu[label + pair.text];
+      const jsonCpu = results.cpu[label + pair.json];
+      jsonRows.push(
+        `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.mode} | ${fmt(text, 0)} | ${fmt(json, 0)} | ${fmt(json / text, 2)}× | ${fmt(textCpu, 0)} | ${fmt(jsonCpu, 0)} | ${fmt(jsonCpu - textCpu, 0)} |`,
+      );
+    }
+  }
+  results.jsonLogs = jsonRows;
+}
+const markdown = [
+  ...rows,
+  '',
+  ...jsonRows,
+  ...(jsonRows.length ? [''] : []),
+  ...memoryRows,
+  '',
+  ...signInRows,
+].join('\n');
 results.markdown = markdown;
 results.collectorExports = collector.exports();
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
