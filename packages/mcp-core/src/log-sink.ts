@@ -51,8 +51,12 @@ export class LogSink {
   #droppedTotal = 0;
   #timer: NodeJS.Timeout | undefined;
   #immediate: NodeJS.Immediate | undefined;
+  /** The last write found the pipe full; a retry timer is set. */
+  #blocked = false;
   /** The descriptor failed for good (EPIPE, EBADF...): nobody can read what we would write. */
   #broken = false;
+  /** Set by the exit flush: from then on each line is written at once, until this time at most. */
+  #exitDeadline: number | undefined;
 
   constructor(options: LogSinkOptions = {}) {
     this.#fd = options.fd ?? 2;
@@ -85,7 +89,9 @@ export class LogSink {
     this.#noteDrops(true);
     this.#lines.push(line);
     this.#buffered += line.length;
-    this.#schedule();
+    // Lines from exit handlers that run after the exit flush, within its time.
+    if (this.#exitDeadline !== undefined) this.flushSync(Math.max(0, this.#exitDeadline - Date.now()));
+    else this.#schedule();
   }
 
   /**
@@ -94,12 +100,19 @@ export class LogSink {
    */
   flushSync(timeoutMs = this.#exitTimeoutMs): void {
     this.#cancel();
+    this.#blocked = false;
     this.#noteDrops(true);
     const deadline = Date.now() + timeoutMs;
     while (!this.#broken && this.#writeSome() === 'again') {
       if (Date.now() >= deadline) return;
       sleep(1);
     }
+  }
+
+  /** The exit flush: writes everything, and from then on writes each line at once. */
+  exit(): void {
+    this.#exitDeadline = Date.now() + this.#exitTimeoutMs;
+    this.flushSync();
   }
 
   #noteDrops(force = false): void {
@@ -113,7 +126,8 @@ export class LogSink {
   }
 
   #schedule(): void {
-    if (this.#immediate) return;
+    // While the pipe is full only the retry timer writes: no failing write(2) per line.
+    if (this.#immediate || this.#blocked) return;
     if (this.buffered >= EAGER_FLUSH || this.#intervalMs <= 0) {
       if (this.#timer) clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -136,16 +150,16 @@ export class LogSink {
   #flush(): void {
     this.#timer = undefined;
     this.#immediate = undefined;
-    const result = this.#writeSome();
-    // Room again: the count of what was dropped goes out with the next batch.
-    if (result === 'done') this.#noteDrops();
-    if (result === 'again' || this.buffered > 0 || this.#droppedSinceNotice > 0) {
+    this.#blocked = this.#writeSome() === 'again';
+    if (this.#blocked) {
       // A full pipe: try again after the interval (at least 1 ms), not in a busy loop.
-      if (result === 'again') {
-        this.#timer = setTimeout(() => this.#flush(), Math.max(this.#intervalMs, 1));
-        this.#timer.unref();
-      } else this.#schedule();
+      this.#timer = setTimeout(() => this.#flush(), Math.max(this.#intervalMs, 1));
+      this.#timer.unref();
+      return;
     }
+    // Room again: the count of what was dropped goes out with the next batch.
+    this.#noteDrops();
+    if (this.buffered > 0) this.#schedule();
   }
 
   /** Hands what is buffered to the kernel until it is all written ('done') or the pipe is full ('again'). */
@@ -210,7 +224,7 @@ export function stderrLogSink(dropNotice?: (count: number) => string): LogSink {
   // drop) rather than stalling the event loop in write(2).
   void process.stderr;
   const sink = new LogSink(dropNotice ? { dropNotice } : {});
-  process.on('exit', () => sink.flushSync());
+  process.on('exit', () => sink.exit());
   stderrSink = sink;
   return sink;
 }
