@@ -15,7 +15,7 @@ import { writeSync } from 'node:fs';
  * `N log lines dropped` line takes their place once the reader catches up. The process never
  * blocks on its logs, except at exit for up to `exitTimeoutMs`.
  */
-export interface LogSinkOptions {
+interface LogSinkOptions {
   /** Default 2 (stderr). */
   fd?: number;
   /** Most characters held while the reader is behind; later lines are dropped and counted. Default 1 MiB. */
@@ -28,7 +28,7 @@ export interface LogSinkOptions {
   dropNotice?: (count: number) => string;
 }
 
-export const DEFAULT_MAX_BUFFERED = 1024 * 1024;
+const DEFAULT_MAX_BUFFERED = 1024 * 1024;
 const DEFAULT_FLUSH_INTERVAL_MS = 10;
 const DEFAULT_EXIT_TIMEOUT_MS = 5_000;
 /** Written at once when this much is waiting, instead of waiting for the interval. */
@@ -36,7 +36,7 @@ const EAGER_FLUSH = 64 * 1024;
 /** Largest single write, so a large backlog is not copied into one huge Buffer. */
 const MAX_WRITE = 1024 * 1024;
 
-export class LogSink {
+class LogSink {
   readonly #fd: number;
   readonly #maxBuffered: number;
   readonly #intervalMs: number;
