@@ -98,21 +98,25 @@ class LogSink {
    * Writes everything now, synchronously; on a full pipe retries (sleeping 1 ms between tries)
    * for up to `timeoutMs`. For the exit path; elsewhere the batches go out by themselves.
    */
-  flushSync(timeoutMs = this.#exitTimeoutMs): void {
+  flushSync(timeoutMs = this.#exitTimeoutMs): boolean {
     this.#cancel();
     this.#blocked = false;
     this.#noteDrops(true);
     const deadline = Date.now() + timeoutMs;
     while (!this.#broken && this.#writeSome() === 'again') {
-      if (Date.now() >= deadline) return;
+      if (Date.now() >= deadline) return false;
       sleep(1);
     }
+    return !this.#broken;
   }
 
-  /** The exit flush: writes everything, and from then on writes each line at once. */
-  exit(): void {
+  /**
+   * The exit flush: writes everything, and from then on writes each line at once. True when all
+   * was written (the reader is alive).
+   */
+  exit(): boolean {
     this.#exitDeadline = Date.now() + this.#exitTimeoutMs;
-    this.flushSync();
+    return this.flushSync();
   }
 
   #noteDrops(force = false): void {
@@ -211,6 +215,12 @@ function sleep(ms: number): void {
   Atomics.wait(sleepCell, 0, 0, ms);
 }
 
+/** Makes a stream's descriptor blocking, where Node's handle offers it (pipes, sockets, TTYs). */
+function setBlocking(stream: NodeJS.WriteStream): void {
+  const handle = (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+  handle?.setBlocking?.(true);
+}
+
 let stderrSink: LogSink | undefined;
 
 /**
@@ -224,7 +234,12 @@ export function stderrLogSink(dropNotice?: (count: number) => string): LogSink {
   // drop) rather than stalling the event loop in write(2).
   void process.stderr;
   const sink = new LogSink(dropNotice ? { dropNotice } : {});
-  process.on('exit', () => sink.exit());
+  process.on('exit', () => {
+    // Node prints an uncaught exception's report after the exit handlers, with a plain write(2):
+    // on a non-blocking pipe still full of our lines it would be lost (EAGAIN). The reader has
+    // just taken everything we had, so it is alive: let that last write wait for it.
+    if (sink.exit()) setBlocking(process.stderr);
+  });
   stderrSink = sink;
   return sink;
 }

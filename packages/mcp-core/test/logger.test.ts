@@ -12,6 +12,27 @@ const writer = (mode: string, count: number) => ({
   cwd: packageRoot,
 });
 
+/**
+ * Runs the writer with a reader that starts 200 ms late, so the pipe is full while the process
+ * exits and the exit flush has to wait for it.
+ */
+async function runWithLateReader(mode: string, count: number): Promise<{ code: number; stderr: string }> {
+  const { command, args, cwd } = writer(mode, count);
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.pause();
+  const late = setTimeout(() => {
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stderr.resume();
+  }, 200);
+  const [code] = (await once(child, 'close')) as [number];
+  clearTimeout(late);
+  return { code, stderr };
+}
+
 /** The JSON lines at the start of `text` (up to the first line that is not JSON), and the rest. */
 function splitLines(text: string): { lines: Record<string, unknown>[]; rest: string } {
   const raw = text.split('\n');
@@ -52,19 +73,19 @@ describe('log lines through a real pipe', () => {
 
   it('are all written before process.exit() ends the process', async () => {
     // 4,000 lines (about 800 kB) in one go: far more than a pipe holds, all still buffered at exit.
-    const { code, stderr } = await runProcess(writer('exit', 4_000));
+    const { code, stderr } = await runWithLateReader('exit', 4_000);
     expect(code).toBe(3);
     const { lines, rest } = splitLines(stderr);
     expectNumbered(lines, 4_000);
     expect(rest).toBe('');
   });
 
-  it('are all written before an uncaught exception or unhandled rejection is printed', async () => {
+  it('are all written before an uncaught exception or unhandled rejection is printed, and so is the error', async () => {
     for (const [mode, message] of [
       ['throw', 'thrown after the lines'],
       ['reject', 'rejected after the lines'],
     ] as const) {
-      const { code, stderr } = await runProcess(writer(mode, 2_000));
+      const { code, stderr } = await runWithLateReader(mode, 2_000);
       expect(code).toBe(1);
       const { lines, rest } = splitLines(stderr);
       expectNumbered(lines, 2_000);
