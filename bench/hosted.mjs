@@ -605,9 +605,13 @@ const signInRows =
 const jsonRows = [];
 if (flags['json-logs']) {
   jsonRows.push(
-    '| build | mode | calls/s text | calls/s JSON | JSON ÷ text (calls/s) | server CPU per call text (µs) | JSON (µs) | + per call (µs) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| build | mode | calls/s text | calls/s JSON | JSON ÷ text (calls/s) | server CPU per call text (µs) | JSON (µs) | + per call (µs) | JSON ÷ text CPU, paired by round (median) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
+  // Both setups of a pair run in every round, minutes apart at most: the ratio within a round
+  // cancels most of what other processes on the machine did to that round.
+  const paired = (text, json) =>
+    median((cpuSamples[json] ?? []).map((value, round) => value / cpuSamples[text][round]));
   for (const label of labels) {
     for (const pair of JSON_LOG_PAIRS) {
       const text = results.throughput[label + pair.text];
@@ -616,7 +620,7 @@ if (flags['json-logs']) {
       const textCpu = results.cpu[label + pair.text];
       const jsonCpu = results.cpu[label + pair.json];
       jsonRows.push(
-        `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.mode} | ${fmt(text, 0)} | ${fmt(json, 0)} | ${fmt(json / text, 2)}× | ${fmt(textCpu, 0)} | ${fmt(jsonCpu, 0)} | ${fmt(jsonCpu - textCpu, 0)} |`,
+        `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.mode} | ${fmt(text, 0)} | ${fmt(json, 0)} | ${fmt(json / text, 2)}× | ${fmt(textCpu, 0)} | ${fmt(jsonCpu, 0)} | ${fmt(jsonCpu - textCpu, 0)} | ${fmt(paired(label + pair.text, label + pair.json), 3)}× |`,
       );
     }
   }
