@@ -43,6 +43,7 @@ const { values: flags } = parseArgs({
     revocations: { type: 'string' },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string', multiple: true },
+    'json-logs': { type: 'boolean', default: false },
     'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -54,6 +55,8 @@ if (flags.help) {
                       [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
                       [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
+                      [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
+                                     each with and without it; with --baseline, the same four on each build)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -346,6 +349,13 @@ const SETUPS = [
   { name: 'token, metrics on (default)', mode: 'token', env: {} },
   { name: 'token, metrics + JSON logs', mode: 'token', env: { MCP_LOG_FORMAT: 'json' } },
   {
+    name: 'oauth + Redis, 1 replica, JSON logs',
+    mode: 'oauth',
+    replicas: 1,
+    env: { MCP_LOG_FORMAT: 'json' },
+    jsonLogsOnly: true,
+  },
+  {
     name: 'token, metrics + JSON logs + traces',
     mode: 'token',
     env: { MCP_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
@@ -418,11 +428,24 @@ async function runSetup(setup) {
 }
 
 log(`hosted bench: ${JSON.stringify(config)}, Node ${process.version}`);
-// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change).
+// --json-logs: the four setups that price a JSON log line, in the token and the oauth mode.
+const JSON_LOG_PAIRS = [
+  { mode: 'token', text: 'token, metrics on (default)', json: 'token, metrics + JSON logs' },
+  { mode: 'oauth', text: 'oauth + Redis, 1 replica', json: 'oauth + Redis, 1 replica, JSON logs' },
+];
+const jsonLogSetups = new Set(JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]));
+const ownSetups = flags['json-logs']
+  ? SETUPS.filter((setup) => jsonLogSetups.has(setup.name))
+  : SETUPS.filter((setup) => !setup.jsonLogsOnly);
+SETUPS.splice(0, SETUPS.length, ...ownSetups);
+// --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change);
+// with --json-logs, all four JSON-log setups.
+const labels = [''];
 for (const checkout of flags.baseline ?? []) {
   const bin = join(checkout, 'apps/server/dist/bin.js');
   const label = checkout.replace(/\/+$/, '').split('/').at(-1);
-  for (const setup of SETUPS.filter((candidate) => candidate.mode === 'oauth' && !candidate.bin)) {
+  labels.push(`${label}: `);
+  for (const setup of ownSetups.filter((candidate) => flags['json-logs'] || candidate.mode === 'oauth')) {
     SETUPS.push({ ...setup, name: `${label}: ${setup.name}`, bin });
   }
 }
@@ -641,7 +664,42 @@ const revocationRows = r
       `| ${r.trials} | ${fmt(r.medianMs)} | ${fmt(r.p99Ms)} | ${fmt(r.maxMs)} | ${r.admittedAfterRevoke} |`,
     ]
   : [];
-const markdown = [...rows, '', ...revocationRows, '', ...memoryRows, '', ...signInRows].join('\n');
+// --json-logs: what the JSON line costs, per mode and build, as ratios within this run.
+const jsonRows = [];
+if (flags['json-logs']) {
+  jsonRows.push(
+    '| build | mode | calls/s text | calls/s JSON | JSON ÷ text (calls/s) | server CPU per call text (µs) | JSON (µs) | + per call (µs) | JSON ÷ text CPU, paired by round (median) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  // Both setups of a pair run in every round, minutes apart at most: the ratio within a round
+  // cancels most of what other processes on the machine did to that round.
+  const paired = (text, json) =>
+    median((cpuSamples[json] ?? []).map((value, round) => value / cpuSamples[text][round]));
+  for (const label of labels) {
+    for (const pair of JSON_LOG_PAIRS) {
+      const text = results.throughput[label + pair.text];
+      const json = results.throughput[label + pair.json];
+      if (text === undefined || json === undefined) continue;
+      const textCpu = results.cpu[label + pair.text];
+      const jsonCpu = results.cpu[label + pair.json];
+      jsonRows.push(
+        `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.mode} | ${fmt(text, 0)} | ${fmt(json, 0)} | ${fmt(json / text, 2)}× | ${fmt(textCpu, 0)} | ${fmt(jsonCpu, 0)} | ${fmt(jsonCpu - textCpu, 0)} | ${fmt(paired(label + pair.text, label + pair.json), 3)}× |`,
+      );
+    }
+  }
+  results.jsonLogs = jsonRows;
+}
+const markdown = [
+  ...rows,
+  '',
+  ...jsonRows,
+  ...(jsonRows.length ? [''] : []),
+  ...revocationRows,
+  ...(revocationRows.length ? [''] : []),
+  ...memoryRows,
+  '',
+  ...signInRows,
+].join('\n');
 results.markdown = markdown;
 results.collectorExports = collector.exports();
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });

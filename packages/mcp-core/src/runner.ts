@@ -1,6 +1,7 @@
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import type { HttpAuth, HttpTimeouts, MetricGauge } from './http.js';
+import { stderrLogSink } from './log-sink.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
@@ -137,18 +138,19 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   const wantsStdio = !argv.includes('--http') && !argv.some((arg) => /^(-h|--help|-v|--version)$/.test(arg));
   // Before any provider code loads: from here on a stray console.log cannot reach the protocol stream.
   if (wantsStdio) claimStdout();
-  for (const method of ['log', 'info', 'debug'] as const) {
-    console[method] = (...args: unknown[]) => console.error(...args);
-  }
   const logger = createLogger(options.name);
+  // Everything for stderr through the logger's sink, so it all keeps one order and is written at exit.
+  const sink = stderrLogSink();
+  const stderr = (text: string) => sink.write(text);
+  for (const method of ['log', 'info', 'debug', 'warn', 'error'] as const) {
+    console[method] = (...args: unknown[]) => stderr(`${format(...args)}\n`);
+  }
 
   let flags: ReturnType<typeof parseFlags>;
   try {
     flags = parseFlags(argv, options.flags ?? {});
   } catch (error) {
-    process.stderr.write(
-      `${options.name}: ${(error as Error).message}\nRun ${options.name} --help for usage.\n`,
-    );
+    stderr(`${options.name}: ${(error as Error).message}\nRun ${options.name} --help for usage.\n`);
     process.exitCode = 2;
     return;
   }
@@ -162,7 +164,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     return;
   }
   if (flags.sandbox && !options.createSandbox) {
-    process.stderr.write(`${options.name}: --sandbox is not available for this server.\n`);
+    stderr(`${options.name}: --sandbox is not available for this server.\n`);
     process.exitCode = 2;
     return;
   }
@@ -186,7 +188,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   const host = flags.host ?? '127.0.0.1';
   const openBeyondLoopback = flags.http && !token && !flags.allowUnauthenticated && !isLoopbackHost(host);
   const refuseOpen = () => {
-    process.stderr.write(
+    stderr(
       `${options.name}: refusing to listen on ${host} without a bearer token: anyone who can reach it could call the tools. Set MCP_HTTP_TOKEN, use --host 127.0.0.1, or pass --allow-unauthenticated (only on a trusted network behind your own authentication).\n`,
     );
     process.exitCode = 2;
@@ -271,7 +273,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     await stop?.().catch(() => {});
     await sandbox?.close().catch(() => {});
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${options.name}: ${message}\n`);
+    stderr(`${options.name}: ${message}\n`);
     // A configuration problem is a usage error; stdin may still hold the process open, so exit.
     process.exit(
       McpToolError.isInstance(error) ||
