@@ -103,7 +103,7 @@ class Fleet {
 
   /** A replica on the fleet's store, not behind the proxy. */
   async replica(keyring: Keyring): Promise<Running> {
-    const store = await this.store(keyring);
+    const store = await this.store();
     const errors: string[] = [];
     const logger = createLogger('replica', { level: 'error', write: (line) => errors.push(line) });
     try {
@@ -121,7 +121,7 @@ class Fleet {
     }
   }
 
-  store(keyring: Keyring): Promise<KvStore> {
+  store(): Promise<KvStore> {
     return createStore((redis as RedisServer).url, { prefix: this.#prefix });
   }
 
@@ -415,7 +415,7 @@ describe('rotating MCP_SECRET across two replicas on one Redis', () => {
         .find((provider) => provider.id === 'hosted')
         ?.checks.find((check) => check.name === 'keys');
       expect(keys).toMatchObject({ ok: false, detail: expect.stringContaining(NEW_KEY) });
-      expect(server.stderr()).toContain(`sealed with key ${NEW_KEY}`);
+      await server.waitForStderr(`sealed with key ${NEW_KEY}`);
       expect(server.stderr()).not.toContain(SECRET);
       expect(server.stderr()).not.toContain(NEW_SECRET);
     } finally {

@@ -88,7 +88,7 @@ describe('x-mcp-server --auth oauth', () => {
       expect(fake.tokenRequests('refresh')).toEqual([]);
       const token = (alice.oauth.tokens() as { access_token: string }).access_token;
       expect((await postToolsList(server.url, token)).status).toBe(401);
-      expect(server.stderr()).toContain('the sign-in has ended');
+      await server.waitForStderr('the sign-in has ended');
     } finally {
       await alice.close();
     }

@@ -16,6 +16,12 @@ export interface RunningProcess {
   stdout(): string;
   /** Everything written to stderr so far. */
   stderr(): string;
+  /**
+   * Resolves with stderr once it contains `text` (log lines are written asynchronously, in
+   * batches: a line logged while answering a request may arrive after the answer); rejects after
+   * `timeoutMs` or when the process exits without it.
+   */
+  waitForStderr(text: string, timeoutMs?: number): Promise<string>;
   /** The exit code, or null after a signal. */
   exited: Promise<number | null>;
   /** SIGTERM, SIGKILL after 5 s, and waits for the exit. */
@@ -35,10 +41,38 @@ export function startProcess({ command, args = [], env = {}, cwd }: ProcessOptio
   });
   child.stdin.on('error', () => {});
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const waitForStderr = (text: string, timeoutMs = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!stderr.includes(text)) return false;
+        done();
+        resolve(stderr);
+        return true;
+      };
+      const fail = (why: string) => () => {
+        done();
+        reject(
+          new Error(
+            `stderr never contained ${JSON.stringify(text)} (${why}); it holds:\n${stderr.slice(-4000)}`,
+          ),
+        );
+      };
+      const timer = setTimeout(fail(`waited ${timeoutMs} ms`), timeoutMs);
+      const onExit = fail('the process exited');
+      const done = () => {
+        clearTimeout(timer);
+        child.stderr.off('data', check);
+        child.off('close', onExit);
+      };
+      if (check()) return;
+      child.stderr.on('data', check);
+      child.once('close', onExit);
+    });
   return {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
+    waitForStderr,
     exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
