@@ -209,12 +209,13 @@ export class Connections {
       if (error instanceof LaunchpadGrantError) {
         await permit.failed();
         const budget = await this.#breaker.state().catch(() => undefined);
-        this.#logger?.warn('Launchpad refused a refresh token: the sign-in has ended', {
-          user: userId,
-          error: error.error,
-          ...(budget ? { failures: `${budget.failures} of ${budget.threshold} in the window` } : {}),
-        });
-        await this.#endSignIn(userId, value, version);
+        const spent = budget ? `; ${budget.failures} of ${budget.threshold} refused refreshes in 48 h` : '';
+        await this.#endSignIn(
+          userId,
+          value,
+          version,
+          `Launchpad refused the refresh token (${error.error})${spent}`,
+        );
       } else {
         await permit.release();
         // Only an attempt that reached (or tried to reach) Launchpad backs off: every replica
@@ -230,9 +231,17 @@ export class Connections {
     }
   }
 
-  /** Marks the sign-in dead (`needs_login`, refresh token dropped) unless the record changed since. */
-  async #endSignIn(userId: string, value: BasecampConnection, version: number, why?: string): Promise<void> {
-    await this.#records.set(
+  /**
+   * Marks the sign-in dead (`needs_login`, refresh token dropped) unless the record changed since
+   * `version`; whether it did.
+   */
+  async #endSignIn(
+    userId: string,
+    value: BasecampConnection,
+    version: number,
+    why: string,
+  ): Promise<boolean> {
+    const written = await this.#records.set(
       connectionKey(userId),
       {
         ...value,
@@ -242,7 +251,8 @@ export class Connections {
       } satisfies BasecampConnection,
       { ifVersion: version },
     );
-    if (why) this.#logger?.warn('Basecamp sign-in ended', { user: userId, reason: why });
+    if (written !== undefined) this.#logger?.warn('Basecamp sign-in ended', { user: userId, reason: why });
+    return written !== undefined;
   }
 
   /**
@@ -256,22 +266,8 @@ export class Connections {
       const entry = await this.#records.get<BasecampConnection>(connectionKey(userId));
       if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
       if (this.#due(entry.value)) return;
-      const written = await this.#records.set(
-        connectionKey(userId),
-        {
-          ...entry.value,
-          status: 'needs_login',
-          refreshToken: undefined,
-          updatedAt: Date.now(),
-        } satisfies BasecampConnection,
-        { ifVersion: entry.version },
-      );
-      if (written !== undefined) {
-        this.#logger?.warn('Basecamp refused an access token before its expiry: the sign-in has ended', {
-          user: userId,
-        });
-        return;
-      }
+      const why = 'Basecamp refused an access token before its expiry: the sign-in has ended';
+      if (await this.#endSignIn(userId, entry.value, entry.version, why)) return;
     }
   }
 

@@ -7,7 +7,7 @@ import type { FakeBasecamp } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
-import { RefreshCoordinator } from '../refresh.js';
+import { RefreshCoordinator, type RefreshCoordinatorOptions } from '../refresh.js';
 import { CachedStore } from '../store/cached.js';
 import { createStore } from '../store/create.js';
 import type { KvStore, KvWatcher } from '../store/kv.js';
@@ -33,6 +33,40 @@ afterAll(async () => {
   await fake?.close();
   await redis?.stop();
 });
+
+/** One replica's connections on `store`, refreshing at the fake Launchpad (through `fetch`). */
+function replicaOn(
+  store: KvStore,
+  options: { fetch?: typeof fetch; refresher?: RefreshCoordinatorOptions } = {},
+) {
+  return new Connections(
+    store,
+    keyring,
+    new Launchpad({
+      clientId: fake.client.id,
+      clientSecret: fake.client.secret,
+      url: fake.launchpadUrl,
+      redirectUri: 'http://127.0.0.1/callback',
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+    options.refresher ? { refresher: new RefreshCoordinator(store, keyring, options.refresher) } : {},
+  );
+}
+
+/** Alice's connection with a pair of tokens the fake Launchpad just issued, expiring at `expiresAt`. */
+function issuedConnection(expiresAt: number): BasecampConnection {
+  const issued = fake.issueTokens();
+  return {
+    status: 'active',
+    accessToken: issued.accessToken,
+    refreshToken: issued.refreshToken,
+    expiresAt,
+    accountId: '999999999',
+    accountName: 'Honcho Design',
+    identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
+    updatedAt: Date.now(),
+  };
+}
 
 /** A deferred promise. */
 function deferred<T = void>() {
@@ -93,36 +127,14 @@ for (const driver of drivers) {
       if (driver.name.startsWith('redis') && 'skip' in requirement) context.skip(requirement.skip);
       const [a, b] = await driver.open();
       const gate = gatedFetch();
-      const replica = (store: KvStore) =>
-        new Connections(
-          store,
-          keyring,
-          new Launchpad({
-            clientId: fake.client.id,
-            clientSecret: fake.client.secret,
-            url: fake.launchpadUrl,
-            redirectUri: 'http://127.0.0.1/callback',
-            fetch: gate.fetch,
-          }),
-          // Waiters look every 5 ms: the rounds stay short; the order comes from the gate.
-          { refresher: new RefreshCoordinator(store, keyring, { pollMs: 5 }) },
-        );
+      // Waiters look every 5 ms: the rounds stay short; the order comes from the gate.
+      const replica = (store: KvStore) => replicaOn(store, { fetch: gate.fetch, refresher: { pollMs: 5 } });
       const replicas = [replica(a), replica(b)];
       const records = new SealedRecords(a, keyring);
       try {
         for (let round = 0; round < ROUNDS; round++) {
-          const issued = fake.issueTokens();
-          const old: BasecampConnection = {
-            status: 'active',
-            accessToken: issued.accessToken,
-            refreshToken: issued.refreshToken,
-            // Due: it expires within the refresh margin.
-            expiresAt: Date.now() + 60_000,
-            accountId: '999999999',
-            accountName: 'Honcho Design',
-            identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
-            updatedAt: Date.now(),
-          };
+          // Due: it expires within the refresh margin.
+          const old = issuedConnection(Date.now() + 60_000);
           await replicas[0]?.save(USER, old);
           gate.reset();
           fake.resetLog();
@@ -170,31 +182,11 @@ describe('a replica killed while holding the refresh lock', () => {
     const [a, b] = [await createStore(url, { prefix }), await createStore(url, { prefix })];
     const gate = gatedFetch();
     const replica = (store: KvStore) =>
-      new Connections(
-        store,
-        keyring,
-        new Launchpad({
-          clientId: fake.client.id,
-          clientSecret: fake.client.secret,
-          url: fake.launchpadUrl,
-          redirectUri: 'http://127.0.0.1/callback',
-          fetch: gate.fetch,
-        }),
-        { refresher: new RefreshCoordinator(store, keyring, { lockTtlMs: 500, pollMs: 5 }) },
-      );
+      replicaOn(store, { fetch: gate.fetch, refresher: { lockTtlMs: 500, pollMs: 5 } });
     const [doomed, survivor] = [replica(a), replica(b)];
     try {
-      const issued = fake.issueTokens();
-      await survivor.save(USER, {
-        status: 'active',
-        accessToken: issued.accessToken,
-        refreshToken: issued.refreshToken,
-        expiresAt: Date.now() - 1000,
-        accountId: '999999999',
-        accountName: 'Honcho Design',
-        identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
-        updatedAt: Date.now(),
-      });
+      const expired = issuedConnection(Date.now() - 1000);
+      await survivor.save(USER, expired);
       // The holder takes the lock and is about to call Launchpad when its process dies: its
       // store connection is gone and its lock stays in Redis until the lock's time runs out.
       void doomed.basecamp(USER).catch(() => undefined);
@@ -211,7 +203,7 @@ describe('a replica killed while holding the refresh lock', () => {
       gate.reset();
       gate.open();
       const next = await survivor.basecamp(USER);
-      expect(next.accessToken).not.toBe(issued.accessToken);
+      expect(next.accessToken).not.toBe(expired.accessToken);
       expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
     } finally {
       await b.close();
@@ -237,35 +229,20 @@ describe('a replica whose cache has not heard of another replica’s refresh yet
         return typeof value === 'function' ? value.bind(target) : value;
       },
     }) as KvStore;
-    const launchpad = new Launchpad({
-      clientId: fake.client.id,
-      clientSecret: fake.client.secret,
-      url: fake.launchpadUrl,
-      redirectUri: 'http://127.0.0.1/callback',
-    });
     const [a, b] = [
       await CachedStore.over(slow, { prefixes: ['conn:'] }),
       await CachedStore.over(slow, { prefixes: ['conn:'] }),
     ];
-    const [first, second] = [new Connections(a, keyring, launchpad), new Connections(b, keyring, launchpad)];
-    const issued = fake.issueTokens();
+    const [first, second] = [replicaOn(a), replicaOn(b)];
+    const due = issuedConnection(Date.now() + 60_000);
     await inner.set('warm', '1'); // nothing kept yet; reports flow
-    await first.save(USER, {
-      status: 'active',
-      accessToken: issued.accessToken,
-      refreshToken: issued.refreshToken,
-      expiresAt: Date.now() + 60_000,
-      accountId: '999999999',
-      accountName: 'Honcho Design',
-      identity: { id: '101', name: 'Alice', email: 'alice@example.com' },
-      updatedAt: Date.now(),
-    });
+    await first.save(USER, due);
     for (const deliver of held.splice(0)) deliver();
     // Replica A keeps the due record in memory; replica B refreshes it; A has not heard yet.
     expect((await a.get(connectionKey(USER)))?.value).toBeDefined();
     fake.resetLog();
     const refreshed = await second.basecamp(USER);
-    expect(refreshed.accessToken).not.toBe(issued.accessToken);
+    expect(refreshed.accessToken).not.toBe(due.accessToken);
     expect(await first.basecamp(USER)).toEqual(refreshed);
     expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
     for (const deliver of held.splice(0)) deliver();

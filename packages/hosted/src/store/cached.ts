@@ -125,30 +125,26 @@ export class CachedStore implements KvStore {
     return answers;
   }
 
-  // Writes go to the store; the copy is dropped before and after (the store reports the change
-  // too, but this replica does not wait for its own report).
-  async set(key: string, value: string, options?: KvSetOptions): Promise<number | undefined> {
-    this.#watcher.changed(key);
-    try {
-      return await this.#inner.set(key, value, options);
-    } finally {
-      this.#watcher.changed(key);
-    }
+  set(key: string, value: string, options?: KvSetOptions): Promise<number | undefined> {
+    return this.#write(key, () => this.#inner.set(key, value, options));
   }
 
-  async delete(key: string): Promise<boolean> {
-    this.#watcher.changed(key);
-    try {
-      return await this.#inner.delete(key);
-    } finally {
-      this.#watcher.changed(key);
-    }
+  delete(key: string): Promise<boolean> {
+    return this.#write(key, () => this.#inner.delete(key));
   }
 
-  async consume(key: string): Promise<string | undefined> {
+  consume(key: string): Promise<string | undefined> {
+    return this.#write(key, () => this.#inner.consume(key));
+  }
+
+  /**
+   * A write goes to the store; the copy is dropped before and after (the store reports the
+   * change too, but this replica does not wait for its own report).
+   */
+  async #write<T>(key: string, write: () => Promise<T>): Promise<T> {
     this.#watcher.changed(key);
     try {
-      return await this.#inner.consume(key);
+      return await write();
     } finally {
       this.#watcher.changed(key);
     }
