@@ -145,6 +145,9 @@ function baseEnv(home) {
   };
 }
 
+/** --cpu-prof: each server process's profile file. */
+const profiles = new Map();
+
 /** One x-mcp-server process; resolves once /healthz answers. */
 async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
   const home = await mkdtemp(join(tmpdir(), 'x-bench-hosted-'));
@@ -166,12 +169,15 @@ async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
         };
   const args = [bin, '--http', '--port', String(port), '--providers', 'basecamp'];
   if (mode === 'oauth') args.push('--auth', 'oauth');
+  // The measured phase only: runSetup signals the process before and after it (profile-preload.mjs).
   const profile = flags['cpu-prof']
     ? {
-        NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${flags['cpu-prof']} --cpu-prof-name=${mode}-${port}.cpuprofile`,
+        NODE_OPTIONS: `--import=${new URL('./profile-preload.mjs', import.meta.url).pathname}`,
+        X_BENCH_PROFILE: join(flags['cpu-prof'], `${mode}-${port}.cpuprofile`),
       }
     : {};
   const child = start(args, { env: { ...baseEnv(home), ...own, ...env, ...profile } });
+  if (profile.X_BENCH_PROFILE) profiles.set(child, profile.X_BENCH_PROFILE);
   const deadline = performance.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`x-mcp-server (${mode}) exited: ${child.stderrTail}`);
@@ -405,6 +411,7 @@ async function runSetup(setup) {
     }
     warmAgent.destroy();
     await load(publicPort, tokens, config.warmupSeconds);
+    await toggleProfiles(children, 'started');
     const cpuBefore = await cpuSeconds(children);
     const ownBefore = process.cpuUsage();
     const redisBefore = redisCpuSeconds();
@@ -415,6 +422,7 @@ async function runSetup(setup) {
     // Everything on this machine that serves the calls: the servers, this process (the client
     // loops, the proxy, the fake Basecamp) and Redis. The vCPUs divided by it bound the calls/s.
     const allCpu = cpu + (own.user + own.system) / 1e6 + redisCpu;
+    await toggleProfiles(children, 'done');
     fake.resetLog();
     return {
       ...measured,
@@ -424,6 +432,24 @@ async function runSetup(setup) {
   } finally {
     for (const child of children) await stop(child, { signal: 'SIGTERM' });
     await proxy?.close();
+  }
+}
+
+/** --cpu-prof: starts or stops each server's profiler (SIGUSR2) and waits until it has. */
+async function toggleProfiles(children, marker) {
+  if (!flags['cpu-prof']) return;
+  const { access } = await import('node:fs/promises');
+  for (const child of children) {
+    const file = `${profiles.get(child)}.${marker}`;
+    process.kill(child.pid, 'SIGUSR2');
+    for (;;) {
+      try {
+        await access(file);
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
   }
 }
 

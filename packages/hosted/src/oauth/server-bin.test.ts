@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,15 @@ afterAll(async () => {
 });
 
 describe('x-mcp-server --auth oauth', () => {
+  it.runIf(process.platform === 'linux' && /^2[23]\./.test(process.versions.node))(
+    'runs with AsyncLocalStorage on async context frames (restarted in place, same pid)',
+    () => {
+      const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+      expect(argv).toContain('--experimental-async-context-frame');
+      expect(argv).toContain('--auth');
+    },
+  );
+
   it('signs two users in and calls Basecamp with each one’s own token', async () => {
     const env = { url: server.url, fake };
     for (const identity of [ALICE, BOB]) {

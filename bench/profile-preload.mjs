@@ -1,0 +1,29 @@
+// Loaded into a server process by `bench/hosted.mjs --cpu-prof <dir>` (`node --import`): a V8 CPU
+// profile of the measured phase only. The first SIGUSR2 starts the profiler and writes
+// `<file>.started`; the second writes the profile to `<file>` (X_BENCH_PROFILE) and then `<file>.done`.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+
+const file = process.env.X_BENCH_PROFILE;
+if (file) {
+  const session = new Session();
+  session.connect();
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  let running = false;
+  process.on('SIGUSR2', async () => {
+    if (!running) {
+      running = true;
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      writeFileSync(`${file}.started`, '');
+    } else {
+      running = false;
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      writeFileSync(`${file}.done`, '');
+    }
+  });
+}
