@@ -97,8 +97,8 @@ export class UserRegistryCache {
   }
 
   get(userId: string, key: string, build: () => Promise<ToolRegistry>): Promise<ToolRegistry> {
+    // Idle users are dropped by the server's sweep every minute, not on this per-request path.
     const now = Date.now();
-    this.sweep(now);
     const entry = this.#entries.get(userId);
     this.#entries.delete(userId);
     if (entry && entry.key === key) {
