@@ -1,6 +1,8 @@
-import { ToolRegistry } from '@x/mcp-core';
-import { connectInMemory } from '@x/mcp-core/testing';
+import { McpToolError, ToolRegistry } from '@x/mcp-core';
+import { connectInMemory, errorBody, resultData } from '@x/mcp-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ProjectAllowlist, parseProjects } from './client/projects.js';
+import { BasecampConfigSchema } from './config.js';
 import { createBasecampProvider } from './index.js';
 import { namedSpecs } from './openapi/reports.js';
 import { type Previous, SCENARIO } from './openapi/scenario.js';
@@ -198,7 +200,8 @@ const failed = (outcomes: Outcome[], code: string, text?: string) => [
   ),
 ];
 
-describe('a server limited to some projects, over every tool', () => {
+// Each runs the whole scenario (about 150 calls) on its own fake: slow on a loaded machine.
+describe('a server limited to some projects, over every tool', { timeout: 120_000 }, () => {
   it('the scenario covers every tool', () => {
     const covered = new Set(SCENARIO.map((step) => step.tool));
     expect(namedSpecs().filter(({ name }) => !covered.has(name))).toEqual([]);
@@ -257,5 +260,193 @@ describe('a server limited to some projects, over every tool', () => {
     expect(new Set(writes)).toEqual(
       new Set(['my/profile', 'my/preferences'].map((route) => `/${fake.accountId}/${route}.json`)),
     );
+  });
+});
+
+/** The error `run` throws, as `{ code, message, details }`. */
+function thrown(run: () => unknown): { code: string; message: string; details: unknown } {
+  try {
+    run();
+  } catch (error) {
+    if (McpToolError.isInstance(error))
+      return { code: error.code, message: error.message, details: error.details };
+    return { code: 'OTHER', message: String(error), details: undefined };
+  }
+  return { code: 'NONE', message: '', details: undefined };
+}
+
+describe('the allowlist in the client', () => {
+  const list = new ProjectAllowlist([1001, 1002]);
+  const api = 'https://3.basecampapi.com/999';
+
+  it('sends a project route only for a listed project, and says which ones are', () => {
+    expect(list.check('GET', '/buckets/1001/todos/5.json')).toEqual({ accountWide: false });
+    expect(list.check('PUT', '/projects/1002.json')).toEqual({ accountWide: false });
+    expect(list.check('GET', '/projects/1002/people.json')).toEqual({ accountWide: false });
+    for (const path of ['/buckets/1003/todos/5.json', '/projects/1003.json', '/projects/1003/gauge.json']) {
+      const refused = thrown(() => list.check('GET', path));
+      expect(refused.code, path).toBe('PERMISSION_DENIED');
+      expect(refused.message).toContain('1001, 1002');
+      expect(refused.details).toEqual({ allowed_projects: [1001, 1002] });
+    }
+  });
+
+  it('refuses an item route that names no project, and account-wide writes, but sends the safe ones', () => {
+    for (const [method, path] of [
+      ['GET', '/todos/5.json'],
+      ['PUT', '/todos/5.json'],
+      ['POST', '/recordings/5/comments.json'],
+      ['GET', '/templates.json'],
+      ['POST', '/projects.json'],
+      ['PUT', '/account/name.json'],
+      ['PUT', '/my/unreads.json'],
+      ['DELETE', '/my/profile.json'],
+    ] as const) {
+      const refused = thrown(() => list.check(method, path));
+      expect(refused.code, `${method} ${path}`).toBe('PERMISSION_DENIED');
+      expect(refused.message).toContain('give the tool a project_id of those projects');
+    }
+    for (const [method, path] of [
+      ['GET', '/projects.json'],
+      ['GET', '/projects/recordings.json'],
+      ['GET', '/search.json'],
+      ['GET', '/reports/todos/assigned/7.json'],
+      ['GET', '/my/readings.json'],
+      ['POST', '/attachments.json'],
+      ['PUT', '/my/profile.json'],
+    ] as const) {
+      expect(list.check(method, path), `${method} ${path}`).toEqual({ accountWide: true });
+    }
+  });
+
+  it('refuses a route that would be sent as another one, and checks Link URLs and project queries', () => {
+    for (const path of [
+      '/buckets/1001/../1003/todos/5.json',
+      '/buckets/1001/%2e%2e/1003/todos/5.json',
+      '/buckets/1001/todos/5.json/../../../todos/5.json',
+      '//evil.example/999/projects.json',
+    ]) {
+      expect(thrown(() => list.check('GET', path)).code, path).toBe('PERMISSION_DENIED');
+    }
+    expect(list.check('GET', `${api}/buckets/1001/todos.json?page=2`)).toEqual({ accountWide: false });
+    expect(list.check('GET', `${api}/projects.json?page=3`)).toEqual({ accountWide: true });
+    expect(thrown(() => list.check('GET', `${api}/buckets/1003/todos.json?page=2`)).code).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(thrown(() => list.check('GET', `${api}/todos/5.json`)).code).toBe('PERMISSION_DENIED');
+    expect(thrown(() => list.check('GET', `${api}/projects/recordings.json?bucket=1001,1003`)).code).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(thrown(() => list.check('GET', '/projects/recordings.json', { bucket: '1001,1003' })).code).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(thrown(() => list.check('GET', '/search.json', { bucket_id: 1003 })).code).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(list.check('GET', '/search.json', { bucket_id: 1001, q: 'x' })).toEqual({ accountWide: true });
+    expect(list.check('GET', '/reports/gauges.json', { bucket_ids: '1002,1001' })).toEqual({
+      accountWide: true,
+    });
+  });
+
+  it('leaves out every record that refers to an unlisted project, at any depth', () => {
+    const url = (project: number, rest = 'messages/9') =>
+      `https://3.basecamp.com/999/buckets/${project}/${rest}`;
+    const readings = {
+      unreads: [
+        { id: 1, app_url: url(1003), bucket_name: 'Other' },
+        { id: 2, app_url: url(1001), bucket_name: 'Ours' },
+      ],
+      reads: [],
+    };
+    expect(list.filter('/my/readings.json', readings)).toEqual({
+      unreads: [{ id: 2, app_url: url(1001), bucket_name: 'Ours' }],
+      reads: [],
+    });
+    const reminders = [
+      { reminder_id: 1, question: { id: 5, bucket: { id: 1003, name: 'Other' } } },
+      { reminder_id: 2, question: { id: 6, bucket: { id: 1002, name: 'Ours' } } },
+    ];
+    expect(list.filter('/my/question_reminders.json', reminders)).toEqual([reminders[1]]);
+    // A body that links to another project is text, not a reference: the record stays.
+    const linked = [{ id: 3, bucket: { id: 1001 }, content: `see ${url(1003)}`, creator: { id: 7 } }];
+    expect(list.filter('/search.json', linked)).toEqual(linked);
+    // In the project list, the projects themselves (none without an ID).
+    const projects = [{ id: 1003, url: `${api}/projects/1003.json` }, { id: 1001 }, { name: 'no id' }];
+    expect(list.filter(`${api}/projects.json?page=2`, projects)).toEqual([{ id: 1001 }]);
+    // An answer that is itself another project's record is refused.
+    expect(thrown(() => list.filter('/my/profile.json', { id: 1, bucket: { id: 1003 } })).code).toBe(
+      'PERMISSION_DENIED',
+    );
+  });
+
+  it('reads BASECAMP_PROJECTS and the setting strictly; an empty list allows no project', () => {
+    expect([...(parseProjects(undefined, ' 1001, 1002 ')?.ids ?? [])]).toEqual([1001, 1002]);
+    expect(parseProjects(undefined, '')).toBeUndefined();
+    expect(parseProjects(undefined, undefined)).toBeUndefined();
+    for (const bad of ['1001,,1002', '1001;1002', 'laptop', '-1', '0', '99999999999999999']) {
+      expect(() => parseProjects(undefined, bad), bad).toThrow(/BASECAMP_PROJECTS must be project IDs/);
+    }
+    expect(() => parseProjects([1001, 0], undefined)).toThrow(/projects must be Basecamp project IDs/);
+    const none = parseProjects([], '1001');
+    expect(none?.named).toBe('none');
+    expect(thrown(() => none?.check('GET', '/buckets/1001/todos.json')).code).toBe('PERMISSION_DENIED');
+    expect(BasecampConfigSchema.safeParse({ projects: [1001] }).success).toBe(true);
+    expect(BasecampConfigSchema.safeParse({ projects: ['1001'] }).success).toBe(false);
+    expect(BasecampConfigSchema.safeParse({ projects: [0] }).success).toBe(false);
+  });
+});
+
+describe('list_projects and get_project_tools on a limited server', () => {
+  it('lists only the listed projects, with honest paging, also when Basecamp answers 304', async () => {
+    const fake = await startFakeBasecamp();
+    fakes.push(fake);
+    const provider = createBasecampProvider({
+      apiUrl: fake.url,
+      accessToken: fake.accessToken,
+      accountId: fake.accountId,
+      env: {},
+      projects: [LOCATOR, OLD_SITE],
+    });
+    expect(provider.instructions).toContain(
+      `Limited to projects ${LOCATOR}, ${OLD_SITE}: always pass project_id`,
+    );
+    const connection = await connectInMemory(new ToolRegistry().use(provider));
+    try {
+      const call = async (args: Record<string, unknown>) =>
+        resultData<{ items: { id: number }[]; has_more: boolean; next_page: number | null; total?: number }>(
+          await connection.client.callTool({ name: 'list_projects', arguments: args }),
+        );
+      for (let round = 0; round < 2; round++) {
+        const first = await call({ status: 'all', limit: 1 });
+        expect(first.items.map((project) => project.id)).toEqual([LOCATOR]);
+        expect(first).toMatchObject({ has_more: true, next_page: 2 });
+        expect(first.total).toBeUndefined();
+        const second = await call({ status: 'all', limit: 1, page: 2 });
+        expect(second.items.map((project) => project.id)).toEqual([OLD_SITE]);
+        expect(second).toMatchObject({ has_more: false, next_page: null });
+        const active = await call({});
+        expect(active.items.map((project) => project.id)).toEqual([LOCATOR]);
+        expect(active.has_more).toBe(false);
+      }
+      expect(fake.requests.some((request) => request.status === 304)).toBe(true);
+
+      const tools = resultData<{ id: number }>(
+        await connection.client.callTool({ name: 'get_project_tools', arguments: { project_id: LOCATOR } }),
+      );
+      expect(tools.id).toBe(LOCATOR);
+      fake.resetLog();
+      const refused = errorBody(
+        await connection.client.callTool({ name: 'get_project_tools', arguments: { project_id: LAPTOP } }),
+      );
+      expect(refused).toMatchObject({
+        error_code: 'PERMISSION_DENIED',
+        allowed_projects: [LOCATOR, OLD_SITE],
+      });
+      expect(refused.message).toContain(`Basecamp project ${LAPTOP} is not one this server may use`);
+      expect(fake.requests).toEqual([]);
+    } finally {
+      await connection.close();
+    }
   });
 });
