@@ -78,6 +78,8 @@ async function runScenario(projects: readonly number[] | undefined, inject: Inje
   try {
     for (const step of SCENARIO) {
       const args = step.args(ids, previous);
+      // A fixed project replaces the step's own too: another project's dock IDs inside a listed project.
+      if (typeof inject === 'number' && args.project_id !== undefined) args.project_id = inject;
       if (inject !== 'none' && takesProject.has(step.tool) && args.project_id === undefined) {
         const found = Object.values(args)
           .map(projectOf)
@@ -130,7 +132,8 @@ function trespasses(fake: FakeBasecamp, requests: RecordedRequest[], allowed: re
     const query = Object.values(request.query).join(',');
     const where = `${request.method} ${path}${query ? `?${query}` : ''} (${request.status})`;
     // Event IDs (`/events/{id}`) are numbered apart from records; the fake's may equal a dock tool's.
-    const numbers: string[] = `${path.replace(/\/events\/\d+/, '')} ${query}`.match(/\d+/g) ?? [];
+    const body = request.body === undefined ? '' : JSON.stringify(request.body);
+    const numbers: string[] = `${path.replace(/\/events\/\d+/, '')} ${query} ${body}`.match(/\d+/g) ?? [];
     const bucket = /^\/(?:buckets|projects)\/(\d+)(?:\/|\.json)/.exec(path);
     const ok = (request.status ?? 0) < 400;
     if (bucket && !allowed.includes(Number(bucket[1]))) problems.push(`${where}: another project's route`);
@@ -238,7 +241,19 @@ describe('a server limited to some projects, over every tool', { timeout: 120_00
     const { fake, outcomes, requests } = await runScenario([LAPTOP], LAPTOP);
     expect(trespasses(fake, requests, [LAPTOP])).toEqual([]);
     expect(leaks(fake, outcomes, [LAPTOP])).toEqual([]);
-    expect(failed(outcomes, 'NOT_FOUND')).toContain('get_checkin_question');
+    expect(failed(outcomes, 'NOT_FOUND')).toEqual(
+      expect.arrayContaining([
+        'get_checkin_question',
+        'get_comment',
+        'upload_chat_file',
+        'list_chat_uploads',
+      ]),
+    );
+    // Those were asked inside the listed project, where Basecamp does not find them.
+    const inside = requests.filter(
+      (request) => request.path.includes(`/buckets/${LAPTOP}/`) && request.status === 404,
+    );
+    expect(inside.length).toBeGreaterThan(10);
   });
 
   it('an agent that names an unlisted project is refused before any request about it', async () => {
