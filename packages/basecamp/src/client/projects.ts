@@ -25,10 +25,6 @@ export class ProjectAllowlist {
     return this.ids.size === 0 ? 'none' : [...this.ids].join(', ');
   }
 
-  allows(projectId: number): boolean {
-    return this.ids.has(projectId);
-  }
-
   /**
    * Throws PERMISSION_DENIED unless the request may be sent. `path` is below the account
    * (`/todos/1.json`) or an absolute URL (a `Link` header's next page). Returns whether the answer
