@@ -459,7 +459,20 @@ describe('list_projects and get_project_tools on a limited server', () => {
         allowed_projects: [LOCATOR, OLD_SITE],
       });
       expect(refused.message).toContain(`Basecamp project ${LAPTOP} is not one this server may use`);
+      // Resources too: a message of another project is refused, one of a listed project whose
+      // item lives elsewhere is not found there (and where it is, is not said).
+      await expect(
+        connection.client.readResource({ uri: `basecamp://projects/${LAPTOP}/messages/${IDS.richMessage}` }),
+      ).rejects.toThrow(/is not one this server may use/);
       expect(fake.requests).toEqual([]);
+      const elsewhere = connection.client.readResource({
+        uri: `basecamp://projects/${LOCATOR}/messages/${IDS.richMessage}`,
+      });
+      await expect(elsewhere).rejects.toThrow(/not found in project/);
+      await expect(elsewhere).rejects.not.toThrow(new RegExp(`${LAPTOP}|Leto Laptop`));
+      expect(fake.requests.map((request) => request.path)).toEqual([
+        `/${fake.accountId}/buckets/${LOCATOR}/messages/${IDS.richMessage}.json`,
+      ]);
     } finally {
       await connection.close();
     }
