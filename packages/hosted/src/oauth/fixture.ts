@@ -122,6 +122,7 @@ export async function startReplica(options: {
     handle: (req, res) => (hosted as HostedAuth).auth.handle?.(req, res) ?? Promise.resolve(false),
     authenticate: (request) => (hosted as HostedAuth).auth.authenticate(request),
     registryFor: (info: AuthInfo) => (hosted as HostedAuth).auth.registryFor?.(info) as Promise<ToolRegistry>,
+    accessFor: (info, request) => (hosted as HostedAuth).auth.accessFor?.(info, request) ?? [],
   };
   const http = await serveHttp({
     name: 'hosted-test',
@@ -209,6 +210,8 @@ export async function signIn(
      * `browser` (a Launchpad session cookie in this browser only, so sign-ins can run in parallel).
      */
     identityVia?: 'global' | 'browser';
+    /** The consent page's button: `approve` (everything asked for, the default) or `read` (read only). */
+    decision?: 'approve' | 'read';
   } = {},
 ): Promise<SignedIn> {
   const oauth = options.oauth ?? new TestOAuthClient(REDIRECT, options.authMethod ?? 'none');
@@ -230,7 +233,7 @@ export async function signIn(
   } else {
     env.fake.signInAs(identity);
   }
-  const redirect = await approve(browser, await browser.open(oauth.authorizationUrl));
+  const redirect = await approve(browser, await browser.open(oauth.authorizationUrl), options.decision);
   if (!redirect.url.href.startsWith(REDIRECT)) {
     throw new Error(
       `sign-in did not reach the client: ${redirect.status} ${redirect.url.href} ${redirect.body.slice(0, 300)}`,
@@ -242,10 +245,14 @@ export async function signIn(
   return { client, oauth, browser, close: () => client.close() };
 }
 
-/** Approves the consent page when there is one. */
-export async function approve(browser: OAuthBrowser, page: BrowserPage): Promise<BrowserPage> {
+/** Approves the consent page when there is one (`read`: read only). */
+export async function approve(
+  browser: OAuthBrowser,
+  page: BrowserPage,
+  decision: 'approve' | 'read' = 'approve',
+): Promise<BrowserPage> {
   if (page.status === 200 && page.body.includes('name="decision"')) {
-    return browser.submit(page, { decision: 'approve' });
+    return browser.submit(page, { decision });
   }
   return page;
 }

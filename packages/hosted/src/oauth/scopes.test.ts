@@ -1,10 +1,13 @@
 // Issue #24 behaviour 3: scopes `mcp:read` and `mcp:write`, the consent page's read-only choice,
 // refresh and step-up, against the real authorization server and a signed-in browser.
 import { createHash, randomBytes } from 'node:crypto';
-import { decodeJwt } from 'jose';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { IDS } from '@x/mcp-basecamp/testing';
+import { decodeJwt, importJWK, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSigningKeys } from '../signing-keys.js';
 import type { BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
-import { ALICE, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
+import { ALICE, BOB, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
 import { ACCESS_WORDS } from './pages.js';
 
 let env: Hosted;
@@ -334,5 +337,142 @@ describe('clients and consent from before scopes', () => {
     const { code, page } = await open(flow.url);
     expect(page.status).toBe(0);
     expect(scopeOf((await flow.redeem(code as string)).access_token)).toEqual(['mcp:read', 'mcp:write']);
+  });
+});
+
+/** Every tool `client` is shown. */
+async function listAll(client: Client) {
+  const tools: Awaited<ReturnType<Client['listTools']>>['tools'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** One raw JSON-RPC POST to the MCP endpoint with `bearer`. */
+function rpc(bearer: string, method: string, params: Record<string, unknown> = {}) {
+  return fetch(env.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+}
+
+/** A JSON-RPC result from a JSON or an SSE answer. */
+async function resultOf(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
+  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+}
+
+const COMPLETE = { name: 'basecamp_complete_todo', arguments: { todo_id: IDS.assignedTodo } };
+const writeTools = (tools: Awaited<ReturnType<typeof listAll>>) =>
+  tools.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name);
+
+describe('over MCP with a real client', () => {
+  let bob: SignedIn;
+  let readToken: string;
+  beforeAll(async () => {
+    bob = await signIn(env, BOB, { decision: 'read' });
+    readToken = (bob.oauth.tokens() as { access_token: string }).access_token;
+  });
+  afterAll(async () => {
+    await bob.close();
+  });
+
+  it('lists no write tool to a token without mcp:write, and every tool to one with it', async () => {
+    expect(scopeOf(readToken)).toEqual(['mcp:read']);
+    const read = await listAll(bob.client);
+    expect(read.map((tool) => tool.name)).toEqual(expect.arrayContaining(['whoami', 'basecamp_list_todos']));
+    expect(writeTools(read)).toEqual([]);
+    const all = await listAll(alice.client);
+    expect(writeTools(all)).toContain('basecamp_complete_todo');
+    expect(all.length).toBeGreaterThan(read.length);
+  });
+
+  it('answers a write call with 403 insufficient_scope naming every scope it needs, in one challenge', async () => {
+    const response = await rpc(readToken, 'tools/call', COMPLETE);
+    expect(response.status).toBe(403);
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer error="insufficient_scope", /);
+    expect(challenge).toContain(' scope="mcp:read mcp:write"');
+    expect(challenge).toContain(`resource_metadata="${env.origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge.match(/Bearer /g)).toHaveLength(1);
+    expect(challenge.match(/ scope=/g)).toHaveLength(1);
+    // Nothing reached Basecamp; a read tool works with the same token.
+    const read = await rpc(readToken, 'tools/call', { name: 'whoami', arguments: {} });
+    expect(read.status).toBe(200);
+    expect((await resultOf(read)).isError).toBeFalsy();
+  });
+
+  it('steps up: the client re-authorizes with mcp:write, the person is asked again, the write goes through', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: bob.oauth });
+    const client = new Client({ name: 'scopes-test', version: '1.0.0' });
+    await client.connect(transport);
+    bob.oauth.authorizationUrl = undefined;
+    await expect(client.callTool(COMPLETE)).rejects.toThrow();
+    const url = bob.oauth.authorizationUrl as URL | undefined;
+    expect(url?.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['mcp:read', 'mcp:write']),
+    );
+    bob.browser.stoppedAt = undefined;
+    const page = await bob.browser.open(url as URL);
+    // Signed in and consented to read only: the consent page again, not a silent narrower token.
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(ACCESS_WORDS.write);
+    await bob.browser.submit(page, { decision: 'approve' });
+    const back = bob.browser.stoppedAt as URL | undefined;
+    expect(back?.searchParams.get('code')).toBeTruthy();
+    await transport.finishAuth((back as URL).searchParams);
+    await client.close();
+    expect(scopeOf((bob.oauth.tokens() as { access_token: string }).access_token)).toEqual([
+      'mcp:read',
+      'mcp:write',
+    ]);
+    const after = new Client({ name: 'scopes-test', version: '1.0.0' });
+    await after.connect(new StreamableHTTPClientTransport(new URL(env.url), { authProvider: bob.oauth }));
+    try {
+      expect(writeTools(await listAll(after))).toContain('basecamp_complete_todo');
+      const result = await after.callTool(COMPLETE);
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ id: IDS.assignedTodo, completed: true });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('serves a token from before scopes (`mcp`) read and write', async () => {
+    const [key] = await loadSigningKeys(env.store, env.keyring);
+    const claims = decodeJwt((alice.oauth.tokens() as { access_token: string }).access_token);
+    const legacy = await new SignJWT({ ...claims, scope: 'mcp' } satisfies JWTPayload)
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', ...(key?.kid ? { kid: key.kid } : {}) })
+      .sign(await importJWK(key as never, 'ES256'));
+    const list = await rpc(legacy, 'tools/list');
+    expect(list.status).toBe(200);
+    const names = ((await resultOf(list)).tools as Array<{ name: string }>).map((tool) => tool.name);
+    expect(names).toContain('basecamp_complete_todo');
+    const call = await rpc(legacy, 'tools/call', COMPLETE);
+    expect(call.status).toBe(200);
+    expect((await resultOf(call)).isError).toBeFalsy();
+  });
+
+  it('answers a token with no MCP scope 403 insufficient_scope asking for mcp:read', async () => {
+    const [key] = await loadSigningKeys(env.store, env.keyring);
+    const claims = decodeJwt(readToken);
+    const none = await new SignJWT({ ...claims, scope: 'offline_access mcp:admin' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', ...(key?.kid ? { kid: key.kid } : {}) })
+      .sign(await importJWK(key as never, 'ES256'));
+    const response = await rpc(none, 'tools/list');
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", .*scope="mcp:read", resource_metadata="/,
+    );
   });
 });
