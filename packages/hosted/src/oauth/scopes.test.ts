@@ -5,7 +5,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { IDS } from '@x/mcp-basecamp/testing';
 import { decodeJwt, importJWK, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OidcPayload, oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
+import { SealedRecords } from '../store/sealed.js';
 import type { BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
 import { ALICE, BOB, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
 import { ACCESS_WORDS } from './pages.js';
@@ -326,6 +328,51 @@ describe('clients and consent from before scopes', () => {
     const { page } = await open(flow.url);
     const { code } = await press(page, 'read');
     expect(scopeOf((await flow.redeem(code as string)).access_token)).toEqual(['mcp:read']);
+  });
+
+  it('refreshes a grant from before scopes to `mcp` (read and write), never wider', async () => {
+    const client = await registered();
+    const flow = authorization(client, 'mcp');
+    const { code } = await press((await open(flow.url)).page, 'approve');
+    const tokens = await flow.redeem(code as string);
+    // Rewrite the grant and its refresh token as this server wrote them before scopes.
+    const records = new SealedRecords(env.store, env.keyring);
+    const rewrite = async (key: string, change: (payload: OidcPayload) => OidcPayload) => {
+      const entry = await records.get<OidcPayload>(key);
+      if (!entry) throw new Error(`no record ${key}`);
+      const ttl = entry.expiresAt === undefined ? {} : { ttlMs: entry.expiresAt - Date.now() };
+      expect(await records.set(key, change(entry.value), { ifVersion: entry.version, ...ttl })).toBeDefined();
+    };
+    const grantId = String(decodeJwt(tokens.access_token).gid);
+    await rewrite(oidcKeys.record('Grant', grantId), ({ rejected: _rejected, ...grant }) => ({
+      ...grant,
+      openid: { scope: 'mcp' },
+      resources: Object.fromEntries(
+        Object.keys(grant.resources as object).map((indicator) => [indicator, 'mcp']),
+      ),
+    }));
+    await rewrite(oidcKeys.record('RefreshToken', tokens.refresh_token as string), (token) => ({
+      ...token,
+      scope: 'mcp',
+    }));
+    const widened = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token as string,
+      client_id: client,
+      scope: 'mcp:write',
+    });
+    expect(((await widened.json()) as TokenResponse).error).toBe('invalid_scope');
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token as string,
+      client_id: client,
+    });
+    expect(refreshed.status).toBe(200);
+    const legacy = ((await refreshed.json()) as TokenResponse).access_token;
+    expect(scopeOf(legacy)).toEqual(['mcp']);
+    const call = await rpc(legacy, 'tools/call', COMPLETE);
+    expect(call.status).toBe(200);
+    expect((await resultOf(call)).isError).toBeFalsy();
   });
 
   it('takes a consent remembered before scopes as consent to read and write', async () => {
