@@ -9,7 +9,7 @@ import { type OidcPayload, oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
 import { SealedRecords } from '../store/sealed.js';
 import type { BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
-import { ALICE, BOB, type Hosted, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
+import { ALICE, BOB, type Hosted, REDIRECT, type SignedIn, signIn, startHosted, stepUp } from './fixture.js';
 import { ACCESS_WORDS } from './pages.js';
 
 let env: Hosted;
@@ -460,25 +460,13 @@ describe('over MCP with a real client', () => {
   });
 
   it('steps up: the client re-authorizes with mcp:write, the person is asked again, the write goes through', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: bob.oauth });
-    const client = new Client({ name: 'scopes-test', version: '1.0.0' });
-    await client.connect(transport);
-    bob.oauth.authorizationUrl = undefined;
-    await expect(client.callTool(COMPLETE)).rejects.toThrow();
-    const url = bob.oauth.authorizationUrl as URL | undefined;
-    expect(url?.searchParams.get('scope')?.split(' ')).toEqual(
+    const { url, page } = await stepUp(env, bob, COMPLETE);
+    expect(url.searchParams.get('scope')?.split(' ')).toEqual(
       expect.arrayContaining(['mcp:read', 'mcp:write']),
     );
-    bob.browser.stoppedAt = undefined;
-    const page = await bob.browser.open(url as URL);
     // Signed in and consented to read only: the consent page again, not a silent narrower token.
     expect(page.status).toBe(200);
     expect(page.body).toContain(ACCESS_WORDS.write);
-    await bob.browser.submit(page, { decision: 'approve' });
-    const back = bob.browser.stoppedAt as URL | undefined;
-    expect(back?.searchParams.get('code')).toBeTruthy();
-    await transport.finishAuth((back as URL).searchParams);
-    await client.close();
     expect(scopeOf((bob.oauth.tokens() as { access_token: string }).access_token)).toEqual([
       'mcp:read',
       'mcp:write',
