@@ -11,10 +11,20 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { RegistryView, type ToolAccess } from './access.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, McpToolError } from './errors.js';
 import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
+import {
+  NarrowingSyntaxError,
+  narrowingAccesses,
+  parseNarrowedPath,
+  parseNarrowingHeaders,
+  READONLY_HEADER,
+  type RequestedNarrowing,
+  TOOLS_HEADER,
+  TOOLSETS_HEADER,
+} from './narrowing.js';
 import { toolCallLog } from './observability/call-log.js';
 import { observe } from './observability/events.js';
 import { Gauge, METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
@@ -319,9 +329,30 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       res.end(req.method === 'HEAD' ? undefined : text);
       return;
     }
-    if (url.pathname !== path) {
-      if (auth?.handle && (await auth.handle(req, res))) return;
-      sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+    // Narrowing per connection: `<path>/x/<toolsets>[/readonly]`, `<path>/readonly` and the
+    // X-MCP-* headers. A request without any costs one comparison and three header lookups.
+    let requested: RequestedNarrowing | undefined;
+    try {
+      if (url.pathname !== path) {
+        const narrowed = parseNarrowedPath(path, url.pathname);
+        if (!narrowed) {
+          if (auth?.handle && (await auth.handle(req, res))) return;
+          sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+          return;
+        }
+        requested = { path: narrowed };
+      }
+      const headers = req.headers;
+      if (
+        headers[TOOLSETS_HEADER] !== undefined ||
+        headers[TOOLS_HEADER] !== undefined ||
+        headers[READONLY_HEADER] !== undefined
+      ) {
+        requested = { ...requested, ...parseNarrowingHeaders((name) => headerValue(headers[name])) };
+      }
+    } catch (error) {
+      if (!(error instanceof NarrowingSyntaxError)) throw error;
+      sendJson(res, 400, jsonRpcError(-32602, error.message));
       return;
     }
     if (expectedToken && !tokenMatches(req.headers.authorization, expectedToken)) {
@@ -388,9 +419,24 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         hashKey as string,
       );
     }
-    const accesses = auth?.accessFor && authInfo ? await auth.accessFor(authInfo, request) : NO_ACCESS;
-    if (accesses.length > 0) {
+    const granted = auth?.accessFor && authInfo ? await auth.accessFor(authInfo, request) : NO_ACCESS;
+    if (requested || granted.length > 0) {
       const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
+      let accesses = granted;
+      if (requested) {
+        try {
+          // The connection's own narrowing first: its refusals name the URL or header.
+          accesses = [...narrowingAccesses(base, requested), ...granted];
+        } catch (error) {
+          if (!McpToolError.isInstance(error)) throw error;
+          sendJson(res, 400, {
+            jsonrpc: '2.0',
+            error: { code: -32602, message: error.message, data: error.details },
+            id: null,
+          });
+          return;
+        }
+      }
       const view = new RegistryView(base, accesses, { logger });
       // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
       const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
@@ -460,6 +506,10 @@ function calledTool(body: Buffer): string | undefined {
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   const match = BEARER.exec(header ?? '');
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function toHeaders(req: IncomingMessage): Headers {
