@@ -43,6 +43,13 @@ export interface ServeHttpOptions {
   name: string;
   version: string;
   instructions?: string;
+  /**
+   * What to serve. A `RegistryView` is served under its accesses on every request (e.g. the
+   * operator's `--toolsets`), next to each connection's own narrowing: `<path>/x/<toolsets>`,
+   * `<path>/x/<toolsets>/readonly`, `<path>/readonly` and the `X-MCP-Toolsets`, `X-MCP-Tools`
+   * and `X-MCP-Readonly` headers narrow what a connection sees, never widen it; an unknown
+   * toolset or tool is a 400 naming the valid ones.
+   */
   registry: ToolSource;
   /** Default 3000; 0 picks a free port. */
   port?: number;
@@ -199,6 +206,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
   }
   const registry = toRegistry(options.registry);
+  // A RegistryView serves every request under its accesses (e.g. the operator's --toolsets).
+  const always = options.registry instanceof RegistryView ? options.registry.accesses : NO_ACCESS;
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
   // A narrowed request's view, built before the SDK sees the request (a challenge needs it) and
@@ -419,7 +428,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         hashKey as string,
       );
     }
-    const granted = auth?.accessFor && authInfo ? await auth.accessFor(authInfo, request) : NO_ACCESS;
+    const granted =
+      auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;
     if (requested || granted.length > 0) {
       const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
       let accesses = granted;
