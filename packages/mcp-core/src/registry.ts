@@ -94,6 +94,7 @@ export class ToolRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #instructions: string[] = [];
   readonly #providers: ToolProvider[] = [];
+  readonly #mounted: Mounted[] = [];
   readonly #timeoutMs: number;
   readonly #validateOutput: boolean;
   readonly #logger: Logger;
@@ -165,6 +166,23 @@ export class ToolRegistry {
     return toolset && `${mounted.provider.id}.${toolset.name}`;
   }
 
+  /**
+   * The served name of every tool this registry serves or could serve once its toolset is
+   * enabled (`enable_toolset`), sorted.
+   */
+  knownToolNames(): string[] {
+    const names = new Set(this.#entries.keys());
+    for (const mounted of this.#mounted) {
+      const { include, exclude } = mounted.options;
+      for (const name of mounted.toolsetOf.keys()) {
+        if (include && !include.some((rule) => matches(rule, name))) continue;
+        if (exclude?.some((rule) => matches(rule, name))) continue;
+        names.add(`${mounted.prefix}${name}`);
+      }
+    }
+    return [...names].sort();
+  }
+
   /** Every toolset name narrowing accepts, sorted: each provider's id and its `<id>.<toolset>`s. */
   toolsetNames(): string[] {
     const names = new Set<string>();
@@ -233,6 +251,7 @@ export class ToolRegistry {
     if (meta.length > 0) this.#enablers.set(`${prefix}${ENABLE_TOOLSET}`, mounted);
     if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
+    this.#mounted.push(mounted);
     return this;
   }
 

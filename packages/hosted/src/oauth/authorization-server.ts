@@ -18,6 +18,7 @@ import { basecampUserId, type Connections } from './connections.js';
 import { requestScope, withInteractionCookies } from './interaction-cookie.js';
 import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
 import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
+import { isNarrowedResource } from './narrowed-resource.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
 import {
   impliedRequestScopes,
@@ -332,7 +333,8 @@ export async function createAuthorizationServer(
         defaultResource: async () => resource,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
-          if (!resourceVariants.has(indicator)) {
+          // A narrowed connector URL (/mcp/x/…) is this server too: its tokens are bound to /mcp.
+          if (!resourceVariants.has(indicator) && !isNarrowedResource(resource, indicator)) {
             throw new (oidcErrors.InvalidTarget as new (description: string) => Error)(
               `this server issues tokens only for ${resource}`,
             );
