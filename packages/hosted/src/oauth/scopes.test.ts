@@ -399,9 +399,9 @@ async function listAll(client: Client) {
   return tools;
 }
 
-/** One raw JSON-RPC POST to the MCP endpoint with `bearer`. */
-function rpc(bearer: string, method: string, params: Record<string, unknown> = {}) {
-  return fetch(env.url, {
+/** One raw JSON-RPC POST to the MCP endpoint (or a narrowed one: `/mcp/readonly`) with `bearer`. */
+function rpc(bearer: string, method: string, params: Record<string, unknown> = {}, url = env.url) {
+  return fetch(url, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${bearer}`,
@@ -457,6 +457,20 @@ describe('over MCP with a real client', () => {
     const read = await rpc(readToken, 'tools/call', { name: 'whoami', arguments: {} });
     expect(read.status).toBe(200);
     expect((await resultOf(read)).isError).toBeFalsy();
+  });
+
+  it('challenges on a narrowed URL with its own metadata; where the URL refuses too, a tool error', async () => {
+    const narrowed = await rpc(readToken, 'tools/call', COMPLETE, `${env.origin}/mcp/x/basecamp.todos`);
+    expect(narrowed.status).toBe(403);
+    expect(narrowed.headers.get('www-authenticate')).toContain(
+      `scope="mcp:read mcp:write", resource_metadata="${env.origin}/.well-known/oauth-protected-resource/mcp/x/basecamp.todos"`,
+    );
+    // `/mcp/readonly` refuses the write whatever the token: a step-up cannot help, so no 403.
+    const readonly = await rpc(readToken, 'tools/call', COMPLETE, `${env.origin}/mcp/readonly`);
+    expect(readonly.status).toBe(200);
+    const result = await resultOf(readonly);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).toContain('PERMISSION_DENIED');
   });
 
   it('steps up: the client re-authorizes with mcp:write, the person is asked again, the write goes through', async () => {
