@@ -7,9 +7,17 @@ import { VERSION } from './version.js';
 const TOOLSET_LIST =
   'projects, todos, messages, docs, schedule, cards, checkins, chat, clients, activity, admin';
 
-/** `--toolsets` wins over `BASECAMP_TOOLSETS`, which the provider reads itself. */
+/**
+ * `--toolsets` wins over `BASECAMP_TOOLSETS`, which the provider reads itself. The names of
+ * connection URLs are accepted too: `basecamp.todos` is `todos`, `basecamp` is `all`.
+ */
 function toolsets(flag: string | boolean | undefined): { toolsets: string } | undefined {
-  return typeof flag === 'string' ? { toolsets: flag } : undefined;
+  if (typeof flag !== 'string') return undefined;
+  const names = flag.split(',').map((name) => {
+    const trimmed = name.trim();
+    return trimmed === 'basecamp' ? 'all' : trimmed.replace(/^basecamp\./, '');
+  });
+  return { toolsets: names.join(',') };
 }
 
 /** `--dynamic-toolsets` switches it on; otherwise the provider reads `BASECAMP_DYNAMIC_TOOLSETS`. */
@@ -37,7 +45,7 @@ await runBin({
     toolsets: {
       type: 'string',
       value: '<a,b>',
-      description: `tools to serve: default, all, or ${TOOLSET_LIST} (env BASECAMP_TOOLSETS)`,
+      description: `tools to serve: default, all, or ${TOOLSET_LIST}; basecamp.todos means todos (env BASECAMP_TOOLSETS)`,
     },
     'dynamic-toolsets': {
       type: 'boolean',

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,10 +10,21 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
-import { ConfigError } from './errors.js';
+import { RegistryView, type ToolAccess } from './access.js';
+import { ConfigError, McpToolError } from './errors.js';
 import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { type ToolSource, toRegistry } from './mount.js';
+import {
+  NarrowingSyntaxError,
+  narrowingAccesses,
+  parseNarrowedPath,
+  parseNarrowingHeaders,
+  READONLY_HEADER,
+  type RequestedNarrowing,
+  TOOLS_HEADER,
+  TOOLSETS_HEADER,
+} from './narrowing.js';
 import { toolCallLog } from './observability/call-log.js';
 import { observe } from './observability/events.js';
 import { Gauge, METRICS_CONTENT_TYPE, ServerMetrics } from './observability/metrics.js';
@@ -31,6 +43,13 @@ export interface ServeHttpOptions {
   name: string;
   version: string;
   instructions?: string;
+  /**
+   * What to serve. A `RegistryView` is served under its accesses on every request (e.g. the
+   * operator's `--toolsets`), next to each connection's own narrowing: `<path>/x/<toolsets>`,
+   * `<path>/x/<toolsets>/readonly`, `<path>/readonly` and the `X-MCP-Toolsets`, `X-MCP-Tools`
+   * and `X-MCP-Readonly` headers narrow what a connection sees, never widen it; an unknown
+   * toolset or tool is a 400 naming the valid ones.
+   */
   registry: ToolSource;
   /** Default 3000; 0 picks a free port. */
   port?: number;
@@ -112,6 +131,8 @@ export interface HttpAuth {
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /** The tools this caller sees; default: the `registry` option. */
   registryFor?(auth: AuthInfo): Promise<ToolRegistry>;
+  /** The narrowings this caller's request is served under (scopes, policy), next to the URL's. */
+  accessFor?(auth: AuthInfo, request: Request): readonly ToolAccess[] | Promise<readonly ToolAccess[]>;
 }
 
 export interface HttpHandle {
@@ -185,15 +206,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
   }
   const registry = toRegistry(options.registry);
+  // A RegistryView serves every request under its accesses (e.g. the operator's --toolsets).
+  const always = options.registry instanceof RegistryView ? options.registry.accesses : NO_ACCESS;
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
+  // A narrowed request's view, built before the SDK sees the request (a challenge needs it) and
+  // handed to the SDK's per-request factory through the async context of that request.
+  const views = new AsyncLocalStorage<RegistryView>();
   const handler = createMcpHandler(
     async ({ authInfo }) =>
       createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry: authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry,
+        registry:
+          views.getStore() ??
+          (authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry),
         transport: 'http',
       }),
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
@@ -310,9 +338,30 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       res.end(req.method === 'HEAD' ? undefined : text);
       return;
     }
-    if (url.pathname !== path) {
-      if (auth?.handle && (await auth.handle(req, res))) return;
-      sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+    // Narrowing per connection: `<path>/x/<toolsets>[/readonly]`, `<path>/readonly` and the
+    // X-MCP-* headers. A request without any costs one comparison and three header lookups.
+    let requested: RequestedNarrowing | undefined;
+    try {
+      if (url.pathname !== path) {
+        const narrowed = parseNarrowedPath(path, url.pathname);
+        if (!narrowed) {
+          if (auth?.handle && (await auth.handle(req, res))) return;
+          sendJson(res, 404, jsonRpcError(-32000, `Not found. The MCP endpoint is ${path}.`));
+          return;
+        }
+        requested = { path: narrowed };
+      }
+      const headers = req.headers;
+      if (
+        headers[TOOLSETS_HEADER] !== undefined ||
+        headers[TOOLS_HEADER] !== undefined ||
+        headers[READONLY_HEADER] !== undefined
+      ) {
+        requested = { ...requested, ...parseNarrowingHeaders((name) => headerValue(headers[name])) };
+      }
+    } catch (error) {
+      if (!(error instanceof NarrowingSyntaxError)) throw error;
+      sendJson(res, 400, jsonRpcError(-32602, error.message));
       return;
     }
     if (expectedToken && !tokenMatches(req.headers.authorization, expectedToken)) {
@@ -379,6 +428,37 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         hashKey as string,
       );
     }
+    const granted =
+      auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;
+    if (requested || granted.length > 0) {
+      const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
+      let accesses = granted;
+      if (requested) {
+        try {
+          // The connection's own narrowing first: its refusals name the URL or header.
+          accesses = [...narrowingAccesses(base, requested), ...granted];
+        } catch (error) {
+          if (!McpToolError.isInstance(error)) throw error;
+          sendJson(res, 400, {
+            jsonrpc: '2.0',
+            error: { code: -32602, message: error.message, data: error.details },
+            id: null,
+          });
+          return;
+        }
+      }
+      const view = new RegistryView(base, accesses, { logger });
+      // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
+      const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
+      const challenge = called === undefined ? undefined : view.challenge(called);
+      if (challenge) {
+        await sendResponse(res, challenge);
+        return;
+      }
+      const options = authInfo ? { authInfo } : undefined;
+      await sendResponse(res, await views.run(view, () => handler.fetch(request, options)));
+      return;
+    }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
   }
 
@@ -419,10 +499,27 @@ function digest(token: string): Buffer {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
+
+/** The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON. */
+function calledTool(body: Buffer): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+}
 
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   const match = BEARER.exec(header ?? '');
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function toHeaders(req: IncomingMessage): Headers {

@@ -1,4 +1,5 @@
 import { format, parseArgs } from 'node:util';
+import { RegistryView } from './access.js';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import type { HttpAuth, HttpTimeouts, MetricGauge } from './http.js';
 import { stderrLogSink } from './log-sink.js';
@@ -118,6 +119,7 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'allow-unauthenticated': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  toolsets: { type: 'string' },
   include: { type: 'string' },
   exclude: { type: 'string' },
   'timeout-ms': { type: 'string' },
@@ -184,6 +186,22 @@ export async function runBin(options: RunBinOptions): Promise<void> {
     return composeInto(registry, isProviderList(source) ? source : [{ provider: source }], flags);
   };
 
+  // `--toolsets` narrows what is served, in the form connection URLs use (basecamp.todos).
+  const loadServed = async (): Promise<ToolRegistry | RegistryView> => {
+    const registry = await loadRegistry();
+    if (!flags.toolsets) return registry;
+    const valid = registry.toolsetNames();
+    const unknown = flags.toolsets.filter((name) => !valid.includes(name));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `--toolsets: unknown toolset${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}. The toolsets are: ${valid.join(', ')} (a provider, or a provider, a dot and one of its toolsets).`,
+      );
+    }
+    return new RegistryView(registry, [{ source: 'the --toolsets flag', toolsets: flags.toolsets }], {
+      logger,
+    });
+  };
+
   const token = process.env.MCP_HTTP_TOKEN || undefined;
   const host = flags.host ?? '127.0.0.1';
   const openBeyondLoopback = flags.http && !token && !flags.allowUnauthenticated && !isLoopbackHost(host);
@@ -212,6 +230,11 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           flags,
         );
       const setup = await options.createHttpAuth?.({ ...context, compose });
+      if (setup && flags.toolsets) {
+        throw new ConfigError(
+          '--toolsets narrows a server for one user; with an auth mode give people narrowed connector URLs (/mcp/x/<toolsets>) instead.',
+        );
+      }
       if (setup && token) {
         throw new ConfigError('MCP_HTTP_TOKEN and an auth mode cannot be used together: unset one.');
       }
@@ -223,7 +246,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
-        registry: setup?.provider ? compose(setup.provider) : await loadRegistry(),
+        registry: setup?.provider ? compose(setup.provider) : await loadServed(),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host,
         ...(token ? { token } : {}),
@@ -245,13 +268,13 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       };
       stopped = new Promise((resolve) => handle.server.once('close', resolve));
     } else {
-      let registry: Promise<ToolRegistry> | undefined;
+      let registry: Promise<ToolRegistry | RegistryView> | undefined;
       const startCache = startCacheSession(options, context, flags.sandbox, logger);
       const handle = serveStdio({
         name: options.name,
         version: options.version,
         registry: () => {
-          registry ??= loadRegistry();
+          registry ??= loadServed();
           return registry;
         },
         logger,
@@ -266,7 +289,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           : 'serving MCP over stdio; waiting for a client on stdin',
       );
       // Load the provider right after connecting, so a bad configuration shows at once.
-      registry ??= loadRegistry();
+      registry ??= loadServed();
       await registry;
     }
   } catch (error) {
@@ -411,6 +434,8 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
     allowedHosts: list(values['allowed-hosts']),
     allowUnauthenticated: values['allow-unauthenticated'] ?? false,
     readOnly: values['read-only'] ?? false,
+    // A bin with its own --toolsets (basecamp-mcp: its toolsets to load) reads it itself.
+    toolsets: own.toolsets ? undefined : list(values.toolsets),
     include: list(values.include),
     exclude: list(values.exclude),
     timeoutMs,
@@ -456,7 +481,7 @@ ${ownFlags.join('')}  --http                   serve stateless Streamable HTTP i
   --allowed-hosts <a,b>    extra Host header names to accept over HTTP
   --allow-unauthenticated  listen beyond loopback without MCP_HTTP_TOKEN (trusted networks only)
   --read-only              serve only tools that never change anything
-  --include <a,b>          serve only these tools, prompts, resources (names or * patterns)
+${options.flags?.toolsets ? '' : '  --toolsets <a,b>         serve only these toolsets: a provider (forge) or provider.toolset (basecamp.todos)\n'}  --include <a,b>          serve only these tools, prompts, resources (names or * patterns)
   --exclude <a,b>          do not serve these tools, prompts, resources (names or * patterns)
   --timeout-ms <n>         time budget of one tool call (default 60000)
   --sandbox                serve against a local fake of the upstream (no account needed)${options.createSandbox ? '' : ' [not available]'}

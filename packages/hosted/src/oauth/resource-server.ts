@@ -7,13 +7,15 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   OAuthError,
   OAuthErrorCode,
-  requireBearerAuth,
+  type OAuthTokenVerifier,
+  verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { type Logger, McpToolError } from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
-import { MCP_SCOPE } from './authorization-server.js';
+import { narrowedPath } from './narrowed-resource.js';
+import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
 
 export interface ResourceServerOptions {
   issuer: string;
@@ -45,12 +47,22 @@ export interface ResourceServerOptions {
 }
 
 export interface ResourceServer {
-  /** The RFC 9728 document's URL, advertised in every challenge. */
+  /** The RFC 9728 document's URL, advertised in every challenge (a narrowed URL's own, on its requests). */
   metadataUrl: string;
-  /** Serves the metadata at `/.well-known/oauth-protected-resource[/mcp]`; `false` for other paths. */
+  /**
+   * Serves the metadata at `/.well-known/oauth-protected-resource[/mcp]`, and at
+   * `/.well-known/oauth-protected-resource/mcp/x/…` for every narrowed connector URL (its
+   * `resource` is that URL); `false` for other paths.
+   */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** An `/mcp` request's caller, or the 400/401/403/503 answer. */
   authenticate(request: Request): Promise<AuthInfo | Response>;
+  /**
+   * The 403 `insufficient_scope` answer to a request its token's scopes do not cover, naming
+   * every scope the operation needs in one challenge (the client steps up with them), and the
+   * metadata of the URL the request went to.
+   */
+  insufficientScope(request: Request, scopes: readonly string[], description: string): Response;
   /** How many verified access tokens are cached now. */
   readonly verifiedTokens: number;
   /** Verifies with these public keys from now on (the authorization server's new key set). */
@@ -113,62 +125,94 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       response_types_supported: ['code'],
     },
     resourceServerUrl: resourceUrl,
-    scopesSupported: [MCP_SCOPE],
+    scopesSupported: [...READ_WRITE_SCOPES],
     dangerouslyAllowInsecureIssuerUrl: isLoopbackHost(new URL(options.issuer).hostname),
   });
   const document = JSON.stringify({ ...metadata, bearer_methods_supported: ['header'] });
-  const challenge = { requiredScopes: [MCP_SCOPE], resourceMetadataUrl: metadataUrl };
+  // What a client without a token should ask for: read and write (the person may grant read
+  // only). `mcp` is still accepted: tokens issued before `mcp:read` and `mcp:write` carry it.
+  const challenge = { requiredScopes: [...READ_WRITE_SCOPES], resourceMetadataUrl: metadataUrl };
+  const wellKnown = '/.well-known/oauth-protected-resource';
+  /**
+   * A narrowed connector URL (`/mcp/x/basecamp.todos`, `/mcp/readonly`) is a resource of its own
+   * to a client: its metadata names it (clients refuse a `resource` other than the URL they
+   * connect to, RFC 9728 §3.3), and its 401 points there. Its tokens are the server's: the
+   * authorization server binds them to `<issuer>/mcp`, so one token serves every narrowing.
+   */
+  const challengeFor = (path: string | undefined) => {
+    const narrowed = narrowedPath(resourceUrl.pathname, path);
+    return narrowed
+      ? { ...challenge, resourceMetadataUrl: `${resourceUrl.origin}${wellKnown}${narrowed}` }
+      : challenge;
+  };
 
-  const gate = requireBearerAuth({
-    ...challenge,
-    expectedResource: resourceUrl,
-    verifier: {
-      async verifyAccessToken(token) {
-        // Keyed by a digest of the whole token: a token that differs in any character (a
-        // tampered signature, a shared prefix) never matches an entry.
-        const digest = cacheSize > 0 ? createHash('sha256').update(token).digest('base64url') : '';
-        const hit = cacheSize > 0 ? verified.get(digest) : undefined;
-        if (hit) {
-          verified.delete(digest);
-          if (hit.exp * 1000 > Date.now()) {
-            verified.set(digest, hit);
-            return authInfo(token, hit);
-          }
+  const verifier: OAuthTokenVerifier = {
+    async verifyAccessToken(token) {
+      // Keyed by a digest of the whole token: a token that differs in any character (a
+      // tampered signature, a shared prefix) never matches an entry.
+      const digest = cacheSize > 0 ? createHash('sha256').update(token).digest('base64url') : '';
+      const hit = cacheSize > 0 ? verified.get(digest) : undefined;
+      if (hit) {
+        verified.delete(digest);
+        if (hit.exp * 1000 > Date.now()) {
+          verified.set(digest, hit);
+          return authInfo(token, hit);
         }
-        let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
-        await refreshKeys(token);
-        const generation = keysGeneration;
-        try {
-          ({ payload } = await jwtVerify(token, keySet, {
-            issuer: options.issuer,
-            audience: options.resource,
-            algorithms: ['ES256'],
-            typ: 'at+jwt',
-            clockTolerance: tolerance,
-            requiredClaims: ['exp', 'sub', 'client_id', 'gid'],
-          }));
-        } catch {
-          throw new OAuthError(
-            OAuthErrorCode.InvalidToken,
-            'The access token is invalid, expired or not for this server.',
-          );
-        }
-        const claims: VerifiedToken = {
-          clientId: String(payload.client_id),
-          scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
-          exp: payload.exp as number,
-          userId: payload.sub as string,
-          grantId: String(payload.gid),
-        };
-        // Only until `exp` itself (the clock tolerance is for verifying, not for keeping).
-        if (cacheSize > 0 && generation === keysGeneration && claims.exp * 1000 > Date.now()) {
-          verified.set(digest, claims);
-          if (verified.size > cacheSize) verified.delete(verified.keys().next().value as string);
-        }
-        return authInfo(token, claims);
-      },
+      }
+      let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+      await refreshKeys(token);
+      const generation = keysGeneration;
+      try {
+        ({ payload } = await jwtVerify(token, keySet, {
+          issuer: options.issuer,
+          audience: options.resource,
+          algorithms: ['ES256'],
+          typ: 'at+jwt',
+          clockTolerance: tolerance,
+          requiredClaims: ['exp', 'sub', 'client_id', 'gid'],
+        }));
+      } catch {
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'The access token is invalid, expired or not for this server.',
+        );
+      }
+      const claims: VerifiedToken = {
+        clientId: String(payload.client_id),
+        scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
+        exp: payload.exp as number,
+        userId: payload.sub as string,
+        grantId: String(payload.gid),
+      };
+      // Only until `exp` itself (the clock tolerance is for verifying, not for keeping).
+      if (cacheSize > 0 && generation === keysGeneration && claims.exp * 1000 > Date.now()) {
+        verified.set(digest, claims);
+        if (verified.size > cacheSize) verified.delete(verified.keys().next().value as string);
+      }
+      return authInfo(token, claims);
     },
-  });
+  };
+  /**
+   * The SDK's bearer check, challenging with `answer` (a narrowed URL's metadata). Not its
+   * `requireBearerAuth`, which wants every one of its scopes: any MCP scope will do here.
+   */
+  const gate = async (request: Request, answer: typeof challenge) => {
+    const [header] = (request.headers.get('authorization') ?? '').split(',');
+    try {
+      return await verifyBearerToken(header || undefined, {
+        resourceMetadataUrl: answer.resourceMetadataUrl,
+        expectedResource: resourceUrl,
+        verifier,
+      });
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, answer);
+    }
+  };
+  const insufficientScope = (request: Request, scopes: readonly string[], description: string) =>
+    bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, description), {
+      requiredScopes: [...scopes],
+      resourceMetadataUrl: challengeFor(new URL(request.url).pathname).resourceMetadataUrl,
+    });
   /** A new object per request (the request's checked credentials are keyed by it). */
   const authInfo = (token: string, claims: VerifiedToken): AuthInfo => ({
     token,
@@ -185,17 +229,28 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       return verified.size;
     },
     useKeys,
+    insufficientScope,
     handle(req, res) {
       const path = requestTarget(req.url)?.pathname;
-      if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)
-        return false;
+      let body = document;
+      if (path !== wellKnown && path !== new URL(metadataUrl).pathname) {
+        const narrowed = path?.startsWith(`${wellKnown}/`)
+          ? narrowedPath(resourceUrl.pathname, path.slice(wellKnown.length))
+          : undefined;
+        if (!narrowed) return false;
+        body = JSON.stringify({
+          ...metadata,
+          resource: `${resourceUrl.origin}${narrowed}`,
+          bearer_methods_supported: ['header'],
+        });
+      }
       const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };
       if (req.method === 'OPTIONS') {
         res.writeHead(204, { ...cors, 'access-control-allow-headers': '*' });
         res.end();
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         res.writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' });
-        res.end(req.method === 'HEAD' ? undefined : document);
+        res.end(req.method === 'HEAD' ? undefined : body);
       } else {
         res.writeHead(405, { ...cors, allow: 'GET, OPTIONS' });
         res.end();
@@ -203,18 +258,27 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       return true;
     },
     async authenticate(request) {
-      const query = new URL(request.url).searchParams;
+      const url = new URL(request.url);
+      const query = url.searchParams;
+      const answer = challengeFor(url.pathname);
       if (query.has('access_token')) {
         return bearerAuthChallengeResponse(
           new OAuthError(
             OAuthErrorCode.InvalidRequest,
             'Send the access token in the Authorization header, never in the URL.',
           ),
-          challenge,
+          answer,
         );
       }
-      const decision = await gate(request);
+      const decision = await gate(request, answer);
       if (decision instanceof Response) return decision;
+      if (mcpAccess(decision.scopes) === 'none') {
+        return insufficientScope(
+          request,
+          [READ_SCOPE],
+          'This token has no MCP scope; authorize with mcp:read.',
+        );
+      }
       try {
         if (!(await options.isActive(decision))) {
           return bearerAuthChallengeResponse(

@@ -8,6 +8,13 @@ import type { HttpHandle, ServeHttpOptions } from '../http.js';
 
 export type { HttpAuth, HttpHandle, HttpTimeouts, MetricGauge, ServeHttpOptions } from '../http.js';
 export { isLoopbackHost } from '../loopback.js';
+export {
+  NarrowingSyntaxError,
+  narrowingAccesses,
+  parseNarrowedPath,
+  parseNarrowingHeaders,
+  type RequestedNarrowing,
+} from '../narrowing.js';
 export { toolCallLog } from '../observability/call-log.js';
 export { ServerMetrics } from '../observability/metrics.js';
 export { startTracing, type Tracing, type TracingOptions } from '../observability/tracing.js';

@@ -71,9 +71,16 @@ export async function spawnStdioClient(options: {
 }
 
 /** A real MCP client over Streamable HTTP. */
-export async function connectHttp(url: string, options: { token?: string } = {}): Promise<ConnectedClient> {
+export async function connectHttp(
+  url: string,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<ConnectedClient> {
+  const headers = {
+    ...options.headers,
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+  };
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    ...(options.token ? { requestInit: { headers: { authorization: `Bearer ${options.token}` } } } : {}),
+    ...(Object.keys(headers).length > 0 ? { requestInit: { headers } } : {}),
   });
   const client = new Client(CLIENT_INFO);
   await client.connect(transport);
