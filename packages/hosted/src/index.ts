@@ -100,6 +100,13 @@ export {
   type PolicyNames,
 } from './policy.js';
 export {
+  type Caller,
+  Governance,
+  type GovernanceOptions,
+  type Governed,
+  governedAuth,
+} from './policy-access.js';
+export {
   MAX_POLICY_BYTES,
   PolicyFile,
   type PolicyFileOptions,

@@ -20,7 +20,8 @@ const TOOLSET_NAME = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)?$/;
 /** A served tool name (`basecamp_create_todo`). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(1_000)]);
+const oneOrMany = <T extends z.ZodType>(item: T, what: string) =>
+  z.union([item, z.array(item).min(1).max(1_000)], { error: `must be ${what}, or a list of them` });
 
 const email = z
   .string()
@@ -44,9 +45,9 @@ const rate = z
 
 const match = z
   .strictObject({
-    email: oneOrMany(email).optional(),
-    domain: oneOrMany(domain).optional(),
-    basecampAccount: oneOrMany(accountId).optional(),
+    email: oneOrMany(email, 'an email address').optional(),
+    domain: oneOrMany(domain, 'a domain such as example.com').optional(),
+    basecampAccount: oneOrMany(accountId, 'a Basecamp account id').optional(),
   })
   .refine((value) => Object.keys(value).length > 0, {
     error: 'must name at least one of email, domain, basecampAccount (use "default" for everyone else)',

@@ -178,8 +178,10 @@ export interface CallLimits {
   user?: Rate;
   /** Per tool (served names): each of these tools has its own bucket per user, besides `user`. */
   tools?: Readonly<Record<string, Rate>>;
-  /** Who set them, for the error: "the server's policy (rule 2)", "MCP_RATE_LIMIT". */
+  /** Who set `user`, for the error: "the server's policy (rule 2)", "the server (MCP_RATE_LIMIT)". */
   source: string;
+  /** Who set `tools`; default `source`. */
+  toolsSource?: string;
 }
 
 /**
@@ -202,25 +204,22 @@ export class UserRateLimits {
     const names: string[] = [];
     if (limits.user) {
       specs.push({ key: `user:${userId}`, rate: limits.user });
-      names.push(`your calls (${limits.user.text})`);
+      names.push(`your calls (${limits.user.text}), set by ${limits.source}`);
     }
     const toolRate = limits.tools && Object.hasOwn(limits.tools, tool) ? limits.tools[tool] : undefined;
     if (toolRate) {
       specs.push({ key: `tool:${userId}:${tool}`, rate: toolRate });
-      names.push(`your calls of ${tool} (${toolRate.text})`);
+      names.push(`your calls of ${tool} (${toolRate.text}), set by ${limits.toolsSource ?? limits.source}`);
     }
     if (specs.length === 0) return;
     const taken = await this.#buckets.take(specs);
     if (taken.ok) return;
     const seconds = Math.ceil(taken.retryAfterMs / 1000);
-    throw new RateLimitedError(
-      `Rate limit reached for ${names[taken.refused]}, set by ${limits.source}; retry in ${seconds} s.`,
-      {
-        details: {
-          retry_after_ms: taken.retryAfterMs,
-          limit: (specs[taken.refused] as BucketSpec).rate.text,
-        },
+    throw new RateLimitedError(`Rate limit reached for ${names[taken.refused]}; retry in ${seconds} s.`, {
+      details: {
+        retry_after_ms: taken.retryAfterMs,
+        limit: (specs[taken.refused] as BucketSpec).rate.text,
       },
-    );
+    });
   }
 }
