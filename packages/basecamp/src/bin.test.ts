@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { connectHttp, errorBody, resultData, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredLogin } from './auth/token-file.js';
-import { type FakeBasecamp, IDS, startFakeBasecamp } from './testing/index.js';
+import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from './testing/index.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -182,6 +182,37 @@ describe('basecamp-mcp serving (built bin)', () => {
     } finally {
       await close();
     }
+  });
+
+  it('keeps to the projects BASECAMP_PROJECTS names', async () => {
+    const { client, close } = await spawnStdioClient({
+      command: process.execPath,
+      args: [bin],
+      env: { ...tokenEnv(), BASECAMP_PROJECTS: `${LAPTOP}` },
+    });
+    try {
+      const projects = resultData<{ items: { id: number }[] }>(
+        await client.callTool({ name: 'list_projects', arguments: { status: 'all' } }),
+      );
+      expect(projects.items.map((project) => project.id)).toEqual([LAPTOP]);
+      fake.resetLog();
+      const refused = errorBody(
+        await client.callTool({ name: 'get_project_tools', arguments: { project_id: LOCATOR } }),
+      );
+      expect(refused.error_code).toBe('PERMISSION_DENIED');
+      expect(refused.message).toContain(`${LAPTOP}`);
+      expect(fake.requests).toEqual([]);
+    } finally {
+      await close();
+    }
+    const bad = spawnSync(process.execPath, [bin], {
+      env: { ...process.env, ...tokenEnv(), BASECAMP_PROJECTS: '1001,laptop' },
+      encoding: 'utf8',
+      input: '',
+      timeout: 20_000,
+    });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('BASECAMP_PROJECTS must be project IDs separated by commas');
   });
 
   it('serves over HTTP with --http --port 0', async () => {

@@ -50,11 +50,18 @@ await runBin({
       ...toolsets(flags.toolsets),
       ...dynamic(flags['dynamic-toolsets']),
     }),
-  createSandbox: async ({ flags }) =>
-    (await import('./testing/index.js')).createSandbox({
+  createSandbox: async ({ flags }) => {
+    // The sandbox's provider reads no environment; its projects are 2085958504, 2085958505, 2085958506.
+    const projects = (await import('./client/projects.js')).parseProjects(
+      undefined,
+      process.env.BASECAMP_PROJECTS,
+    );
+    return (await import('./testing/index.js')).createSandbox({
       toolsets: toolsets(flags.toolsets)?.toolsets ?? process.env.BASECAMP_TOOLSETS,
       dynamicToolsets:
         flags['dynamic-toolsets'] === true ||
         /^(1|true|yes|on)$/i.test(process.env.BASECAMP_DYNAMIC_TOOLSETS ?? ''),
-    }),
+      ...(projects ? { projects: [...projects.ids] } : {}),
+    });
+  },
 });

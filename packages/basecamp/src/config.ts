@@ -33,6 +33,11 @@ export const BasecampConfigSchema = z.strictObject({
     .max(20)
     .optional()
     .describe('Basecamp toolsets: "default", "all", or names such as "todos", "cards" (default: default)'),
+  projects: z
+    .array(z.int().min(1).max(Number.MAX_SAFE_INTEGER))
+    .max(1000)
+    .optional()
+    .describe('Only these Basecamp project IDs: other projects are hidden and refused'),
   dynamicToolsets: z
     .boolean()
     .optional()

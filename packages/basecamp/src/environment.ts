@@ -53,6 +53,10 @@ export const ENVIRONMENT: readonly SettingVariable[] = [
     name: 'BASECAMP_DYNAMIC_TOOLSETS',
     description: '1: serve list_toolsets and enable_toolset to add toolsets at run time (default off)',
   },
+  {
+    name: 'BASECAMP_PROJECTS',
+    description: 'only these project IDs, comma-separated: others are hidden and refused (default: all)',
+  },
   { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
   {
     name: 'BASECAMP_UPLOAD_DIR',

@@ -8,6 +8,7 @@ import {
 } from '@x/mcp-core';
 import { checkReachable } from '@x/mcp-core/upstream';
 import { BasecampClient } from './client/client.js';
+import { parseProjects } from './client/projects.js';
 import { DockResolver } from './dock.js';
 import { basecampResources } from './resources.js';
 import type { BasecampSettings } from './settings.js';
@@ -32,10 +33,20 @@ const CONTRACT =
  * The contract, and which toolsets this server has (and which it could have), so an agent can
  * enable one (dynamic toolsets) or tell the user.
  */
-function instructions(selection: ToolsetSelection, names: readonly string[], dynamic: boolean): string {
+function instructions(
+  selection: ToolsetSelection,
+  names: readonly string[],
+  dynamic: boolean,
+  projects: readonly number[] | undefined,
+): string {
   const served = TOOLSET_NAMES.filter((name) => selection.toolsets.has(name));
   const others = TOOLSET_NAMES.filter((name) => !selection.toolsets.has(name));
   const parts = [CONTRACT, `Tools here: ${names.join(', ')}.`];
+  if (projects) {
+    parts.push(
+      `Limited to projects ${projects.length > 0 ? projects.join(', ') : '(none)'}: always pass project_id; other projects are refused.`,
+    );
+  }
   if (served.length > 0) parts.push(`Toolsets served: ${served.join(', ')}.`);
   if (others.length > 0) {
     const how = dynamic
@@ -65,7 +76,10 @@ const isOn = (value: string | undefined): boolean =>
  * file are read when a tool first runs.
  */
 export function createBasecampProvider(settings: BasecampSettings = {}): ToolProvider {
-  const selection = parseToolsets(settings.toolsets ?? (settings.env ?? process.env).BASECAMP_TOOLSETS);
+  const env = settings.env ?? process.env;
+  const selection = parseToolsets(settings.toolsets ?? env.BASECAMP_TOOLSETS);
+  // Read now (for the instructions), and again by the client on first use.
+  const projects = parseProjects(settings.projects, env.BASECAMP_PROJECTS);
   const client = new BasecampClient(settings);
   const deps = createDeps(client, new DockResolver(client));
   const created = new Map<BasecampToolSpec, AnyToolDefinition>();
@@ -78,7 +92,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): ToolPro
     return tool;
   };
   const tools = TOOL_SPECS.filter((spec) => selects(selection, spec)).map(create);
-  const dynamic = settings.dynamicToolsets ?? isOn((settings.env ?? process.env).BASECAMP_DYNAMIC_TOOLSETS);
+  const dynamic = settings.dynamicToolsets ?? isOn(env.BASECAMP_DYNAMIC_TOOLSETS);
   return {
     id: 'basecamp',
     version: VERSION,
@@ -86,6 +100,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): ToolPro
       selection,
       tools.map((tool) => tool.name),
       dynamic,
+      projects ? [...projects.ids] : undefined,
     ),
     toolsets: TOOLSET_INFO,
     ...(dynamic

@@ -9,6 +9,7 @@ import {
   loadUrlSetting,
 } from '@x/mcp-core/upstream';
 import type { BasecampCredentials } from './auth/credentials.js';
+import { type ProjectAllowlist, parseProjects } from './client/projects.js';
 
 export const DEFAULT_API_URL = 'https://3.basecampapi.com';
 export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
@@ -77,6 +78,12 @@ export interface BasecampSettings {
    * Default: `$BASECAMP_DYNAMIC_TOOLSETS` (`1`, `true`), then off. Read by the provider.
    */
   dynamicToolsets?: boolean;
+  /**
+   * Only these projects (IDs): list tools show only them, and every request about another project
+   * (or about an item whose project is not given) is refused before it is sent. Default:
+   * `$BASECAMP_PROJECTS` (comma-separated), then every project the login can see.
+   */
+  projects?: readonly number[];
   /** A `fetch` implementation, e.g. for a proxy. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Environment to read the defaults from. Default: `process.env`. */
@@ -104,6 +111,8 @@ export interface ResolvedSettings {
   dockCacheMs: number;
   /** Absolute; undefined: no file is read by path. */
   uploadDir: string | undefined;
+  /** Undefined: every project. */
+  projects: ProjectAllowlist | undefined;
   fetch: typeof fetch;
 }
 
@@ -170,6 +179,7 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     uploadDir: uploadDirectory(
       loadSetting({ value: settings.uploadDir, env, variable: 'BASECAMP_UPLOAD_DIR' }),
     ),
+    projects: parseProjects(settings.projects, env.BASECAMP_PROJECTS),
     fetch: settings.fetch ?? globalThis.fetch,
   };
 }

@@ -150,6 +150,16 @@ export class BasecampClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    // A server limited to some projects refuses anything else here, before it is sent.
+    const allowlist = this.settings.projects;
+    const accountWide = allowlist ? allowlist.check(method, path, options.query).accountWide : false;
+    const answer = await this.#send<T>(method, path, options);
+    if (!allowlist || !accountWide) return answer;
+    // The total counted the other projects' records too.
+    return { ...answer, data: allowlist.filter(path, answer.data), total: undefined };
+  }
+
+  async #send<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
     const upstream = this.#client();
     // A path below the account, or an absolute `Link` URL (the shared client keeps it on the API's origin).
     const target = (credentials: BasecampCredentials) =>

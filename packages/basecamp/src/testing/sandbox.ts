@@ -8,7 +8,11 @@ import { startFakeBasecamp } from './fake-basecamp.js';
  * enforces Basecamp's usual budget (50 requests per 10 s), so the sandbox shows the limiter at work.
  */
 export async function createSandbox(
-  options: { toolsets?: string | readonly string[] | undefined; dynamicToolsets?: boolean | undefined } = {},
+  options: {
+    toolsets?: string | readonly string[] | undefined;
+    dynamicToolsets?: boolean | undefined;
+    projects?: readonly number[] | undefined;
+  } = {},
 ): Promise<SandboxHandle<ToolProvider>> {
   const fake = await startFakeBasecamp({ rateLimit: { requests: 50, windowMs: 10_000 } });
   return {
@@ -20,6 +24,7 @@ export async function createSandbox(
       env: {},
       ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
       ...(options.dynamicToolsets === undefined ? {} : { dynamicToolsets: options.dynamicToolsets }),
+      ...(options.projects === undefined ? {} : { projects: options.projects }),
     }),
     description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
     close: fake.close,

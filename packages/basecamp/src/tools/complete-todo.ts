@@ -14,7 +14,7 @@ export async function setCompletion(
   signal: AbortSignal,
 ) {
   const scope = todoScope(projectId, todoId);
-  const target = scoped(scope, `/todos/${todoId}/completion.json`);
+  const target = scoped(scope, `/todos/${todoId}/completion.json`, deps);
   await withinProject(deps, scope, signal, () =>
     deps.client.request(completed ? 'POST' : 'DELETE', target.path, { signal, notFound: target.notFound }),
   );

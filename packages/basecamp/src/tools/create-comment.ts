@@ -32,7 +32,7 @@ export const createCreateComment = (deps: ToolDeps) =>
     ...createCommentShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
-      const target = scoped(scope, `/recordings/${input.recording_id}/comments.json`);
+      const target = scoped(scope, `/recordings/${input.recording_id}/comments.json`, deps);
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
       const response = await withinProject(deps, scope, signal, () =>
         deps.client.request<Record<string, unknown>>('POST', target.path, {

@@ -2,7 +2,15 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
-import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, richText, type ToolDeps } from './shared.js';
+import {
+  CREATES,
+  dockOverride,
+  ITEM_BODY_CHARS,
+  projectId,
+  projectRoute,
+  richText,
+  type ToolDeps,
+} from './shared.js';
 
 const createMessageShape = lazy(() => ({
   name: 'create_message',
@@ -31,7 +39,7 @@ export const createCreateMessage = (deps: ToolDeps) =>
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
       const response = await deps.client.request<Record<string, unknown>>(
         'POST',
-        `/message_boards/${board}/messages.json`,
+        projectRoute(deps, input.project_id, `/message_boards/${board}/messages.json`),
         {
           body: {
             subject: input.subject,

@@ -43,7 +43,7 @@ export const createCreateTodo = (deps: ToolDeps) =>
     ...createTodoShape(),
     handler: async (input, { signal }) => {
       const scope = todolistScope(input.project_id, input.todolist_id);
-      const target = scoped(scope, `/todolists/${input.todolist_id}/todos.json`);
+      const target = scoped(scope, `/todolists/${input.todolist_id}/todos.json`, deps);
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
       const response = await withinProject(deps, scope, signal, () =>
         deps.client.request<Record<string, unknown>>('POST', target.path, {

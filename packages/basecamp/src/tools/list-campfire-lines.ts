@@ -2,7 +2,16 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { CampfireLineSchema, lazy, listSchema, toCampfireLine } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
-import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+import {
+  dockOverride,
+  limit,
+  listPage,
+  page,
+  projectId,
+  projectRoute,
+  READS,
+  type ToolDeps,
+} from './shared.js';
 
 const listCampfireLinesShape = lazy(() => ({
   name: 'list_campfire_lines',
@@ -23,7 +32,7 @@ export const createListCampfireLines = (deps: ToolDeps) =>
     ...listCampfireLinesShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      return listPage(deps, `/chats/${chat}/lines.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/chats/${chat}/lines.json`), {
         page: input.page,
         limit: input.limit,
         signal,

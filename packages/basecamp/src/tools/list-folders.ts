@@ -12,6 +12,7 @@ import {
   projectId,
   READS,
   type ToolDeps,
+  toolProject,
 } from './shared.js';
 
 export const folderId = () =>
@@ -36,10 +37,14 @@ export async function folderTarget(
     return { vault: input.folder_id, notFound: scope.notFound, scope };
   }
   const vault = await deps.docks.resolve(input.project_id, 'vault', input.vault_id, signal);
-  return {
-    vault,
-    notFound: `Vault ${vault} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
-  };
+  const notFound = `Vault ${vault} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`;
+  const project = toolProject(deps, input.project_id);
+  // A limited server sends it inside the project (the scope), as a folder.
+  const scope =
+    project === undefined
+      ? undefined
+      : { projectId: project, what: `Vault ${vault}`, probe: `/vaults/${vault}.json`, notFound };
+  return { vault, notFound, ...(scope ? { scope } : {}) };
 }
 
 const listFoldersShape = lazy(() => ({

@@ -2,7 +2,16 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, listSchema, MessageSchema, toMessage } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
-import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+import {
+  dockOverride,
+  limit,
+  listPage,
+  page,
+  projectId,
+  projectRoute,
+  READS,
+  type ToolDeps,
+} from './shared.js';
 
 const listMessagesShape = lazy(() => ({
   name: 'list_messages',
@@ -28,7 +37,7 @@ export const createListMessages = (deps: ToolDeps) =>
         input.message_board_id,
         signal,
       );
-      return listPage(deps, `/message_boards/${board}/messages.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/message_boards/${board}/messages.json`), {
         page: input.page,
         limit: input.limit,
         signal,

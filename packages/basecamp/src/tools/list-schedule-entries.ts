@@ -2,7 +2,16 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, listSchema, ScheduleEntrySchema, toScheduleEntry } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
-import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+import {
+  dockOverride,
+  limit,
+  listPage,
+  page,
+  projectId,
+  projectRoute,
+  READS,
+  type ToolDeps,
+} from './shared.js';
 
 const listScheduleEntriesShape = lazy(() => ({
   name: 'list_schedule_entries',
@@ -23,7 +32,7 @@ export const createListScheduleEntries = (deps: ToolDeps) =>
     ...listScheduleEntriesShape(),
     handler: async (input, { signal }) => {
       const schedule = await deps.docks.resolve(input.project_id, 'schedule', input.schedule_id, signal);
-      return listPage(deps, `/schedules/${schedule}/entries.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/schedules/${schedule}/entries.json`), {
         page: input.page,
         limit: input.limit,
         signal,

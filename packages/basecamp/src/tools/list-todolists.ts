@@ -2,7 +2,16 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, listSchema, TodolistSchema, toTodolist } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
-import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } from './shared.js';
+import {
+  dockOverride,
+  limit,
+  listPage,
+  page,
+  projectId,
+  projectRoute,
+  READS,
+  type ToolDeps,
+} from './shared.js';
 
 const listTodolistsShape = lazy(() => ({
   name: 'list_todolists',
@@ -23,7 +32,7 @@ export const createListTodolists = (deps: ToolDeps) =>
     ...listTodolistsShape(),
     handler: async (input, { signal }) => {
       const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
-      return listPage(deps, `/todosets/${todoset}/todolists.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/todosets/${todoset}/todolists.json`), {
         page: input.page,
         limit: input.limit,
         signal,

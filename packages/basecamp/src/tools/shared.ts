@@ -1,4 +1,4 @@
-import { McpToolError, NotFoundError, toolRef } from '@x/mcp-core';
+import { InvalidInputError, McpToolError, NotFoundError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import type { BasecampClient } from '../client/client.js';
 import type { DockResolver } from '../dock.js';
@@ -66,7 +66,7 @@ export const projectId = () =>
 /** `project_id` on a tool whose item has a route of its own: optional, and checked when given. */
 export const itemProjectId = () =>
   id(
-    `Project ID, from ${toolRef('list_projects')}. Optional: the item ID alone is enough, but when given the item must be in this project (else NOT_FOUND)`,
+    `Project ID, from ${toolRef('list_projects')}. Optional (unless the server is limited to some projects): when given, the item must be in this project (else NOT_FOUND)`,
   ).optional();
 
 /**
@@ -85,9 +85,26 @@ export interface ItemScope {
   probe: string;
 }
 
-/** The path and 404 message for a request about an item, inside its project when one is given. */
-export function scoped(scope: ItemScope, path: string): { path: string; notFound: string } {
-  if (scope.projectId === undefined) return { path, notFound: scope.notFound };
+/**
+ * The path and 404 message for a request about an item, inside its project when one is given.
+ * On a server limited to some projects (`projects`) the project is required: the item's own
+ * route does not say which project it is in, so it is never sent there.
+ */
+export function scoped(
+  scope: ItemScope,
+  path: string,
+  deps: Pick<ToolDeps, 'client'>,
+): { path: string; notFound: string } {
+  if (scope.projectId === undefined) {
+    const allowlist = deps.client.settings.projects;
+    if (allowlist && !/^\/(?:buckets|projects)\/\d+/.test(path)) {
+      throw new InvalidInputError(
+        `project_id is required: this server is limited to Basecamp projects ${allowlist.named}. Call again with the project ${scope.what} is in.`,
+        { details: { fields: ['project_id'], allowed_projects: [...allowlist.ids] } },
+      );
+    }
+    return { path, notFound: scope.notFound };
+  }
   return {
     path: `/buckets/${scope.projectId}${path}`,
     notFound: scope.notFound.replace(' was not found,', ` was not found in project ${scope.projectId},`),
@@ -106,6 +123,8 @@ export async function withinProject<T>(
   } catch (error) {
     if (scope.projectId === undefined || !McpToolError.isInstance(error) || error.code !== 'NOT_FOUND')
       throw error;
+    // A limited server never reads an item by its own route: it could be in any project.
+    if (deps.client.settings.projects) throw error;
     let owner: { id: unknown; name: unknown } | undefined;
     let exists = false;
     try {
@@ -130,6 +149,32 @@ export async function withinProject<T>(
     }
     throw error;
   }
+}
+
+/**
+ * A route of a project's own tool (board, vault, chat, ...): sent as `/buckets/{project}/...` on
+ * a server limited to some projects, so Basecamp answers only for that project.
+ */
+export function projectRoute(deps: Pick<ToolDeps, 'client'>, projectId: number, path: string): string {
+  return deps.client.settings.projects ? `/buckets/${projectId}${path}` : path;
+}
+
+/** The `projectId` of such a route's `ItemScope`: the project on a limited server, else none. */
+export function toolProject(deps: Pick<ToolDeps, 'client'>, projectId: number): number | undefined {
+  return deps.client.settings.projects ? projectId : undefined;
+}
+
+/**
+ * The route of an item tool with no 404 explanation of its own: inside `project_id`'s project when
+ * given (required on a limited server), else the item's own route.
+ */
+export function itemRoute(
+  deps: Pick<ToolDeps, 'client'>,
+  projectId: number | undefined,
+  what: string,
+  path: string,
+): string {
+  return scoped({ projectId, what, probe: path, notFound: '' }, path, deps).path;
 }
 
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
@@ -193,7 +238,7 @@ export async function listPage<Item>(
     convert: (raw: Raw, markdown: HtmlToMarkdown, maxBodyChars: number) => Item;
   },
 ) {
-  const target = options.scope ? scoped(options.scope, path) : { path, notFound: options.notFound };
+  const target = options.scope ? scoped(options.scope, path, deps) : { path, notFound: options.notFound };
   const read = () =>
     deps.client.list<Raw>(target.path, {
       ...(options.query ? { query: options.query } : {}),
@@ -228,7 +273,7 @@ export async function getOne<Item>(
     convert: (raw: Raw, markdown: HtmlToMarkdown, maxBodyChars: number) => Item;
   },
 ): Promise<Item> {
-  const target = scoped(options.scope, path);
+  const target = scoped(options.scope, path, deps);
   const [markdown, response] = await Promise.all([
     deps.markdown(),
     withinProject(deps, options.scope, options.signal, () =>
@@ -268,7 +313,7 @@ export async function send(
   path: string,
   options: { signal: AbortSignal; scope: ItemScope; body?: unknown },
 ): Promise<Raw | undefined> {
-  const target = scoped(options.scope, path);
+  const target = scoped(options.scope, path, deps);
   const response = await withinProject(deps, options.scope, options.signal, () =>
     deps.client.request<Raw>(method, target.path, {
       ...(options.body === undefined ? {} : { body: options.body }),

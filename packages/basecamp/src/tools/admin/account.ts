@@ -8,6 +8,7 @@ import {
   dockOverride,
   id,
   projectId,
+  projectRoute,
   READS,
   SETS_STATE,
   type ToolDeps,
@@ -160,10 +161,13 @@ export const createListChatbots = (deps: ToolDeps) =>
     ...listChatbotsShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      const response = await deps.client.get<unknown>(`/chats/${chat}/integrations.json`, {
-        signal,
-        notFound: `Chat ${chat} was not found. Use ${toolRef('get_project_tools')} to see the project's chats.`,
-      });
+      const response = await deps.client.get<unknown>(
+        projectRoute(deps, input.project_id, `/chats/${chat}/integrations.json`),
+        {
+          signal,
+          notFound: `Chat ${chat} was not found. Use ${toolRef('get_project_tools')} to see the project's chats.`,
+        },
+      );
       const items = Array.isArray(response.data) ? response.data : [];
       return { items: items.map((raw) => toChatbot(record(raw) ?? {}, chat)) };
     },
@@ -187,14 +191,18 @@ export const createCreateChatbot = (deps: ToolDeps) =>
     ...createChatbotShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      const response = await deps.client.request<Raw>('POST', `/chats/${chat}/integrations.json`, {
-        signal,
-        body: {
-          service_name: input.service_name,
-          ...(input.command_url === undefined ? {} : { command_url: input.command_url }),
+      const response = await deps.client.request<Raw>(
+        'POST',
+        projectRoute(deps, input.project_id, `/chats/${chat}/integrations.json`),
+        {
+          signal,
+          body: {
+            service_name: input.service_name,
+            ...(input.command_url === undefined ? {} : { command_url: input.command_url }),
+          },
+          notFound: `Chat ${chat} was not found. Use ${toolRef('get_project_tools')} to see the project's chats.`,
         },
-        notFound: `Chat ${chat} was not found. Use ${toolRef('get_project_tools')} to see the project's chats.`,
-      });
+      );
       return toChatbot(response.data ?? {}, chat);
     },
   });
@@ -220,7 +228,7 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const response = await deps.client.request<Raw>(
         'PUT',
-        `/chats/${chat}/integrations/${input.chatbot_id}.json`,
+        projectRoute(deps, input.project_id, `/chats/${chat}/integrations/${input.chatbot_id}.json`),
         {
           signal,
           body: {
@@ -251,10 +259,14 @@ export const createDeleteChatbot = (deps: ToolDeps) =>
     ...deleteChatbotShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      await deps.client.request('DELETE', `/chats/${chat}/integrations/${input.chatbot_id}.json`, {
-        signal,
-        notFound: `Chatbot ${input.chatbot_id} was not found. Use ${toolRef('list_chatbots')} to see chatbot IDs.`,
-      });
+      await deps.client.request(
+        'DELETE',
+        projectRoute(deps, input.project_id, `/chats/${chat}/integrations/${input.chatbot_id}.json`),
+        {
+          signal,
+          notFound: `Chatbot ${input.chatbot_id} was not found. Use ${toolRef('list_chatbots')} to see chatbot IDs.`,
+        },
+      );
       return { chatbot_id: input.chatbot_id, deleted: true as const };
     },
   });

@@ -6,6 +6,8 @@ import {
   CREATES,
   DESTROYS,
   id,
+  itemProjectId,
+  itemRoute,
   limit,
   listPage,
   page,
@@ -104,6 +106,7 @@ const updateWebhookShape = lazy(() => ({
   title: 'Change a webhook',
   description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
   inputSchema: z.strictObject({
+    project_id: itemProjectId(),
     webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
     payload_url: payloadUrl().optional(),
     types: types().optional(),
@@ -117,10 +120,11 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
   defineTool({
     ...updateWebhookShape(),
     handler: async (input, { signal }) => {
-      const { webhook_id: webhookId, ...changes } = input;
+      const { project_id: project, webhook_id: webhookId, ...changes } = input;
       if (Object.keys(changes).length === 0)
         throw new InvalidInputError('Nothing to change: pass payload_url, types or active.');
-      const response = await deps.client.request<Raw>('PUT', `/webhooks/${webhookId}.json`, {
+      const path = itemRoute(deps, project, `Webhook ${webhookId}`, `/webhooks/${webhookId}.json`);
+      const response = await deps.client.request<Raw>('PUT', path, {
         body: changes,
         signal,
         notFound: webhookNotFound(webhookId),
@@ -133,7 +137,10 @@ const deleteWebhookShape = lazy(() => ({
   name: 'delete_webhook',
   title: 'Delete a webhook',
   description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
-  inputSchema: z.strictObject({ webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`) }),
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
+  }),
   outputSchema: z.object({ webhook_id: z.number(), deleted: z.literal(true) }),
   annotations: DESTROYS,
 }));
@@ -142,7 +149,13 @@ export const createDeleteWebhook = (deps: ToolDeps) =>
   defineTool({
     ...deleteWebhookShape(),
     handler: async (input, { signal }) => {
-      await deps.client.request('DELETE', `/webhooks/${input.webhook_id}.json`, {
+      const path = itemRoute(
+        deps,
+        input.project_id,
+        `Webhook ${input.webhook_id}`,
+        `/webhooks/${input.webhook_id}.json`,
+      );
+      await deps.client.request('DELETE', path, {
         signal,
         notFound: webhookNotFound(input.webhook_id),
       });

@@ -13,6 +13,7 @@ import {
   send,
   sendOne,
   type ToolDeps,
+  toolProject,
 } from '../shared.js';
 import { readCardTable } from './get-card-table.js';
 import { CardColumnSchema, CardTableSchema, columnScope, toCardColumn } from './shapes.js';
@@ -42,7 +43,7 @@ export const createCreateCardColumn = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/card_tables/${table}/columns.json`, {
         signal,
         scope: {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `Card table ${table}`,
           probe: `/card_tables/${table}.json`,
           notFound: `Card table ${table} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,

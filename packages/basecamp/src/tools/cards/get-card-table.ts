@@ -2,7 +2,7 @@ import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { dockOverride, ITEM_BODY_CHARS, projectId, READS, type ToolDeps } from '../shared.js';
+import { dockOverride, ITEM_BODY_CHARS, projectId, projectRoute, READS, type ToolDeps } from '../shared.js';
 import { CardTableSchema, toCardTable } from './shapes.js';
 
 /** The card table's JSON (its columns under `lists`), by project. */
@@ -15,7 +15,7 @@ export async function readCardTable(
   const table = await deps.docks.resolve(project, 'kanban_board', override, signal);
   const [markdown, response] = await Promise.all([
     deps.markdown(),
-    deps.client.get<Record<string, unknown>>(`/card_tables/${table}.json`, {
+    deps.client.get<Record<string, unknown>>(projectRoute(deps, project, `/card_tables/${table}.json`), {
       signal,
       notFound: `Card table ${table} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
     }),

@@ -61,7 +61,11 @@ export const createListCheckinAnswers = (deps: ToolDeps) =>
         });
       }
       // One person's answers come as one unpaginated list.
-      const target = scoped(scope, `/questions/${input.question_id}/answers/by/${input.person_id}.json`);
+      const target = scoped(
+        scope,
+        `/questions/${input.question_id}/answers/by/${input.person_id}.json`,
+        deps,
+      );
       const [markdown, response] = await Promise.all([
         deps.markdown(),
         withinProject(deps, scope, signal, () =>
@@ -95,7 +99,7 @@ export const createListCheckinAnswerers = (deps: ToolDeps) =>
     ...listCheckinAnswerersShape(),
     handler: async (input, { signal }) => {
       const scope = questionScope(input.project_id, input.question_id);
-      const target = scoped(scope, `/questions/${input.question_id}/answers/by.json`);
+      const target = scoped(scope, `/questions/${input.question_id}/answers/by.json`, deps);
       const response = await withinProject(deps, scope, signal, () =>
         deps.client.get<unknown[]>(target.path, { signal, notFound: target.notFound }),
       );

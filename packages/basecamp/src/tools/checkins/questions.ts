@@ -17,6 +17,7 @@ import {
   send,
   sendOne,
   type ToolDeps,
+  toolProject,
 } from '../shared.js';
 import { QuestionSchema, questionScope, scheduleInput, toQuestion } from './shapes.js';
 
@@ -108,7 +109,7 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/questionnaires/${questionnaire}/questions.json`, {
         signal,
         scope: {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `Check-ins ${questionnaire}`,
           probe: `/questionnaires/${questionnaire}.json`,
           notFound: `Check-ins ${questionnaire} were not found, or you have no access to them. Use ${toolRef('get_project_tools')} to see the project's tools.`,

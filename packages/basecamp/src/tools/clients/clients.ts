@@ -24,6 +24,7 @@ import {
   listPage,
   page,
   projectId,
+  projectRoute,
   READS,
   richText,
   SETS_STATE,
@@ -228,7 +229,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
     ...listEmailForwardsShape(),
     handler: async (input, { signal }) => {
       const inbox = await deps.docks.resolve(input.project_id, 'inbox', input.inbox_id, signal);
-      return listPage(deps, `/inboxes/${inbox}/forwards.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/inboxes/${inbox}/forwards.json`), {
         page: input.page,
         limit: input.limit,
         signal,

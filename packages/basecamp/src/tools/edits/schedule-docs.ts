@@ -25,6 +25,7 @@ import {
   SETS_STATE,
   sendOne,
   type ToolDeps,
+  toolProject,
 } from '../shared.js';
 
 const time = (description: string) =>
@@ -63,7 +64,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/schedules/${schedule}/entries.json`, {
         signal,
         scope: {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `Schedule ${schedule}`,
           probe: `/schedules/${schedule}.json`,
           notFound: `Schedule ${schedule} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,
@@ -152,7 +153,7 @@ export const createCreateDocument = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/vaults/${target.vault}/documents.json`, {
         signal,
         scope: target.scope ?? {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `Vault ${target.vault}`,
           probe: `/vaults/${target.vault}.json`,
           notFound: target.notFound,
@@ -228,7 +229,7 @@ export const createCreateFolder = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/vaults/${target.vault}/vaults.json`, {
         signal,
         scope: target.scope ?? {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `Vault ${target.vault}`,
           probe: `/vaults/${target.vault}.json`,
           notFound: target.notFound,

@@ -25,6 +25,7 @@ import {
   listPage,
   page,
   projectId,
+  projectRoute,
   READS,
   richText,
   SETS_STATE,
@@ -69,7 +70,7 @@ export const createUploadFile = (deps: ToolDeps) =>
       const scope = target.scope;
       // A folder is checked before the file is sent, so a wrong folder_id costs no upload.
       if (scope) {
-        const folder = scoped(scope, `/vaults/${target.vault}.json`);
+        const folder = scoped(scope, `/vaults/${target.vault}.json`, deps);
         await withinProject(deps, scope, signal, () =>
           deps.client.get(folder.path, { signal, notFound: folder.notFound }),
         );
@@ -131,7 +132,7 @@ export const createAttachFile = (deps: ToolDeps) =>
         `/recordings/${input.recording_id}.json`,
         `${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}`,
       );
-      const target = scoped(scope, `/recordings/${input.recording_id}.json`);
+      const target = scoped(scope, `/recordings/${input.recording_id}.json`, deps);
       // The item is read first: its type says where its rich text lives, and nothing is uploaded for a wrong ID.
       const item = await withinProject(deps, scope, signal, () =>
         deps.client.get<Raw>(target.path, { signal, notFound: target.notFound }),
@@ -193,7 +194,7 @@ export const createListChatUploads = (deps: ToolDeps) =>
     ...listChatUploadsShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      return listPage(deps, `/chats/${chat}/uploads.json`, {
+      return listPage(deps, projectRoute(deps, input.project_id, `/chats/${chat}/uploads.json`), {
         page: input.page,
         limit: input.limit,
         signal,
@@ -224,12 +225,16 @@ export const createUploadChatFile = (deps: ToolDeps) =>
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const [markdown, response] = await Promise.all([
         deps.markdown(),
-        deps.client.request<Raw>('POST', `/chats/${chat}/uploads.json`, {
-          signal,
-          query: { name: file.filename },
-          upload: { data: file.data, contentType: file.contentType },
-          notFound: chatNotFound(chat),
-        }),
+        deps.client.request<Raw>(
+          'POST',
+          projectRoute(deps, input.project_id, `/chats/${chat}/uploads.json`),
+          {
+            signal,
+            query: { name: file.filename },
+            upload: { data: file.data, contentType: file.contentType },
+            notFound: chatNotFound(chat),
+          },
+        ),
       ]);
       return toCampfireLine(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },

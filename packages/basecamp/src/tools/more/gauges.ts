@@ -8,6 +8,8 @@ import {
   DESTROYS,
   ITEM_BODY_CHARS,
   id,
+  itemProjectId,
+  itemRoute,
   projectId,
   READS,
   richText,
@@ -182,6 +184,7 @@ const updateGaugeNeedleShape = lazy(() => ({
   title: 'Edit a progress note',
   description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
   inputSchema: z.strictObject({
+    project_id: itemProjectId(),
     needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
     description: richText('The new note.', 10_000),
   }),
@@ -194,7 +197,13 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
     ...updateGaugeNeedleShape(),
     handler: async (input, { signal }) => {
       const [markdown, html] = await Promise.all([deps.markdown(), deps.html()]);
-      const response = await deps.client.request<Raw>('PUT', `/gauge_needles/${input.needle_id}.json`, {
+      const path = itemRoute(
+        deps,
+        input.project_id,
+        `Needle ${input.needle_id}`,
+        `/gauge_needles/${input.needle_id}.json`,
+      );
+      const response = await deps.client.request<Raw>('PUT', path, {
         body: { gauge_needle: { description: html(input.description) } },
         signal,
         notFound: needleNotFound(input.needle_id),
@@ -207,7 +216,10 @@ const deleteGaugeNeedleShape = lazy(() => ({
   name: 'delete_gauge_needle',
   title: 'Delete a progress reading',
   description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
-  inputSchema: z.strictObject({ needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`) }),
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
+  }),
   outputSchema: z.object({ needle_id: z.number(), deleted: z.literal(true) }),
   annotations: DESTROYS,
 }));
@@ -216,7 +228,13 @@ export const createDeleteGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     ...deleteGaugeNeedleShape(),
     handler: async (input, { signal }) => {
-      await deps.client.request('DELETE', `/gauge_needles/${input.needle_id}.json`, {
+      const path = itemRoute(
+        deps,
+        input.project_id,
+        `Needle ${input.needle_id}`,
+        `/gauge_needles/${input.needle_id}.json`,
+      );
+      await deps.client.request('DELETE', path, {
         signal,
         notFound: needleNotFound(input.needle_id),
       });

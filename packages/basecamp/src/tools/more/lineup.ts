@@ -9,6 +9,7 @@ import {
   dockOverride,
   id,
   projectId,
+  projectRoute,
   READS,
   SETS_STATE,
   type ToolDeps,
@@ -170,11 +171,15 @@ export const createUpdateScheduleSettings = (deps: ToolDeps) =>
     ...updateScheduleSettingsShape(),
     handler: async (input, { signal }) => {
       const schedule = await deps.docks.resolve(input.project_id, 'schedule', input.schedule_id, signal);
-      const response = await deps.client.request<Raw>('PUT', `/schedules/${schedule}.json`, {
-        signal,
-        body: { include_due_assignments: input.include_due_assignments },
-        notFound: `Schedule ${schedule} was not found. Use ${toolRef('get_project_tools')} to see the project's tools.`,
-      });
+      const response = await deps.client.request<Raw>(
+        'PUT',
+        projectRoute(deps, input.project_id, `/schedules/${schedule}.json`),
+        {
+          signal,
+          body: { include_due_assignments: input.include_due_assignments },
+          notFound: `Schedule ${schedule} was not found. Use ${toolRef('get_project_tools')} to see the project's tools.`,
+        },
+      );
       const raw = response.data ?? {};
       return {
         schedule_id: number(raw.id) ?? schedule,

@@ -134,7 +134,7 @@ export const createGetUpload = (deps: ToolDeps) =>
           ],
         };
       }
-      const target = scoped(scope, `/uploads/${input.upload_id}/versions.json`);
+      const target = scoped(scope, `/uploads/${input.upload_id}/versions.json`, deps);
       const [markdown, response] = await Promise.all([
         deps.markdown(),
         withinProject(deps, scope, signal, () =>

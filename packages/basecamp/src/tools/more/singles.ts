@@ -10,6 +10,7 @@ import {
   itemProjectId,
   itemScope,
   projectId,
+  projectRoute,
   READS,
   type ToolDeps,
 } from '../shared.js';
@@ -62,10 +63,13 @@ export const createGetChatLine = (deps: ToolDeps) =>
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       const [markdown, response] = await Promise.all([
         deps.markdown(),
-        deps.client.get<Record<string, unknown>>(`/chats/${chat}/lines/${input.line_id}.json`, {
-          signal,
-          notFound: `Line ${input.line_id} was not found in chat ${chat}. Use ${toolRef('list_campfire_lines')} to see line IDs.`,
-        }),
+        deps.client.get<Record<string, unknown>>(
+          projectRoute(deps, input.project_id, `/chats/${chat}/lines/${input.line_id}.json`),
+          {
+            signal,
+            notFound: `Line ${input.line_id} was not found in chat ${chat}. Use ${toolRef('list_campfire_lines')} to see line IDs.`,
+          },
+        ),
       ]);
       return toCampfireLine(response.data ?? {}, markdown, ITEM_BODY_CHARS);
     },

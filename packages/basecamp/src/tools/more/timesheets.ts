@@ -2,7 +2,17 @@ import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { CREATES, id, itemProjectId, itemScope, READS, SETS_STATE, send, type ToolDeps } from '../shared.js';
+import {
+  CREATES,
+  id,
+  itemProjectId,
+  itemRoute,
+  itemScope,
+  READS,
+  SETS_STATE,
+  send,
+  type ToolDeps,
+} from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -157,7 +167,10 @@ const getTimeEntryShape = lazy(() => ({
   name: 'get_time_entry',
   title: 'Get a time entry',
   description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
-  inputSchema: z.strictObject({ entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`) }),
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
+  }),
   outputSchema: EntrySchema(),
   annotations: READS,
 }));
@@ -168,10 +181,18 @@ export const createGetTimeEntry = (deps: ToolDeps) =>
     handler: async (input, { signal }) =>
       toEntry(
         (
-          await deps.client.get<Raw>(`/timesheet_entries/${input.entry_id}.json`, {
-            signal,
-            notFound: `Time entry ${input.entry_id} was not found. Use ${toolRef('list_timesheet')} to see entry IDs.`,
-          })
+          await deps.client.get<Raw>(
+            itemRoute(
+              deps,
+              input.project_id,
+              `Time entry ${input.entry_id}`,
+              `/timesheet_entries/${input.entry_id}.json`,
+            ),
+            {
+              signal,
+              notFound: `Time entry ${input.entry_id} was not found. Use ${toolRef('list_timesheet')} to see entry IDs.`,
+            },
+          )
         ).data ?? {},
       ),
   });

@@ -17,11 +17,13 @@ import {
   dockOverride,
   id,
   itemProjectId,
+  itemRoute,
   itemScope,
   limit,
   listPage,
   page,
   projectId,
+  projectRoute,
   READS,
   SETS_STATE,
   scoped,
@@ -73,7 +75,7 @@ export const createGetSubscribers = (deps: ToolDeps) =>
     ...getSubscribersShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
-      const target = scoped(scope, `/recordings/${input.recording_id}/subscription.json`);
+      const target = scoped(scope, `/recordings/${input.recording_id}/subscription.json`, deps);
       const response = await withinProject(deps, scope, signal, () =>
         deps.client.get<Raw>(target.path, { signal, notFound: target.notFound }),
       );
@@ -124,7 +126,7 @@ export const createUpdateSubscribers = (deps: ToolDeps) =>
         });
       }
       if (data === undefined) {
-        const target = scoped(scope, path);
+        const target = scoped(scope, path, deps);
         data = (await deps.client.get<Raw>(target.path, { signal, notFound: target.notFound })).data;
       }
       return toSubscription(data ?? {});
@@ -168,7 +170,7 @@ export const createListBoosts = (deps: ToolDeps) =>
     ...listBoostsShape(),
     handler: async (input, { signal }) => {
       const scope = recordingScope(input.project_id, input.recording_id);
-      const target = scoped(scope, boostsPath(input.recording_id, input.event_id));
+      const target = scoped(scope, boostsPath(input.recording_id, input.event_id), deps);
       const response = await withinProject(deps, scope, signal, () =>
         deps.client.get<unknown>(target.path, { signal, notFound: target.notFound }),
       );
@@ -214,7 +216,10 @@ const deleteBoostShape = lazy(() => ({
   name: 'delete_boost',
   title: 'Remove a boost',
   description: `Removes one of your boosts, by boost_id from ${toolRef('list_boosts')}. Removing someone else's is PERMISSION_DENIED.`,
-  inputSchema: z.strictObject({ boost_id: id(`Boost ID, from ${toolRef('list_boosts')}`) }),
+  inputSchema: z.strictObject({
+    project_id: itemProjectId(),
+    boost_id: id(`Boost ID, from ${toolRef('list_boosts')}`),
+  }),
   outputSchema: z.object({ boost_id: z.number(), deleted: z.literal(true) }),
   annotations: DESTROYS,
 }));
@@ -223,7 +228,13 @@ export const createDeleteBoost = (deps: ToolDeps) =>
   defineTool({
     ...deleteBoostShape(),
     handler: async (input, { signal }) => {
-      await deps.client.request('DELETE', `/boosts/${input.boost_id}.json`, {
+      const path = itemRoute(
+        deps,
+        input.project_id,
+        `Boost ${input.boost_id}`,
+        `/boosts/${input.boost_id}.json`,
+      );
+      await deps.client.request('DELETE', path, {
         signal,
         notFound: `Boost ${input.boost_id} was not found. Use ${toolRef('list_boosts')} to see boost IDs.`,
       });
@@ -289,10 +300,14 @@ export const createDeleteCampfireLine = (deps: ToolDeps) =>
     ...deleteCampfireLineShape(),
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
-      await deps.client.request('DELETE', `/chats/${chat}/lines/${input.line_id}.json`, {
-        signal,
-        notFound: `Line ${input.line_id} was not found in chat ${chat}. Use ${toolRef('list_campfire_lines')} to see line IDs.`,
-      });
+      await deps.client.request(
+        'DELETE',
+        projectRoute(deps, input.project_id, `/chats/${chat}/lines/${input.line_id}.json`),
+        {
+          signal,
+          notFound: `Line ${input.line_id} was not found in chat ${chat}. Use ${toolRef('list_campfire_lines')} to see line IDs.`,
+        },
+      );
       return { line_id: input.line_id, deleted: true as const };
     },
   });

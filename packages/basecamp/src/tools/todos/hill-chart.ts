@@ -2,7 +2,7 @@ import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, number, records, text } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { dockOverride, id, projectId, READS, SETS_STATE, type ToolDeps } from '../shared.js';
+import { dockOverride, id, projectId, projectRoute, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -66,10 +66,13 @@ export const createGetHillChart = (deps: ToolDeps) =>
     ...getHillChartShape(),
     handler: async (input, { signal }) => {
       const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
-      const response = await deps.client.get<Raw>(`/todosets/${todoset}/hill.json`, {
-        signal,
-        notFound: notFound(todoset),
-      });
+      const response = await deps.client.get<Raw>(
+        projectRoute(deps, input.project_id, `/todosets/${todoset}/hill.json`),
+        {
+          signal,
+          notFound: notFound(todoset),
+        },
+      );
       return toHillChart(response.data ?? {}, todoset);
     },
   });
@@ -105,14 +108,18 @@ export const createTrackOnHillChart = (deps: ToolDeps) =>
       if (both.length > 0)
         throw new InvalidInputError(`To-do lists both tracked and untracked: ${both.join(', ')}.`);
       const todoset = await deps.docks.resolve(input.project_id, 'todoset', input.todoset_id, signal);
-      const response = await deps.client.request<Raw>('PUT', `/todosets/${todoset}/hills/settings.json`, {
-        signal,
-        body: {
-          ...(input.track.length > 0 ? { tracked: input.track } : {}),
-          ...(input.untrack.length > 0 ? { untracked: input.untrack } : {}),
+      const response = await deps.client.request<Raw>(
+        'PUT',
+        projectRoute(deps, input.project_id, `/todosets/${todoset}/hills/settings.json`),
+        {
+          signal,
+          body: {
+            ...(input.track.length > 0 ? { tracked: input.track } : {}),
+            ...(input.untrack.length > 0 ? { untracked: input.untrack } : {}),
+          },
+          notFound: notFound(todoset),
         },
-        notFound: notFound(todoset),
-      });
+      );
       return toHillChart(response.data ?? {}, todoset);
     },
   });

@@ -18,6 +18,7 @@ import {
   SETS_STATE,
   sendOne,
   type ToolDeps,
+  toolProject,
 } from '../shared.js';
 
 const todolistId = () => id(`To-do list ID, from ${toolRef('list_todolists')}`);
@@ -70,7 +71,7 @@ export const createCreateTodolist = (deps: ToolDeps) =>
       return sendOne(deps, 'POST', `/todosets/${todoset}/todolists.json`, {
         signal,
         scope: {
-          projectId: undefined,
+          projectId: toolProject(deps, input.project_id),
           what: `To-do set ${todoset}`,
           probe: `/todosets/${todoset}.json`,
           notFound: `To-do set ${todoset} was not found, or you have no access to it. Use ${toolRef('get_project_tools')} to see the project's tools.`,

@@ -60,7 +60,7 @@ export const createUpdateTodo = (deps: ToolDeps) =>
       }
       // Basecamp's PUT replaces every field, so the ones not changed are sent back as they are.
       const scope = todoScope(input.project_id, input.todo_id);
-      const target = scoped(scope, `/todos/${input.todo_id}.json`);
+      const target = scoped(scope, `/todos/${input.todo_id}.json`, deps);
       const [html, current] = await Promise.all([
         deps.html(),
         withinProject(deps, scope, signal, () =>
