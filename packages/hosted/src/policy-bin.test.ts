@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeIdentity } from '@x/mcp-basecamp/testing';
-import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { type FakeBasecamp, LAPTOP, LOCATOR, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -203,6 +203,28 @@ describe('x-mcp-server --auth oauth with MCP_POLICY', () => {
     const me = body(await alice.client.callTool({ name: 'hosted_whoami', arguments: {} }));
     expect(me).toMatchObject({ policy: { rule: 1, name: 'interns (SIGHUP)', read_only: true } });
     expect(await toolNames(alice)).not.toContain('basecamp_create_todo');
+  });
+
+  it('basecampProjects: a changed allowlist applies on the next request, before any upstream request', async () => {
+    const listed = async () =>
+      (
+        body(
+          await alice.client.callTool({ name: 'basecamp_list_projects', arguments: { status: 'all' } }),
+        ) as {
+          items: { id: number }[];
+        }
+      ).items.map((project) => project.id);
+    expect(await listed()).toContain(LOCATOR);
+    const limited = V1.replace('"readOnly": true, "name": "interns"', `"basecampProjects": [${LAPTOP}]`);
+    await swapPolicy('projects.json', limited);
+    await server.waitForStderr(digest(limited));
+    expect(await listed()).toEqual([LAPTOP]);
+    fake.resetLog();
+    const refused = body(
+      await alice.client.callTool({ name: 'basecamp_list_messages', arguments: { project_id: LOCATOR } }),
+    );
+    expect(refused).toMatchObject({ error_code: 'PERMISSION_DENIED', allowed_projects: [LAPTOP] });
+    expect(fake.requests.filter((request) => request.path.includes(String(LOCATOR)))).toEqual([]);
   });
 
   it('deny: a denied person cannot sign in (a page that says so), and a signed-in one gets 403', async () => {
