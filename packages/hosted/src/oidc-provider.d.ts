@@ -9,7 +9,17 @@ declare module 'oidc-provider' {
     body: unknown;
     state: Record<string, unknown>;
     set(name: string, value: string): void;
-    oidc?: { client?: OidcClient; params?: Record<string, unknown> };
+    oidc?: OidcContext;
+  }
+
+  /** `ctx.oidc` while an authorization request is served (what `loadExistingGrant` reads). */
+  export interface OidcContext {
+    client?: OidcClient;
+    params?: Record<string, unknown>;
+    provider?: Provider;
+    session?: { grantIdFor(clientId: string): string | undefined };
+    result?: InteractionResult;
+    resourceServers?: Record<string, unknown>;
   }
 
   export interface OidcClient {
@@ -17,6 +27,8 @@ declare module 'oidc-provider' {
     clientName?: string;
     redirectUris: string[];
     tokenEndpointAuthMethod: string;
+    /** The scopes the client registered (space-separated); absent: any. */
+    scope?: string;
     grantTypeAllowed(type: string): boolean;
   }
 
@@ -40,7 +52,11 @@ declare module 'oidc-provider' {
     constructor(properties: { accountId: string; clientId: string });
     static find(id: string): Promise<Grant | undefined>;
     addOIDCScope(scope: string): void;
+    rejectOIDCScope(scope: string): void;
+    getRejectedOIDCScope(): string;
     addResourceScope(resource: string, scope: string): void;
+    rejectResourceScope(resource: string, scope: string): void;
+    getRejectedResourceScope(resource: string): string;
     save(): Promise<string>;
   }
 

@@ -2,7 +2,12 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, createLogger, type Logger, McpToolError } from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
-import Provider, { type InteractionDetails, type KoaContext, errors as oidcErrors } from 'oidc-provider';
+import Provider, {
+  type InteractionDetails,
+  type KoaContext,
+  type OidcContext,
+  errors as oidcErrors,
+} from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
@@ -14,14 +19,23 @@ import { requestScope, withInteractionCookies } from './interaction-cookie.js';
 import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
 import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
+import {
+  impliedRequestScopes,
+  MCP_SCOPE,
+  MCP_SCOPES,
+  type McpAccess,
+  mcpAccess,
+  mcpScopesOf,
+  READ_SCOPE,
+  READ_WRITE_SCOPES,
+} from './scopes.js';
 
-/** The one scope this server grants. */
-export const MCP_SCOPE = 'mcp';
+export { MCP_SCOPE } from './scopes.js';
 /** Redirect hosts accepted by default (besides loopback). */
 export const DEFAULT_REDIRECT_HOSTS: readonly string[] = ['claude.ai', 'claude.com', 'chatgpt.com'];
 const PENDING_TTL_MS = 10 * 60_000;
 /** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
-const GRANTABLE_SCOPES = new Set([MCP_SCOPE, 'offline_access', 'openid']);
+const GRANTABLE_SCOPES = new Set([...MCP_SCOPES, 'offline_access', 'openid']);
 const BASECAMP_CALLBACK = '/oauth/callback/basecamp';
 const PROVIDER_ROUTES =
   /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
@@ -125,10 +139,13 @@ interface PendingLogin {
   clientId: string;
   /** sha256 of the browser binding cookie. */
   binding: string;
+  /** Absent in a record written before scopes. */
+  decision?: ConsentDecision;
 }
 
 interface InteractionTicket {
   userId?: string;
+  decision?: ConsentDecision;
   error?: string;
   description?: string;
 }
@@ -137,6 +154,21 @@ interface PendingPick {
   tokens: LaunchpadTokens;
   identity: LaunchpadIdentity;
   accounts: Array<{ id: string; name: string }>;
+  decision?: ConsentDecision;
+}
+
+/** What the person decided on the consent page. */
+interface ConsentDecision {
+  /** The MCP scopes granted: those asked for, or `mcp:read` alone. */
+  granted: string[];
+  /** What this client may have without the page next time. */
+  remember: RememberedConsent['access'];
+}
+
+/** What a person approved for a client (`consent:<user>:<client>`), remembered for the next sign-in. */
+interface RememberedConsent {
+  at: number;
+  access: Exclude<McpAccess, 'none'>;
 }
 
 export interface AuthorizationServer {
@@ -203,7 +235,9 @@ export async function createAuthorizationServer(
   // oidc-provider copies its configuration when built, and `jwks` is fixed then.
   const configuration: Record<string, unknown> = {
     adapter: withInteractionCookies(
-      withClientTtl(createOidcAdapter(store, options.keyring), store, options.clientTtl ?? 30 * 24 * 3600),
+      withImpliedClientScopes(
+        withClientTtl(createOidcAdapter(store, options.keyring), store, options.clientTtl ?? 30 * 24 * 3600),
+      ),
       { keyring: options.keyring, secure },
     ),
     cookies: {
@@ -220,7 +254,7 @@ export async function createAuthorizationServer(
       jwks: '/jwks',
     },
     responseTypes: ['code'],
-    scopes: [MCP_SCOPE, 'offline_access'],
+    scopes: [...MCP_SCOPES, 'offline_access'],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
     clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
@@ -241,6 +275,22 @@ export async function createAuthorizationServer(
           }
         }
       },
+    },
+    // A step-up: an authorization asking for a scope the person refused before (read only
+    // granted, now `mcp:write`) is not answered from the browser's grant, which would hand out
+    // the narrower token again without asking: the consent page is shown instead.
+    loadExistingGrant: async (ctx: KoaContext) => {
+      const oidc = ctx.oidc as OidcContext;
+      const finished = oidc.result?.consent?.grantId;
+      const grantId = finished ?? (oidc.client && oidc.session?.grantIdFor(oidc.client.clientId));
+      const grant = grantId ? await oidc.provider?.Grant.find(grantId) : undefined;
+      if (!grant || finished) return grant;
+      const refused = new Set(grant.getRejectedOIDCScope().split(' '));
+      for (const indicator of Object.keys(oidc.resourceServers ?? {})) {
+        for (const scope of grant.getRejectedResourceScope(indicator).split(' ')) refused.add(scope);
+      }
+      const asked = String(oidc.params?.scope ?? '').split(' ');
+      return asked.some((scope) => scope && refused.has(scope)) ? undefined : grant;
     },
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -293,7 +343,7 @@ export async function createAuthorizationServer(
             );
           }
           return {
-            scope: MCP_SCOPE,
+            scope: MCP_SCOPES.join(' '),
             audience: resource,
             accessTokenTTL: accessTokenTtl,
             accessTokenFormat: 'jwt',
@@ -377,18 +427,43 @@ export async function createAuthorizationServer(
 
   const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
 
-  async function grantFor(details: InteractionDetails, accountId: string): Promise<string> {
+  /**
+   * A new grant holding exactly what the person decided now (never merged into the browser's
+   * earlier grant for this client, which may hold a scope refused today). Every scope asked for
+   * is either granted or refused in it: one neither sends a signed-in browser back to consent,
+   * and back here, forever.
+   */
+  async function grantFor(details: InteractionDetails, accountId: string, granted: readonly string[]) {
     const clientId = details.params.client_id as string;
-    const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
-    const grant = existing ?? new provider.Grant({ accountId, clientId });
-    const requested = new Set((details.params.scope ?? MCP_SCOPE).split(' ').filter(Boolean));
-    // Everything the discovery documents advertise is granted when asked for: a requested scope
-    // left out of the grant sends a signed-in browser back to consent, and back here, forever.
-    grant.addOIDCScope([...requested].filter((scope) => GRANTABLE_SCOPES.has(scope)).join(' ') || MCP_SCOPE);
+    const grant = new provider.Grant({ accountId, clientId });
+    const requested = requestedScopes(details);
+    const refused = mcpScopesOf(requested).filter((scope) => !granted.includes(scope));
+    const others = requested.filter((scope) => GRANTABLE_SCOPES.has(scope) && !MCP_SCOPES.includes(scope));
+    if (others.length + granted.length > 0) grant.addOIDCScope([...others, ...granted].join(' '));
+    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
     for (const indicator of new Set([resource, details.params.resource ?? resource])) {
-      grant.addResourceScope(indicator, MCP_SCOPE);
+      if (granted.length > 0) grant.addResourceScope(indicator, granted.join(' '));
+      if (refused.length > 0) grant.rejectResourceScope(indicator, refused.join(' '));
     }
     return grant.save();
+  }
+
+  const consentKey = (userId: string, clientId: string) => `consent:${userId}:${clientId}`;
+
+  /** What this user approved for this client before, if the record is still there. */
+  async function rememberedConsent(userId: string, clientId: string): Promise<RememberedConsent | undefined> {
+    const entry = await store.get(consentKey(userId, clientId));
+    if (!entry) return undefined;
+    try {
+      const parsed = JSON.parse(entry.value) as Partial<RememberedConsent> | number;
+      if (typeof parsed === 'object' && (parsed.access === 'read' || parsed.access === 'write')) {
+        return { at: Number(parsed.at), access: parsed.access };
+      }
+    } catch {
+      // Not JSON: see below.
+    }
+    // A record from before scopes (the time of consent alone): that consent was to everything.
+    return { at: Number(entry.value), access: 'write' };
   }
 
   async function finishSignedIn(
@@ -396,9 +471,11 @@ export async function createAuthorizationServer(
     res: ServerResponse,
     details: InteractionDetails,
     userId: string,
+    decision: ConsentDecision,
   ) {
-    const grantId = await grantFor(details, userId);
-    await store.set(`consent:${userId}:${details.params.client_id}`, String(Date.now()), {
+    const grantId = await grantFor(details, userId, decision.granted);
+    const remembered: RememberedConsent = { at: Date.now(), access: decision.remember };
+    await store.set(consentKey(userId, details.params.client_id as string), JSON.stringify(remembered), {
       ttlMs: refreshTokenTtl * 1000,
     });
     await provider.interactionFinished(
@@ -408,6 +485,16 @@ export async function createAuthorizationServer(
       { mergeWithLastSubmission: false },
     );
   }
+
+  /**
+   * A decision written by a replica from before scopes (a sign-in under way during a rolling
+   * deploy) approved everything the client asked for.
+   */
+  const decisionOf = (details: InteractionDetails, saved: ConsentDecision | undefined): ConsentDecision => {
+    if (saved) return saved;
+    const asked = mcpScopesOf(requestedScopes(details));
+    return { granted: asked, remember: mcpAccess(asked) === 'write' ? 'write' : 'read' };
+  };
 
   async function interaction(
     req: IncomingMessage,
@@ -438,16 +525,23 @@ export async function createAuthorizationServer(
       return;
     }
     const sessionUser = details.session?.accountId;
+    const asked = mcpScopesOf(requestedScopes(details));
+    const askedAccess = mcpAccess(asked);
+    // Read only is a choice when the client asks for more and a token can say `mcp:read`.
+    const readOnlyChoice = askedAccess === 'write' && asked.includes(READ_SCOPE);
 
     if (step === undefined && req.method === 'GET') {
-      // Remembered consent: this browser is signed in, this user approved this client before,
-      // and the Basecamp connection still works: no page at all.
+      // Remembered consent: this browser is signed in, this user approved as much for this
+      // client before, and the Basecamp connection still works: no page at all. Asking for
+      // more than was approved (a step-up to `mcp:write`) shows the page again.
+      const remembered = sessionUser ? await rememberedConsent(sessionUser, clientId) : undefined;
       if (
         sessionUser &&
-        (await store.get(`consent:${sessionUser}:${clientId}`)) &&
+        remembered &&
+        (remembered.access === 'write' || askedAccess !== 'write') &&
         (await options.connections.isActive(sessionUser))
       ) {
-        await finishSignedIn(req, res, details, sessionUser);
+        await finishSignedIn(req, res, details, sessionUser, { granted: asked, remember: remembered.access });
         return;
       }
       const redirect = new URL(details.params.redirect_uri as string);
@@ -462,7 +556,10 @@ export async function createAuthorizationServer(
           clientName: client.clientName ?? clientId,
           redirectHost: redirect.host,
           loopback: isLoopbackHost(redirect.hostname),
-          scopes: [MCP_SCOPE],
+          access: askedAccess === 'write' ? 'write' : 'read',
+          // It gets a refresh token when it may use one (`issueRefreshToken`), offline_access or not.
+          offline: client.grantTypeAllowed('refresh_token'),
+          readOnlyChoice,
           upstream: 'Basecamp',
         }),
       );
@@ -475,7 +572,28 @@ export async function createAuthorizationServer(
         sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
         return;
       }
-      if (form.get('decision') !== 'approve') {
+      // One button's value: a form carrying two (`read` and `approve`) is not a choice.
+      const decisions = form.getAll('decision');
+      if (decisions.length !== 1) {
+        sendError(res, 400, 'Choose one of the buttons on the consent page.');
+        return;
+      }
+      // What is granted comes from the request the client made, never from the form: the
+      // form only says everything asked for (`approve`) or read only (`read`).
+      let decision: ConsentDecision;
+      if (decisions[0] === 'approve') {
+        decision = { granted: asked, remember: askedAccess === 'write' ? 'write' : 'read' };
+        // Approving a narrower request does not forget a wider approval of the same client.
+        if (sessionUser && (await rememberedConsent(sessionUser, clientId))?.access === 'write') {
+          decision.remember = 'write';
+        }
+      } else if (decisions[0] === 'read') {
+        if (!asked.includes(READ_SCOPE)) {
+          sendError(res, 400, 'This client did not ask for read-only access (mcp:read); approve or deny.');
+          return;
+        }
+        decision = { granted: [READ_SCOPE], remember: 'read' };
+      } else {
         await provider.interactionFinished(
           req,
           res,
@@ -485,7 +603,7 @@ export async function createAuthorizationServer(
         return;
       }
       if (sessionUser && (await options.connections.isActive(sessionUser))) {
-        await finishSignedIn(req, res, details, sessionUser);
+        await finishSignedIn(req, res, details, sessionUser, decision);
         return;
       }
       // Only now, after consent: a single-use state kept server-side, bound to this browser.
@@ -493,7 +611,7 @@ export async function createAuthorizationServer(
       const binding = randomBytes(32).toString('base64url');
       await sealed.set(
         pendingKey(state),
-        { uid, clientId, binding: sha256(binding) } satisfies PendingLogin,
+        { uid, clientId, binding: sha256(binding), decision } satisfies PendingLogin,
         { ttlMs: PENDING_TTL_MS },
       );
       res.writeHead(303, {
@@ -523,7 +641,7 @@ export async function createAuthorizationServer(
         );
         return;
       }
-      await finishSignedIn(req, res, details, ticket.userId);
+      await finishSignedIn(req, res, details, ticket.userId, decisionOf(details, ticket.decision));
       return;
     }
 
@@ -561,7 +679,7 @@ export async function createAuthorizationServer(
         return;
       }
       const userId = await saveConnection(pick.identity, pick.tokens, chosen);
-      await finishSignedIn(req, res, details, userId);
+      await finishSignedIn(req, res, details, userId, decisionOf(details, pick.decision));
       return;
     }
     sendError(res, 405, 'Unsupported request.');
@@ -652,7 +770,12 @@ export async function createAuthorizationServer(
     if (accounts.length > 1) {
       await sealed.set(
         `pick:${pending.uid}`,
-        { tokens, identity, accounts: accounts.map(({ id, name }) => ({ id, name })) } satisfies PendingPick,
+        {
+          tokens,
+          identity,
+          accounts: accounts.map(({ id, name }) => ({ id, name })),
+          ...(pending.decision ? { decision: pending.decision } : {}),
+        } satisfies PendingPick,
         { ttlMs: PENDING_TTL_MS },
       );
       res.writeHead(303, {
@@ -668,7 +791,29 @@ export async function createAuthorizationServer(
       tokens,
       accounts[0] as LaunchpadIdentity['accounts'][number],
     );
-    await finish({ userId });
+    await finish({ userId, ...(pending.decision ? { decision: pending.decision } : {}) });
+  }
+
+  /**
+   * Clients may omit scope (oidc-provider would then grant nothing) or ask for `mcp` alone:
+   * both mean read and write, which the request now says with `mcp:read` and `mcp:write` too,
+   * so the person can grant read only. A client that registered scopes gets what it registered
+   * when it names none, and nothing it did not register is added.
+   */
+  async function addImpliedScopes(req: IncomingMessage, url: URL) {
+    const scope = url.searchParams.get('scope') ?? '';
+    const clientId = url.searchParams.get('client_id');
+    // A malformed request is oidc-provider's to refuse, as it is.
+    if (url.searchParams.getAll('scope').length > 1 || (scope !== '' && !SCOPE_SYNTAX.test(scope))) return;
+    const client = clientId ? await provider.Client.find(clientId).catch(() => undefined) : undefined;
+    const registered = client?.scope?.split(' ');
+    const allowed = (name: string) => !registered || registered.includes(name);
+    const fallback = registered ? mcpScopesOf(registered) : [];
+    const requested = scope.split(' ').filter(Boolean);
+    const scopes = impliedRequestScopes(requested, fallback.length > 0 ? fallback : [MCP_SCOPE], allowed);
+    if (scopes.join(' ') === requested.join(' ')) return;
+    url.searchParams.set('scope', scopes.join(' '));
+    req.url = `${url.pathname}${url.search}`;
   }
 
   /** The endpoint a limit applies to, if any. */
@@ -755,11 +900,7 @@ export async function createAuthorizationServer(
       }
     }
     if (PROVIDER_ROUTES.test(path)) {
-      if (path === '/authorize' && req.method === 'GET' && !url.searchParams.get('scope')) {
-        // Clients may omit scope (PRM lists one); oidc-provider would then grant nothing.
-        url.searchParams.set('scope', MCP_SCOPE);
-        req.url = `${url.pathname}${url.search}`;
-      }
+      if (path === '/authorize' && req.method === 'GET') await addImpliedScopes(req, url);
       // Tokens are signed with the store's keys, even when they changed a moment ago.
       if (path === '/token') await options.signingKeys.sync();
       await callback(req, res);
@@ -840,6 +981,29 @@ function withClientTtl(
 }
 
 /**
+ * Scope hierarchy for registered clients: a client registered for `mcp` (every client that
+ * registered before `mcp:read` and `mcp:write` existed, with the scope the server then
+ * advertised) or for `mcp:write` may ask for `mcp:read` and `mcp:write`, which `mcp` and
+ * `mcp:write` imply. oidc-provider refuses a registered client any scope not in its list.
+ */
+function withImpliedClientScopes(adapter: (model: string) => OidcAdapter): (model: string) => OidcAdapter {
+  return (model) => {
+    const inner = adapter(model);
+    if (model !== 'Client') return inner;
+    return {
+      ...inner,
+      find: async (id) => {
+        const payload = await inner.find(id);
+        if (typeof payload?.scope !== 'string') return payload;
+        const registered = payload.scope.split(' ');
+        if (mcpAccess(registered) !== 'write') return payload;
+        return { ...payload, scope: [...new Set([...registered, ...READ_WRITE_SCOPES])].join(' ') };
+      },
+    };
+  };
+}
+
+/**
  * At most `limit` events per key and window, counted in the store so every replica shares one
  * count (a fixed window: at a window's edge a burst of up to twice the limit can pass).
  */
@@ -868,7 +1032,15 @@ class StoreWindow {
   }
 }
 
+/** RFC 6749 §3.3 (as oidc-provider checks it): scope tokens separated by single spaces. */
+const SCOPE_SYNTAX = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
+
 const pendingKey = (state: string) => `pending:${sha256(state)}`;
+
+/** The scopes an interaction's authorization request asks for. */
+const requestedScopes = (details: InteractionDetails): string[] => [
+  ...new Set((details.params.scope ?? '').split(' ').filter(Boolean)),
+];
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('base64url');

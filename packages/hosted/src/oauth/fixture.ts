@@ -122,6 +122,7 @@ export async function startReplica(options: {
     handle: (req, res) => (hosted as HostedAuth).auth.handle?.(req, res) ?? Promise.resolve(false),
     authenticate: (request) => (hosted as HostedAuth).auth.authenticate(request),
     registryFor: (info: AuthInfo) => (hosted as HostedAuth).auth.registryFor?.(info) as Promise<ToolRegistry>,
+    accessFor: (info, request) => (hosted as HostedAuth).auth.accessFor?.(info, request) ?? [],
   };
   const http = await serveHttp({
     name: 'hosted-test',
@@ -209,6 +210,8 @@ export async function signIn(
      * `browser` (a Launchpad session cookie in this browser only, so sign-ins can run in parallel).
      */
     identityVia?: 'global' | 'browser';
+    /** The consent page's button: `approve` (everything asked for, the default) or `read` (read only). */
+    decision?: 'approve' | 'read';
   } = {},
 ): Promise<SignedIn> {
   const oauth = options.oauth ?? new TestOAuthClient(REDIRECT, options.authMethod ?? 'none');
@@ -230,7 +233,7 @@ export async function signIn(
   } else {
     env.fake.signInAs(identity);
   }
-  const redirect = await approve(browser, await browser.open(oauth.authorizationUrl));
+  const redirect = await approve(browser, await browser.open(oauth.authorizationUrl), options.decision);
   if (!redirect.url.href.startsWith(REDIRECT)) {
     throw new Error(
       `sign-in did not reach the client: ${redirect.status} ${redirect.url.href} ${redirect.body.slice(0, 300)}`,
@@ -242,10 +245,50 @@ export async function signIn(
   return { client, oauth, browser, close: () => client.close() };
 }
 
-/** Approves the consent page when there is one. */
-export async function approve(browser: OAuthBrowser, page: BrowserPage): Promise<BrowserPage> {
+/**
+ * A scope step-up as a real client does it: calling `tool` answers 403 insufficient_scope, so
+ * the SDK's transport sends the client to `/authorize` with the wider scope; the user's browser
+ * opens that, presses `decision` on the page it shows, and the transport redeems the code.
+ * Returns the authorization URL and the page the browser was shown, for the caller's checks.
+ */
+export async function stepUp(
+  env: Pick<Hosted, 'url'>,
+  user: SignedIn,
+  tool: { name: string; arguments: Record<string, unknown> },
+  decision: 'approve' | 'read' = 'approve',
+): Promise<{ url: URL; page: BrowserPage }> {
+  const transport = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: user.oauth });
+  const client = new Client({ name: 'hosted-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    user.oauth.authorizationUrl = undefined;
+    const refused = await client.callTool(tool).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const url = user.oauth.authorizationUrl as URL | undefined;
+    if (!refused || !url) throw new Error(`calling ${tool.name} did not send the client to /authorize`);
+    user.browser.stoppedAt = undefined;
+    const page = await user.browser.open(url);
+    const redirect = await approve(user.browser, page, decision);
+    if (!redirect.url.href.startsWith(REDIRECT)) {
+      throw new Error(`step-up did not reach the client: ${redirect.status} ${redirect.url.href}`);
+    }
+    await transport.finishAuth(redirect.url.searchParams);
+    return { url, page };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Approves the consent page when there is one (`read`: read only). */
+export async function approve(
+  browser: OAuthBrowser,
+  page: BrowserPage,
+  decision: 'approve' | 'read' = 'approve',
+): Promise<BrowserPage> {
   if (page.status === 200 && page.body.includes('name="decision"')) {
-    return browser.submit(page, { decision: 'approve' });
+    return browser.submit(page, { decision });
   }
   return page;
 }

@@ -90,7 +90,11 @@ describe('scope=openid', () => {
       expect(tokens.status).toBe(200);
       const body = (await tokens.json()) as { id_token?: string; access_token: string };
       expect(decodeJwt(body.id_token as string)).toMatchObject({ aud: clientId, iss: env.origin });
-      expect(decodeJwt(body.access_token)).toMatchObject({ aud: `${env.origin}/mcp`, scope: 'mcp' });
+      // `mcp` implies `mcp:read` and `mcp:write`, which the request then asks for too.
+      expect(decodeJwt(body.access_token)).toMatchObject({
+        aud: `${env.origin}/mcp`,
+        scope: 'mcp mcp:read mcp:write',
+      });
     }
   });
 
@@ -99,14 +103,20 @@ describe('scope=openid', () => {
       const metadata = (await (await fetch(new URL(path, env.origin))).json()) as {
         scopes_supported: string[];
       };
-      expect([...metadata.scopes_supported].sort()).toEqual(['mcp', 'offline_access', 'openid']);
+      expect([...metadata.scopes_supported].sort()).toEqual([
+        'mcp',
+        'mcp:read',
+        'mcp:write',
+        'offline_access',
+        'openid',
+      ]);
     }
     const prm = (await (
       await fetch(new URL('/.well-known/oauth-protected-resource/mcp', env.origin))
     ).json()) as {
       scopes_supported: string[];
     };
-    expect(prm.scopes_supported).toEqual(['mcp']);
+    expect(prm.scopes_supported).toEqual(['mcp:read', 'mcp:write']);
   });
 });
 

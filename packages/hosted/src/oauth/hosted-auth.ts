@@ -1,5 +1,12 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { ConfigError, createLogger, type Logger, McpToolError, type ToolRegistry } from '@x/mcp-core';
+import {
+  ConfigError,
+  createLogger,
+  type Logger,
+  McpToolError,
+  type ToolAccess,
+  type ToolRegistry,
+} from '@x/mcp-core';
 import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
 import type { JWK } from 'jose';
 import type { Keyring } from '../crypto.js';
@@ -21,6 +28,7 @@ import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
 import { Launchpad } from './launchpad.js';
 import type { TrustProxy } from './limits.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
+import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
 
 export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
 
@@ -249,6 +257,16 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       })
     : undefined;
   const registryFor = options.registryFor;
+  const readOnlyAccess = (request: Request): ToolAccess => ({
+    source: `your token's scopes (${READ_SCOPE})`,
+    readOnly: true,
+    challenge: ({ tool }) =>
+      resourceServer.insufficientScope(
+        request,
+        READ_WRITE_SCOPES,
+        `${tool} changes data, which needs ${READ_WRITE_SCOPES.join(' ')}; authorize again with them.`,
+      ),
+  });
   const auth: HttpAuth = {
     async handle(req, res) {
       return (
@@ -258,6 +276,9 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       );
     },
     authenticate: (request) => resourceServer.authenticate(request),
+    // A token without `mcp:write` (or `mcp`) is served the read tools only; calling another
+    // answers 403 insufficient_scope with every scope a write needs, so the client can step up.
+    accessFor: (info, request) => (mcpAccess(info.scopes) === 'write' ? [] : [readOnlyAccess(request)]),
     ...(registryFor
       ? {
           registryFor: async (info: AuthInfo) => {

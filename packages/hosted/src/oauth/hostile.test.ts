@@ -116,7 +116,7 @@ describe('discovery and registration', () => {
       expect(await response.json()).toMatchObject({
         resource: `${env.origin}/mcp`,
         authorization_servers: [env.origin],
-        scopes_supported: ['mcp'],
+        scopes_supported: ['mcp:read', 'mcp:write'],
       });
     }
   });
@@ -127,7 +127,7 @@ describe('discovery and registration', () => {
     const challenge = response.headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(/^Bearer /);
     expect(challenge).toContain(`resource_metadata="${env.origin}/.well-known/oauth-protected-resource/mcp"`);
-    expect(challenge).toContain('scope="mcp"');
+    expect(challenge).toContain('scope="mcp:read mcp:write"');
   });
 
   it('registers Claude’s confidential body and a public loopback client (RFC 7591/7592)', async () => {
@@ -239,7 +239,7 @@ describe('the resource server refuses foreign tokens', () => {
     expect(claims).toMatchObject({
       aud: `${env.origin}/mcp`,
       iss: env.origin,
-      scope: 'mcp',
+      scope: 'mcp:read mcp:write',
       sub: 'basecamp:101',
     });
   });

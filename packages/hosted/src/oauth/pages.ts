@@ -54,23 +54,47 @@ export interface ConsentView {
   redirectHost: string;
   /** Loopback redirect: a program on the user's machine, not a web service. */
   loopback: boolean;
-  scopes: readonly string[];
+  /** What the client asks for: read tools only, or every tool (read and write). */
+  access: 'read' | 'write';
+  /** Whether it stays connected (it gets refresh tokens). */
+  offline: boolean;
+  /** Whether the person may grant read only (the client asks for write and for `mcp:read`). */
+  readOnlyChoice: boolean;
   upstream: string;
 }
+
+/** What each kind of access lets a client do, in words (the consent page lists them). */
+export const ACCESS_WORDS = {
+  read: 'read your Basecamp projects, to-dos, messages, comments, documents, files, schedules, card tables, chats and people',
+  write:
+    'create and change to-dos, messages, comments, documents, files, cards and schedule entries, and move, archive or trash them',
+  offline: 'stay connected until you revoke it, without asking you again',
+} as const;
 
 export function consentPage(view: ConsentView): string {
   const warning = view.loopback
     ? '<p class="warn">This client receives the result on your own computer (a local redirect). Approve only if you started this connection yourself.</p>'
     : '';
+  const asks = [
+    ACCESS_WORDS.read,
+    ...(view.access === 'write' ? [ACCESS_WORDS.write] : []),
+    ...(view.offline ? [ACCESS_WORDS.offline] : []),
+  ];
+  const approve =
+    view.access === 'write'
+      ? `<button type="submit" name="decision" value="approve">Allow read and write</button>
+${view.readOnlyChoice ? '<button type="submit" name="decision" value="read">Allow read only</button>\n' : ''}`
+      : '<button type="submit" name="decision" value="approve">Allow</button>\n';
   return `<h1>Connect ${escapeHtml(view.clientName)}?</h1>
-<p><strong>${escapeHtml(view.clientName)}</strong> wants to use <strong>${escapeHtml(view.serverName)}</strong> on your behalf
-(scopes: ${view.scopes.map(escapeHtml).join(', ')}).</p>
-<p>After you approve, you sign in with ${escapeHtml(view.upstream)} and are sent back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
+<p><strong>${escapeHtml(view.clientName)}</strong> wants to use <strong>${escapeHtml(view.serverName)}</strong> on your behalf. It asks to:</p>
+<ul>
+${asks.map((words) => `<li>${escapeHtml(words)}</li>`).join('\n')}
+</ul>
+${view.readOnlyChoice ? `<p>With <em>Allow read only</em> it can read but not change anything; it may ask you again when it needs to.</p>\n` : ''}<p>After you approve, you sign in with ${escapeHtml(view.upstream)} and are sent back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
 ${warning}
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button>
+${approve}<button type="submit" name="decision" value="deny">Deny</button>
 </form>`;
 }
 

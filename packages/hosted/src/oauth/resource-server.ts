@@ -7,13 +7,14 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   OAuthError,
   OAuthErrorCode,
-  requireBearerAuth,
+  type VerifyBearerTokenOptions,
+  verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { type Logger, McpToolError } from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
-import { MCP_SCOPE } from './authorization-server.js';
+import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
 
 export interface ResourceServerOptions {
   issuer: string;
@@ -51,6 +52,11 @@ export interface ResourceServer {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** An `/mcp` request's caller, or the 400/401/403/503 answer. */
   authenticate(request: Request): Promise<AuthInfo | Response>;
+  /**
+   * The 403 `insufficient_scope` answer to a request its token's scopes do not cover, naming
+   * every scope the operation needs in one challenge (the client steps up with them).
+   */
+  insufficientScope(request: Request, scopes: readonly string[], description: string): Response;
   /** How many verified access tokens are cached now. */
   readonly verifiedTokens: number;
   /** Verifies with these public keys from now on (the authorization server's new key set). */
@@ -113,15 +119,23 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       response_types_supported: ['code'],
     },
     resourceServerUrl: resourceUrl,
-    scopesSupported: [MCP_SCOPE],
+    scopesSupported: [...READ_WRITE_SCOPES],
     dangerouslyAllowInsecureIssuerUrl: isLoopbackHost(new URL(options.issuer).hostname),
   });
   const document = JSON.stringify({ ...metadata, bearer_methods_supported: ['header'] });
-  const challenge = { requiredScopes: [MCP_SCOPE], resourceMetadataUrl: metadataUrl };
+  // What a client without a token should ask for: read and write (the person may grant read
+  // only). `mcp` is still accepted: tokens issued before `mcp:read` and `mcp:write` carry it.
+  const challenge = { requiredScopes: [...READ_WRITE_SCOPES], resourceMetadataUrl: metadataUrl };
+  const insufficientScope = (_request: Request, scopes: readonly string[], description: string) =>
+    bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, description), {
+      requiredScopes: [...scopes],
+      resourceMetadataUrl: metadataUrl,
+    });
 
-  const gate = requireBearerAuth({
-    ...challenge,
+  // The SDK's `requireBearerAuth` wants every one of its scopes; any MCP scope will do here.
+  const bearer: VerifyBearerTokenOptions = {
     expectedResource: resourceUrl,
+    resourceMetadataUrl: metadataUrl,
     verifier: {
       async verifyAccessToken(token) {
         // Keyed by a digest of the whole token: a token that differs in any character (a
@@ -168,7 +182,15 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
         return authInfo(token, claims);
       },
     },
-  });
+  };
+  const gate = async (request: Request): Promise<AuthInfo | Response> => {
+    const [header] = (request.headers.get('authorization') ?? '').split(',');
+    try {
+      return await verifyBearerToken(header || undefined, bearer);
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, challenge);
+    }
+  };
   /** A new object per request (the request's checked credentials are keyed by it). */
   const authInfo = (token: string, claims: VerifiedToken): AuthInfo => ({
     token,
@@ -185,6 +207,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       return verified.size;
     },
     useKeys,
+    insufficientScope,
     handle(req, res) {
       const path = requestTarget(req.url)?.pathname;
       if (path !== '/.well-known/oauth-protected-resource' && path !== new URL(metadataUrl).pathname)
@@ -215,6 +238,13 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       }
       const decision = await gate(request);
       if (decision instanceof Response) return decision;
+      if (mcpAccess(decision.scopes) === 'none') {
+        return insufficientScope(
+          request,
+          [READ_SCOPE],
+          'This token has no MCP scope; authorize with mcp:read.',
+        );
+      }
       try {
         if (!(await options.isActive(decision))) {
           return bearerAuthChallengeResponse(
