@@ -232,14 +232,18 @@ export async function createOAuthSetup(
   let policyFile: PolicyFile | undefined;
   if (env.MCP_POLICY) {
     try {
-      const toolsets = new Set(
-        context
-          .compose([...(await compose({ ...composition, only: policy.perUser })), ...shared])
-          .toolsetNames(),
-      );
-      toolsets.add('hosted');
+      const probe = context.compose([
+        ...(await compose({ ...composition, only: policy.perUser })),
+        ...shared,
+      ]);
+      const toolsets = [...probe.toolsetNames(), 'hosted'];
+      // With dynamic toolsets, tools not served yet may be enabled later: their names are not known.
+      const served = probe.toMcpTools().map((tool) => tool.name);
+      const tools = served.some((name) => name.endsWith('enable_toolset'))
+        ? undefined
+        : [...served, 'hosted_whoami'];
       policyFile = await hosted.PolicyFile.open(env.MCP_POLICY, {
-        names: { toolsets: [...toolsets] },
+        names: { toolsets, ...(tools ? { tools } : {}) },
         logger,
       });
     } catch (error) {

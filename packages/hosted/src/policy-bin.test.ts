@@ -189,6 +189,16 @@ describe('x-mcp-server --auth oauth with MCP_POLICY', () => {
     await swapPolicy('unknown.json', V2.replace('basecamp.todos', 'basecamp.todo'));
     await server.waitForStderr('rules[0].toolsets[0]: unknown toolset');
     expect(server.stderr()).toContain('basecamp.todo\\"');
+    // So is a tool it does not serve.
+    await swapPolicy(
+      'typo.json',
+      V2.replace(
+        '"rateLimit": "3/h"',
+        '"rateLimit": "3/h", "toolRateLimits": {"basecamp_list_project": "1/s"}',
+      ),
+    );
+    await server.waitForStderr('rules[1].toolRateLimits.basecamp_list_project: ');
+    expect(await toolNames(alice)).toContain('basecamp_create_todo');
     expect(await toolNames(alice)).toContain('basecamp_create_todo');
   });
 
