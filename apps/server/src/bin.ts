@@ -89,6 +89,16 @@ await runBin({
       description: 'client redirect hosts; token and unused-client lifetimes in seconds',
     },
     {
+      name: 'MCP_POLICY',
+      description:
+        'with --auth oauth: the policy file (JSON): who may use which toolsets, read-only, Basecamp projects, rate limits, deny; re-read when it changes and on SIGHUP',
+    },
+    {
+      name: 'MCP_RATE_LIMIT',
+      description:
+        'with --auth oauth: tool calls per user where the policy sets none, <count>/<unit> (e.g. 120/min, 10/s, 1000/h) or off (default)',
+    },
+    {
       name: 'MCP_TRUST_PROXY',
       description:
         'with --auth oauth: proxies in front (a number of hops, or their addresses/CIDRs) whose X-Forwarded-For names the client; default 0',
@@ -111,6 +121,11 @@ await runBin({
       summary:
         'users list | revoke <user> | forget <user> [--store <url>]: who signed in (--auth oauth); sign one out everywhere; delete all about one',
       run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
+    },
+    policy: {
+      summary:
+        'policy explain <email> [--account <id>] | check [<file>]: the rule of MCP_POLICY that applies to a person, and from which line; validate a policy file',
+      run: async (argv) => (await import('./hosted.js')).policyCommand(argv),
     },
     keys: {
       summary:

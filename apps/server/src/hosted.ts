@@ -11,7 +11,7 @@ import {
   type ToolRegistry,
 } from '@x/mcp-core';
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
-import type { HostedAuthOptions } from '@x/mcp-hosted';
+import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
 import type { ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
@@ -187,7 +187,17 @@ export async function createOAuthSetup(
   composition: CompositionOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<HttpAuthSetup | undefined> {
-  if (authMode(context.flags.auth, env) !== 'oauth') return undefined;
+  if (authMode(context.flags.auth, env) !== 'oauth') {
+    // Who is calling is known only with --auth oauth: a policy set anywhere else would not apply.
+    for (const name of ['MCP_POLICY', 'MCP_RATE_LIMIT']) {
+      if (env[name]) {
+        throw new ConfigError(
+          `${name} applies to --auth oauth only (who is calling is known only there); unset it or use --auth oauth.`,
+        );
+      }
+    }
+    return undefined;
+  }
   if (!nodeAtLeast(22, 12)) {
     throw new ConfigError(`--auth oauth needs Node.js 22.12 or newer (this is ${process.versions.node}).`);
   }
@@ -216,6 +226,46 @@ export async function createOAuthSetup(
   const shared: ProviderEntry[] =
     sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : [];
   const cache = new UserRegistryCache();
+  // Who may use which tools (MCP_POLICY) and how often (MCP_RATE_LIMIT), checked at start against
+  // the toolsets this server serves; the policy file is read again when it changes and on SIGHUP.
+  const rateLimit = hosted.rateFromEnv('MCP_RATE_LIMIT', env.MCP_RATE_LIMIT);
+  let policyFile: PolicyFile | undefined;
+  if (env.MCP_POLICY) {
+    try {
+      const probe = context.compose([
+        ...(await compose({ ...composition, only: policy.perUser })),
+        ...shared,
+      ]);
+      const toolsets = [...probe.toolsetNames(), 'hosted'];
+      // With dynamic toolsets, tools not served yet may be enabled later: their names are not known.
+      const served = probe.toMcpTools().map((tool) => tool.name);
+      const tools = served.some((name) => name.endsWith('enable_toolset'))
+        ? undefined
+        : [...served, 'hosted_whoami'];
+      policyFile = await hosted.PolicyFile.open(env.MCP_POLICY, {
+        names: { toolsets, ...(tools ? { tools } : {}) },
+        logger,
+      });
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    logger.info(
+      `policy ${policyFile.file}: ${policyFile.current.ruleCount} rules, sha256 ${policyFile.current.digest} (every replica must read the same file)`,
+    );
+  }
+  let connectionsOf: (() => Connections) | undefined;
+  const governance = new hosted.Governance({
+    ...(policyFile ? { policy: policyFile } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+    buckets: hosted.tokenBucketsFor(store),
+    identity: async (userId) => {
+      const connection = await connectionsOf?.().get(userId);
+      return connection ? { email: connection.identity.email, accountId: connection.accountId } : undefined;
+    },
+  });
+  const reloadPolicy = () => void policyFile?.reload();
+  if (policyFile) process.on('SIGHUP', reloadPolicy);
   // The server's own provider (hosted_whoami, /readyz checks), filled once the auth exists.
   const hostedEntry: ProviderEntry[] = [];
   const sweeper = setInterval(() => cache.sweep(), 60_000);
@@ -233,6 +283,7 @@ export async function createOAuthSetup(
       },
       allowedAccounts: hosted.listFromEnv(env.BASECAMP_ALLOWED_ACCOUNTS),
       allowedEmailDomains: hosted.listFromEnv(env.MCP_ALLOWED_EMAIL_DOMAINS),
+      ...(policyFile ? { signInRefusal: (who) => governance.signInRefusal(who) } : {}),
       registration: onOff('MCP_OAUTH_DCR', env.MCP_OAUTH_DCR, true),
       ...(env.MCP_OAUTH_REDIRECT_HOSTS
         ? { redirectHosts: hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_HOSTS) }
@@ -260,16 +311,22 @@ export async function createOAuthSetup(
         : {}),
       logger,
       // One Basecamp (and Forge) provider per user (its own ETag and dock caches), kept while the
-      // user signs in to the same account; its credentials come from the user's stored connection
-      // (and Forge link), refreshed lazily and renewed after a 401 (settings.credentials).
-      registryFor: async (userId, credentials) =>
-        cache.get(userId, credentials.accountId, async () => {
+      // user signs in to the same account and the policy gives them the same projects; its
+      // credentials come from the user's stored connection (and Forge link), refreshed lazily and
+      // renewed after a 401 (settings.credentials).
+      registryFor: async (userId, credentials, info) => {
+        const projects = (await governance.for(info)).basecampProjects;
+        const key = `${credentials.accountId}|${projects ? projects.join(',') : '*'}`;
+        return cache.get(userId, key, async () => {
           const forgeLinks = auth.forge;
           const own = await compose({
             ...composition,
             only: policy.perUser,
             settings: {
-              basecamp: { credentials: auth.connections.credentialSource(userId) },
+              basecamp: {
+                credentials: auth.connections.credentialSource(userId),
+                ...(projects ? { projects } : {}),
+              },
               ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
             },
           });
@@ -283,14 +340,16 @@ export async function createOAuthSetup(
               : entry,
           );
           return context.compose([...entries, ...shared, ...hostedEntry]);
-        }),
+        });
+      },
     });
+    connectionsOf = () => auth.connections;
     const breaker = new hosted.InvalidGrantBreaker(store);
     const connections = auth.connections;
     const whoami = defineTool({
       name: 'whoami',
       description:
-        'Who you are signed in as on this server: your Basecamp name and email, the Basecamp account your tools use, and (when Forge is served) whether your Forge account is linked and where to link it.',
+        'Who you are signed in as on this server: your Basecamp name and email, the Basecamp account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one, and (when Forge is served) whether your Forge account is linked and where to link it.',
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -301,11 +360,29 @@ export async function createOAuthSetup(
         }
         const forgeLinks = auth.forge;
         const link = forgeLinks ? await forgeLinks.get(userId) : undefined;
+        const info = context.request.auth;
+        const decision = info ? (await governance.for(info)).decision : undefined;
         return {
           user: userId,
           name: connection.identity.name,
           email: connection.identity.email,
           basecamp_account: { id: connection.accountId, name: connection.accountName },
+          ...(decision
+            ? {
+                policy: {
+                  rule: decision.rule,
+                  ...(decision.name ? { name: decision.name } : {}),
+                  ...(decision.toolsets ? { toolsets: decision.toolsets } : {}),
+                  read_only: decision.readOnly,
+                  ...(decision.basecampProjects ? { basecamp_projects: decision.basecampProjects } : {}),
+                },
+              }
+            : {}),
+          ...(rateLimit || decision?.rateLimit
+            ? {
+                rate_limit: decision?.rateLimit === 'off' ? 'none' : (decision?.rateLimit ?? rateLimit)?.text,
+              }
+            : {}),
           ...(forgeLinks
             ? {
                 forge: link
@@ -369,7 +446,7 @@ export async function createOAuthSetup(
       `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}`,
     );
     return {
-      auth: auth.auth,
+      auth: hosted.governedAuth(auth.auth, governance),
       allowedHosts: [new URL(publicUrl).hostname],
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],
@@ -383,6 +460,8 @@ export async function createOAuthSetup(
       ],
       close: async () => {
         clearInterval(sweeper);
+        process.off('SIGHUP', reloadPolicy);
+        policyFile?.close();
         auth.close();
         cache.clear();
         await store.close();
@@ -390,6 +469,8 @@ export async function createOAuthSetup(
     };
   } catch (error) {
     clearInterval(sweeper);
+    process.off('SIGHUP', reloadPolicy);
+    policyFile?.close();
     await store.close();
     throw error;
   }
@@ -566,4 +647,128 @@ export async function keysCommand(
       );
     }
   });
+}
+
+const POLICY_HELP = `Usage: x-mcp-server policy explain <email> [--account <id>] [--policy <file>]
+       x-mcp-server policy check [<file>]
+explain: which rule of the policy (--auth oauth) applies to a person, from which line, and what
+it gives them (toolsets, read-only, Basecamp projects, rate limits). Without --account, rules that
+match a Basecamp account are passed over (and named).
+check: reads the file as the server would at start (JSON shape and values, each problem with its
+line and column); the toolset names are checked against the served ones when the server starts.
+
+Options:
+  --account <id>   the Basecamp account the person signs in to
+  --policy <file>  the policy file (else MCP_POLICY)
+  -h, --help       show this help
+
+Environment (as for the server):
+  MCP_POLICY       the policy file when --policy (or check's <file>) is not given
+  MCP_RATE_LIMIT   tool calls per user where the rule sets none, e.g. 120/min
+`;
+
+const POLICY_OPTIONS = {
+  account: { type: 'string' },
+  policy: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `x-mcp-server policy explain <email> [--account <id>]`: the rule that applies to a person and
+ * what it gives them; `policy check [<file>]`: the file validated as the server would at start.
+ * Reads only the policy file (and MCP_RATE_LIMIT), never the store.
+ */
+export async function policyCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof POLICY_OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: POLICY_OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(
+      `x-mcp-server policy: ${(error as Error).message}\nRun x-mcp-server policy --help for usage.\n`,
+    );
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(POLICY_HELP);
+    return 0;
+  }
+  const [action, subject, ...rest] = parsed.positionals;
+  const explain = action === 'explain' && subject !== undefined && rest.length === 0;
+  const check = action === 'check' && rest.length === 0 && parsed.values.account === undefined;
+  if (!explain && !check) {
+    process.stderr.write(POLICY_HELP);
+    return 2;
+  }
+  const file = (check ? subject : undefined) ?? parsed.values.policy ?? env.MCP_POLICY;
+  if (!file) {
+    process.stderr.write('x-mcp-server policy: no policy file: give --policy <file> or set MCP_POLICY.\n');
+    return 2;
+  }
+  const account = parsed.values.account;
+  if (account !== undefined && !/^\d{1,16}$/.test(account)) {
+    process.stderr.write(
+      `x-mcp-server policy: --account must be a Basecamp account id (digits); got ${account}.\n`,
+    );
+    return 2;
+  }
+  if (!nodeAtLeast(22, 12)) {
+    process.stderr.write(
+      `x-mcp-server policy needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
+    );
+    return 2;
+  }
+  const { readPolicyFile, rateFromEnv } = await import('@x/mcp-hosted');
+  try {
+    const policy = await readPolicyFile(file);
+    if (check) {
+      process.stdout.write(
+        `${policy.file}: valid, ${policy.ruleCount} rule${policy.ruleCount === 1 ? '' : 's'}, sha256 ${policy.digest}\n`,
+      );
+      return 0;
+    }
+    const email = subject as string;
+    const { decision, needAccount } = policy.explain({ email, accountId: account });
+    const envRate = rateFromEnv('MCP_RATE_LIMIT', env.MCP_RATE_LIMIT);
+    const rule =
+      decision.rule === 'default'
+        ? `the default rule${decision.line ? ` (line ${decision.line})` : ' (none written: everything)'}`
+        : `rule ${decision.rule}${decision.name ? ` "${decision.name}"` : ''} (line ${decision.line})`;
+    const rate =
+      decision.rateLimit === 'off'
+        ? 'none (the rule says off)'
+        : decision.rateLimit
+          ? `${decision.rateLimit.text} (the rule)`
+          : envRate
+            ? `${envRate.text} (MCP_RATE_LIMIT)`
+            : 'none';
+    const lines = [
+      `${email}${account ? `, account ${account}` : ''}: ${rule} of ${policy.file}`,
+      `  deny: ${decision.deny ? 'yes: no sign-in, every request refused (403)' : 'no'}`,
+    ];
+    if (!decision.deny) {
+      lines.push(
+        `  toolsets: ${decision.toolsets ? decision.toolsets.join(', ') : 'every served toolset'}`,
+        `  readOnly: ${decision.readOnly ? 'yes' : 'no'}`,
+        `  basecampProjects: ${decision.basecampProjects ? decision.basecampProjects.join(', ') : 'every project'}`,
+        `  rateLimit: ${rate}`,
+      );
+      const toolRates = Object.entries(decision.toolRateLimits ?? {});
+      if (toolRates.length > 0) {
+        lines.push(`  toolRateLimits: ${toolRates.map(([tool, each]) => `${tool} ${each.text}`).join(', ')}`);
+      }
+    }
+    if (needAccount.length > 0) {
+      lines.push(
+        `  passed over: rule${needAccount.length === 1 ? '' : 's'} ${needAccount.join(', ')} (they match a Basecamp account; give --account <id>)`,
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`x-mcp-server policy: ${(error as Error).message}\n`);
+    return 1;
+  }
 }

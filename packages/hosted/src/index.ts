@@ -94,6 +94,41 @@ export {
   REFRESH_TOKEN_REUSE_GRACE_SECONDS,
 } from './oidc-adapter.js';
 export {
+  Policy,
+  type PolicyDecision,
+  type PolicyIdentity,
+  type PolicyNames,
+} from './policy.js';
+export {
+  type Caller,
+  Governance,
+  type GovernanceOptions,
+  type Governed,
+  governedAuth,
+} from './policy-access.js';
+export {
+  MAX_POLICY_BYTES,
+  PolicyFile,
+  type PolicyFileOptions,
+  type PolicyReload,
+  readPolicyFile,
+} from './policy-file.js';
+export {
+  type BucketSpec,
+  type BucketTake,
+  type CallLimits,
+  MemoryTokenBuckets,
+  type MemoryTokenBucketsOptions,
+  RATE_FORMS,
+  type Rate,
+  RedisTokenBuckets,
+  rateFromEnv,
+  readRate,
+  type TokenBuckets,
+  tokenBucketsFor,
+  UserRateLimits,
+} from './rate-limit.js';
+export {
   InvalidGrantBreaker,
   type InvalidGrantBreakerOptions,
   RefreshCoordinator,

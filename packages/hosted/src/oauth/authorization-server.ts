@@ -56,6 +56,11 @@ export interface AuthorizationServerOptions {
   allowedAccounts?: readonly string[];
   /** Email domains a Launchpad identity must have (a second gate); empty: any. */
   allowedEmailDomains?: readonly string[];
+  /**
+   * Why the operator's policy refuses this person on this account (a sentence for the sign-in
+   * page), or undefined when it admits them. Asked per account at sign-in.
+   */
+  signInRefusal?(who: { email: string; accountId: string }): string | undefined;
   /** Dynamic client registration (RFC 7591/7592). Default true. */
   registration?: boolean;
   /** Hosts (exact) a client's redirect URI may point at over HTTPS; loopback over HTTP is always allowed. */
@@ -743,6 +748,18 @@ export async function createAuthorizationServer(
       .filter((account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id));
     const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
     if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
+    const refusals = accounts.map((account) =>
+      options.signInRefusal?.({ email: identity.email, accountId: account.id }),
+    );
+    const refusal = refusals.find((reason) => reason !== undefined);
+    if (accounts.length > 0 && refusals.every((reason) => reason !== undefined)) {
+      await options.launchpad.revoke(tokens.accessToken);
+      logger.warn('sign-in refused by the policy', { identity: identity.id });
+      sendError(res, 403, refusal as string);
+      return;
+    }
+    if (refusal !== undefined)
+      accounts.splice(0, accounts.length, ...accounts.filter((_, i) => !refusals[i]));
     if (accounts.length === 0) {
       await options.launchpad.revoke(tokens.accessToken);
       logger.warn('sign-in refused: no allowed Basecamp account', { identity: identity.id });

@@ -45,6 +45,8 @@ export interface HostedAuthOptions {
   allowedAccounts?: readonly string[];
   /** Email domains a Launchpad identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
   allowedEmailDomains?: readonly string[];
+  /** Why the operator's policy refuses a person on an account at sign-in (a sentence for the page); undefined: admitted. */
+  signInRefusal?(who: { email: string; accountId: string }): string | undefined;
   /** Dynamic client registration (`MCP_OAUTH_DCR`). Default true. */
   registration?: boolean;
   /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
@@ -180,6 +182,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     connections,
     allowedAccounts: options.allowedAccounts ?? [],
     allowedEmailDomains: options.allowedEmailDomains ?? [],
+    ...(options.signInRefusal ? { signInRefusal: options.signInRefusal } : {}),
     ...(options.registration === undefined ? {} : { registration: options.registration }),
     redirectHosts: options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),

@@ -77,6 +77,37 @@ elseif existed == 1 and pttl >= 0 then
 end
 return 1`,
   },
+  // Token buckets (rate limits), all of a call's at once: each is checked, then either every one
+  // gives a token or none does. On Redis's clock, so the replicas' clocks do not matter.
+  // KEYS: the buckets; ARGV: per bucket its size and its refill period in ms.
+  // Returns { index of the first refused bucket (0 = none), ms until it has a token }.
+  kvTakeTokens: {
+    lua: `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local levels = {}
+local refused, wait = 0, 0
+for i, key in ipairs(KEYS) do
+  local size, period = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local r = redis.call('HMGET', key, 't', 'at')
+  local tokens = size
+  if r[1] then
+    tokens = math.min(size, tonumber(r[1]) + math.max(0, now - tonumber(r[2])) * size / period)
+  end
+  levels[i] = tokens
+  if tokens < 1 then
+    local ms = math.ceil((1 - tokens) * period / size)
+    if ms > wait then refused, wait = i, ms end
+  end
+end
+if refused > 0 then return { refused, wait } end
+for i, key in ipairs(KEYS) do
+  local size, period = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local left = levels[i] - 1
+  redis.call('HSET', key, 't', string.format('%.17g', left), 'at', string.format('%.17g', now))
+  redis.call('PEXPIRE', key, math.ceil((size - left) * period / size) + 1000)
+end
+return { 0, 0 }`,
+  },
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;
@@ -236,6 +267,30 @@ export class RedisStore implements KvStore {
       cursor = next;
     } while (cursor !== '0');
     return [...found];
+  }
+
+  /**
+   * Takes one token from each bucket (a size and a refill period each), or from none when any is
+   * empty: one round trip. Resolves with the index of the first empty bucket (-1: taken) and the
+   * milliseconds until it has a token. Buckets expire once full again.
+   */
+  async takeTokens(
+    buckets: readonly { key: string; tokens: number; periodMs: number }[],
+  ): Promise<[refused: number, retryAfterMs: number]> {
+    for (const bucket of buckets) {
+      checkKey(bucket.key);
+      checkTtl(bucket.periodMs, 'periodMs');
+      checkTtl(bucket.tokens, 'tokens');
+    }
+    if (buckets.length === 0) return [-1, 0];
+    const [refused, wait] = (await this.#run(() =>
+      this.#client.kvTakeTokens(
+        buckets.length,
+        ...buckets.map((bucket) => `${this.#prefix}rate:${bucket.key}`),
+        ...buckets.flatMap((bucket) => [bucket.tokens, bucket.periodMs]),
+      ),
+    )) as [number, number];
+    return [refused - 1, wait];
   }
 
   async ping(): Promise<void> {
