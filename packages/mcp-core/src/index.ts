@@ -55,6 +55,8 @@ export {
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
 export {
   type ObservedScope,
+  type OperationEvent,
+  type OperationKind,
   observe,
   type TelemetryObserver,
   type ToolCallEnd,
@@ -63,6 +65,7 @@ export {
   type UpstreamRequestEnd,
   type UpstreamRequestEvent,
 } from './observability/events.js';
+export { currentRequestId } from './observability/request-context.js';
 export {
   type AnyPromptDefinition,
   type ContentContext,

@@ -34,3 +34,8 @@ export function hashUserId(userId: string, key: string | Uint8Array): string {
 export function userHashKey(env: Record<string, string | undefined> = process.env): string | Uint8Array {
   return env.MCP_LOG_USER_KEY || randomBytes(32);
 }
+
+/** The id of the HTTP request being served (`X-Request-Id`), when `serveHttp` assigned one. */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.request_id;
+}
