@@ -98,6 +98,16 @@ await runBin({
       description: 'with --auth oauth: requests per client address, <requests>/<seconds> or off',
     },
     {
+      name: 'MCP_AUDIT',
+      description:
+        'with --auth oauth: the audit log, off, file:<path>, redis (the store’s) or stdout; default audit.jsonl next to a sqlite: store, redis with a redis:// store',
+    },
+    {
+      name: 'MCP_AUDIT_MAX_BYTES, MCP_AUDIT_KEEP, MCP_AUDIT_MAXLEN',
+      description:
+        'audit file size before rotation (default 64 MiB) and rotated files kept (10); records kept in the redis stream (about 1000000)',
+    },
+    {
       name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
       description: 'each provider’s own settings and secrets',
     },
@@ -111,6 +121,11 @@ await runBin({
       summary:
         'users list | revoke <user> | forget <user> [--store <url>]: who signed in (--auth oauth); sign one out everywhere; delete all about one',
       run: async (argv) => (await import('./hosted.js')).usersCommand(argv),
+    },
+    audit: {
+      summary:
+        'audit verify | tail [--user] [--since] [--tool] [-n] [--sink <sink>] [--store <url>]: check the audit log’s hash chain; its last records',
+      run: async (argv) => (await import('./hosted.js')).auditCommand(argv),
     },
     keys: {
       summary:

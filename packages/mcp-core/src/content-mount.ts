@@ -4,7 +4,12 @@ import type { Completer } from './completion.js';
 import type { ContentCatalog } from './content.js';
 import { ERROR_CODES } from './errors.js';
 import type { CallContext } from './execute.js';
-import { type OperationKind, observed, startOperation, type ToolCallOutcome } from './observability/events.js';
+import {
+  type OperationKind,
+  observed,
+  startOperation,
+  type ToolCallOutcome,
+} from './observability/events.js';
 import type { PromptDescriptor } from './prompt.js';
 import type { ResourceDescriptor } from './resource.js';
 

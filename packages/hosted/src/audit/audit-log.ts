@@ -11,12 +11,7 @@ import { redactArguments } from './redact.js';
 import type { AuditSink } from './sinks.js';
 
 /** What a record says happened. */
-export type AuditEvent =
-  | 'tools/call'
-  | 'prompts/get'
-  | 'resources/read'
-  | 'sign-in'
-  | 'revoke';
+export type AuditEvent = 'tools/call' | 'prompts/get' | 'resources/read' | 'sign-in' | 'revoke';
 
 /** An event the server records besides calls: a sign-in (consent given), a revocation. */
 export interface AuditEntry {
@@ -105,9 +100,11 @@ export class AuditLog {
   readonly #clients = new Map<string, { value: string | undefined; at: number }>();
   #buffer: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
-  #flushing: Promise<void> | undefined;
+  #flushing: Promise<boolean> | undefined;
   #dropped = 0;
   #closed = false;
+  /** `close()` has begun: no more timers, its own flushes write the rest. */
+  #closing = false;
   #failing = false;
   readonly #cleanups: Array<() => void> = [];
   readonly #onExit = () => this.#exitFlush();
@@ -175,11 +172,12 @@ export class AuditLog {
     this.#emails.delete(userId);
   }
 
-  /** Writes everything recorded so far. */
-  async flush(): Promise<void> {
-    while (this.#flushing || this.#buffer.length > 0) {
+  /** Writes everything recorded so far; false when the sink failed (the records are kept for a retry). */
+  async flush(): Promise<boolean> {
+    for (;;) {
       if (this.#flushing) await this.#flushing;
-      else await this.#startFlush();
+      if (this.#buffer.length === 0) return true;
+      if (!(await this.#startFlush())) return false;
     }
   }
 
@@ -188,15 +186,23 @@ export class AuditLog {
     this.#cleanups.push(cleanup);
   }
 
-  /** Writes everything, then closes the sink. */
+  /** Writes everything, then closes the sink. What the sink still refuses is counted in the log. */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closing) return;
+    this.#closing = true;
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
-    this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
     try {
-      await this.flush();
+      // One more attempt when the first fails (a sink that was just coming back).
+      if (!(await this.flush()) && !(await this.flush())) {
+        this.#logger.error('audit records lost at shutdown: the sink refused them', {
+          sink: this.sink.name,
+          records: this.#buffer.length,
+        });
+      }
     } finally {
+      this.#closed = true;
       process.off('exit', this.#onExit);
       await this.sink.close();
     }
@@ -209,7 +215,7 @@ export class AuditLog {
       return;
     }
     this.#buffer.push({ time, entry });
-    if (!this.#timer && !this.#flushing) {
+    if (!this.#timer && !this.#flushing && !this.#closing) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#startFlush();
@@ -218,11 +224,11 @@ export class AuditLog {
     }
   }
 
-  #startFlush(): Promise<void> {
+  #startFlush(): Promise<boolean> {
     if (this.#flushing) return this.#flushing;
     const run = this.#flushBatch().finally(() => {
       this.#flushing = undefined;
-      if (this.#buffer.length > 0 && !this.#closed && !this.#timer) {
+      if (this.#buffer.length > 0 && !this.#closing && !this.#timer) {
         this.#timer = setTimeout(
           () => {
             this.#timer = undefined;
@@ -237,24 +243,28 @@ export class AuditLog {
     return run;
   }
 
-  async #flushBatch(): Promise<void> {
+  async #flushBatch(): Promise<boolean> {
     const batch = this.#buffer;
-    if (batch.length === 0) return;
+    if (batch.length === 0) return true;
     this.#buffer = [];
     try {
       await this.#lookUp(batch);
       const entries = batch.map((pending) => this.#shape(pending));
       if (this.#dropped > 0) {
-        entries.push(this.#shape({ time: Date.now(), entry: { event: 'tools/call', outcome: 'error' } }, this.#dropped));
+        entries.push(
+          this.#shape({ time: Date.now(), entry: { event: 'tools/call', outcome: 'error' } }, this.#dropped),
+        );
       }
       await this.sink.write(entries);
       this.#dropped = 0;
       if (this.#failing) this.#logger.info('audit log writes again', { sink: this.sink.name });
       this.#failing = false;
+      return true;
     } catch (error) {
       // Kept for the next attempt, ahead of what came meanwhile (up to the bound).
-      this.#buffer = [...batch, ...this.#buffer].slice(0, this.#maxBuffered);
-      if (this.#closed) throw error;
+      const kept = [...batch, ...this.#buffer];
+      this.#dropped += Math.max(0, kept.length - this.#maxBuffered);
+      this.#buffer = kept.slice(0, this.#maxBuffered);
       if (!this.#failing) {
         this.#logger.error('audit log write failed; retrying', {
           sink: this.sink.name,
@@ -262,6 +272,7 @@ export class AuditLog {
         });
       }
       this.#failing = true;
+      return false;
     }
   }
 

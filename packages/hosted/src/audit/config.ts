@@ -43,7 +43,9 @@ export function auditTarget(value: string | undefined, storeLocation: string): A
   if (text === 'stdout') return { kind: 'stdout' };
   if (text === 'redis') {
     if (!redisStore) {
-      throw new ConfigError('MCP_AUDIT=redis writes to the store’s Redis: it needs a redis:// store (MCP_STORE).');
+      throw new ConfigError(
+        'MCP_AUDIT=redis writes to the store’s Redis: it needs a redis:// store (MCP_STORE).',
+      );
     }
     return { kind: 'redis', url: store };
   }
@@ -175,7 +177,10 @@ export async function startAudit(options: StartAuditOptions): Promise<AuditLog> 
           outcome: 'ok',
           userId,
           clientId: ctx.oidc?.client?.clientId,
-          reason: ctx.oidc?.route === 'revocation' ? 'revoked by the client' : 'refresh token reused or code replayed',
+          reason:
+            ctx.oidc?.route === 'revocation'
+              ? 'revoked by the client'
+              : 'refresh token reused or code replayed',
         });
       },
     ],

@@ -57,7 +57,10 @@ export interface TailFilter {
 }
 
 /** `audit tail`: the last matching records, oldest first. */
-export async function tailAudit(target: AuditTarget, filter: TailFilter = {}): Promise<Record<string, unknown>[]> {
+export async function tailAudit(
+  target: AuditTarget,
+  filter: TailFilter = {},
+): Promise<Record<string, unknown>[]> {
   const limit = filter.limit ?? 20;
   const since = filter.since?.getTime();
   const user = filter.user?.toLowerCase();
@@ -70,10 +73,7 @@ export async function tailAudit(target: AuditTarget, filter: TailFilter = {}): P
     if (filter.tool !== undefined && record.name !== filter.tool) continue;
     if (user !== undefined) {
       const who = record.user as { id?: unknown; email?: unknown } | null;
-      if (
-        !who ||
-        (String(who.id).toLowerCase() !== user && String(who.email ?? '').toLowerCase() !== user)
-      )
+      if (!who || (String(who.id).toLowerCase() !== user && String(who.email ?? '').toLowerCase() !== user))
         continue;
     }
     kept.push(record);
@@ -91,7 +91,9 @@ export function parseSince(text: string, now = Date.now()): Date {
   }
   const time = Date.parse(text);
   if (Number.isNaN(time)) {
-    throw new ConfigError(`--since must be a time (2026-11-28T09:00:00Z) or a duration (15m, 2h, 7d); got ${text}.`);
+    throw new ConfigError(
+      `--since must be a time (2026-11-28T09:00:00Z) or a duration (15m, 2h, 7d); got ${text}.`,
+    );
   }
   return new Date(time);
 }

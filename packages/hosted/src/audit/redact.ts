@@ -13,8 +13,11 @@ const ID_VALUE = /^[A-Za-z0-9._:-]{1,32}$/;
 /** A number written as a string (Basecamp ids often are). */
 const DIGITS = /^\d{1,20}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A key kept as it is; any other key (a client may send anything) becomes a hash. */
-const PLAIN_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+/**
+ * A key kept as it is: a field name as tool schemas write them. Any other key (a client may send
+ * anything, before the schema refuses it) becomes a hash.
+ */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 50;

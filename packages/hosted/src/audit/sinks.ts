@@ -60,7 +60,8 @@ export class FileSink implements AuditSink {
     this.#keep = Math.max(1, options.keep ?? DEFAULT_KEEP_FILES);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.#open();
-    this.#head = lastHead(path) ?? (existsSync(`${path}.1`) ? lastHead(`${path}.1`) : undefined) ?? EMPTY_HEAD;
+    this.#head =
+      lastHead(path) ?? (existsSync(`${path}.1`) ? lastHead(`${path}.1`) : undefined) ?? EMPTY_HEAD;
   }
 
   write(entries: readonly object[]): void {
