@@ -20,8 +20,10 @@ export interface AuditEntry {
   outcome: string;
   userId?: string | undefined;
   clientId?: string | undefined;
-  /** What was called, or what was granted (the scopes of a sign-in). */
+  /** What was called: the served name of the tool, prompt or resource. */
   name?: string | undefined;
+  /** What a sign-in granted: the scopes the client asked for (oidc-provider checked them). */
+  scope?: string | undefined;
   /** Refused by the server's narrowing, scopes or policy (not by the upstream). */
   denied?: boolean;
   durationMs?: number;
@@ -332,6 +334,7 @@ export class AuditLog {
       : null;
     record.request_id = entry.requestId ?? null;
     if (entry.name !== undefined) record.name = entry.name;
+    if (entry.scope !== undefined) record.scope = entry.scope;
     if (entry.durationMs !== undefined) record.duration_ms = Math.round(entry.durationMs * 10) / 10;
     if (entry.upstream) record.upstream = entry.upstream;
     if ('arguments' in entry) record.args = redactArguments(entry.arguments, this.#key);

@@ -147,7 +147,7 @@ export async function startAudit(options: StartAuditOptions): Promise<AuditLog> 
           outcome: 'ok',
           userId: ctx.oidc?.session?.accountId ?? ctx.oidc?.account?.accountId,
           clientId: ctx.oidc?.client?.clientId,
-          ...(typeof scope === 'string' ? { name: scope } : {}),
+          ...(typeof scope === 'string' ? { scope } : {}),
         });
       },
     ],
