@@ -2,8 +2,7 @@
 // Launchpad, tool calls that reach the fake Basecamp, a resource read, a revocation; every
 // record is checked, the chain verified, and the secrets of the whole flow (the canaries: the
 // server's secret, our tokens, the client's secret, the Basecamp tokens) are nowhere in it.
-import { readFile, rm } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +90,12 @@ describe('the audit log of a hosted server', () => {
       'revoke',
     ]);
     const [signedIn, list, create, read, revoke] = records as Array<Record<string, unknown>>;
-    expect(signedIn).toMatchObject({ outcome: 'ok', user, client: theClient, scope: expect.stringMatching(/^mcp\b/) });
+    expect(signedIn).toMatchObject({
+      outcome: 'ok',
+      user,
+      client: theClient,
+      scope: expect.stringMatching(/^mcp\b/),
+    });
     expect(list).toMatchObject({
       outcome: 'ok',
       user,
@@ -106,14 +110,17 @@ describe('the audit log of a hosted server', () => {
       outcome: expect.stringMatching(/^[A-Z_]+$/),
       args: {
         todolist_id: 424242,
-        content: { text_length: `Rotate ${SECRET} and ${tokens.access_token}`.length, text_hmac: expect.any(String) },
+        content: {
+          text_length: `Rotate ${SECRET} and ${tokens.access_token}`.length,
+          text_hmac: expect.any(String),
+        },
         description: { text_length: (connection?.refreshToken as string).length },
       },
     });
     expect(read).toMatchObject({ user, args: { project_id: '1', message_id: '2' } });
     expect(revoke).toMatchObject({ outcome: 'ok', user, client: theClient, reason: 'revoked by the client' });
 
-    const text = await readFile(path, "utf8");
+    const text = await readFile(path, 'utf8');
     for (const canary of canaries) expect(text).not.toContain(canary);
     expect(await verifyAudit({ kind: 'file', path })).toMatchObject({ ok: true, records: 5 });
   });
