@@ -7,7 +7,10 @@ import type { AuditTarget } from './config.js';
 import { fileSinkFiles, readRedisStream } from './sinks.js';
 
 /** Every line of a sink, oldest first, with where it is. */
-export async function* auditLines(target: AuditTarget): AsyncGenerator<{ line: string; place: RecordPlace }> {
+export async function* auditLines(
+  target: AuditTarget,
+  options: { prefix?: string } = {},
+): AsyncGenerator<{ line: string; place: RecordPlace }> {
   if (target.kind === 'file') {
     const files = fileSinkFiles(target.path);
     if (files.length === 0) throw new ConfigError(`No audit log at ${target.path}.`);
@@ -24,7 +27,7 @@ export async function* auditLines(target: AuditTarget): AsyncGenerator<{ line: s
     return;
   }
   if (target.kind === 'redis') {
-    for await (const { id, line } of readRedisStream(target.url)) {
+    for await (const { id, line } of readRedisStream(target.url, options)) {
       yield { line, place: { source: 'redis', position: `entry ${id}` } };
     }
     return;
@@ -37,9 +40,12 @@ export async function* auditLines(target: AuditTarget): AsyncGenerator<{ line: s
 }
 
 /** `audit verify`: every record's hash, and the chain from the first record kept to the last. */
-export async function verifyAudit(target: AuditTarget): Promise<VerifyReport> {
+export async function verifyAudit(
+  target: AuditTarget,
+  options: { prefix?: string } = {},
+): Promise<VerifyReport> {
   const verifier = new ChainVerifier();
-  for await (const { line, place } of auditLines(target)) {
+  for await (const { line, place } of auditLines(target, options)) {
     if (!verifier.add(line, place)) break;
   }
   return verifier.report();
