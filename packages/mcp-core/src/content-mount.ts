@@ -45,9 +45,15 @@ export function mountContent(
   toContext: (extra: unknown) => CallContext,
   /** Identifies `toContext` (the transport), so built templates can be reused per server. */
   contextKey: string,
+  /** Which prompts and resources (by name) to serve, when not all (a narrowed view). */
+  only?: { prompt(name: string): boolean; resource(name: string): boolean },
 ): void {
-  const prompts = catalog.listPrompts();
-  const resources = catalog.listResourceDescriptors();
+  const prompts = only
+    ? catalog.listPrompts().filter((prompt) => only.prompt(prompt.name))
+    : catalog.listPrompts();
+  const resources = only
+    ? catalog.listResourceDescriptors().filter((resource) => only.resource(resource.name))
+    : catalog.listResourceDescriptors();
   if (prompts.length > 0) {
     if (typeof server.registerPrompt !== 'function') {
       throw new TypeError('This server cannot serve prompts (it has no registerPrompt).');

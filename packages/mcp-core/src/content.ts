@@ -35,6 +35,8 @@ interface PromptEntry {
   prompt: AnyPromptDefinition;
   descriptor: PromptDescriptor;
   owner: string;
+  /** Served names of the tools its workflow calls (`prompt.tools`). */
+  tools: readonly string[];
   toolName: (ownName: string) => string;
 }
 
@@ -110,7 +112,8 @@ export class ContentCatalog {
         );
       }
       if (this.#prompts.has(renamed.name)) throw new DuplicateToolError(renamed.name, 'prompt');
-      return { prompt, descriptor: renamed, owner: batch.owner, toolName };
+      const tools = (prompt.tools ?? []).map((own) => `${batch.prefix}${own}`);
+      return { prompt, descriptor: renamed, owner: batch.owner, tools, toolName };
     });
     const authorities = new Map<string, string>();
     const resources = batch.resources.map((resource) => {
@@ -159,6 +162,17 @@ export class ContentCatalog {
   /** Fixed resources and resource templates, in registration order. */
   listResourceDescriptors(): ResourceDescriptor[] {
     return [...this.#resources.values()].map((entry) => entry.descriptor);
+  }
+
+  /** Who serves a prompt (a provider id, or `registry`) and the served names of the tools it names. */
+  promptOrigin(name: string): { owner: string; tools: readonly string[] } | undefined {
+    const entry = this.#prompts.get(name);
+    return entry && { owner: entry.owner, tools: entry.tools };
+  }
+
+  /** Who serves a resource or template, by name: a provider id, or `registry`. */
+  resourceOwner(name: string): string | undefined {
+    return this.#resources.get(name)?.owner;
   }
 
   promptCompleter(name: string, argument: string): Completer | undefined {

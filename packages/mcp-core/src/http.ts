@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { RegistryView, type ToolAccess } from './access.js';
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
@@ -112,6 +114,8 @@ export interface HttpAuth {
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /** The tools this caller sees; default: the `registry` option. */
   registryFor?(auth: AuthInfo): Promise<ToolRegistry>;
+  /** The narrowings this caller's request is served under (scopes, policy), next to the URL's. */
+  accessFor?(auth: AuthInfo, request: Request): readonly ToolAccess[] | Promise<readonly ToolAccess[]>;
 }
 
 export interface HttpHandle {
@@ -187,13 +191,18 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const registry = toRegistry(options.registry);
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
+  // A narrowed request's view, built before the SDK sees the request (a challenge needs it) and
+  // handed to the SDK's per-request factory through the async context of that request.
+  const views = new AsyncLocalStorage<RegistryView>();
   const handler = createMcpHandler(
     async ({ authInfo }) =>
       createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry: authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry,
+        registry:
+          views.getStore() ??
+          (authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry),
         transport: 'http',
       }),
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
@@ -380,6 +389,21 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         hashKey as string,
       );
     }
+    const accesses = auth?.accessFor && authInfo ? await auth.accessFor(authInfo, request) : NO_ACCESS;
+    if (accesses.length > 0) {
+      const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
+      const view = new RegistryView(base, accesses, { logger });
+      // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
+      const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
+      const challenge = called === undefined ? undefined : view.challenge(called);
+      if (challenge) {
+        await sendResponse(res, challenge);
+        return;
+      }
+      const options = authInfo ? { authInfo } : undefined;
+      await sendResponse(res, await views.run(view, () => handler.fetch(request, options)));
+      return;
+    }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
   }
 
@@ -420,6 +444,19 @@ function digest(token: string): Buffer {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
+
+/** The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON. */
+function calledTool(body: Buffer): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+}
 
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   const match = BEARER.exec(header ?? '');

@@ -5,6 +5,7 @@
  * `@x/mcp-core/node`, the upstream client and credentials in `@x/mcp-core/upstream`.
  */
 
+export { type AccessRefusal, RegistryView, type ToolAccess } from './access.js';
 export {
   type Completer,
   type CompletionContext,

@@ -1,4 +1,6 @@
+import { type ListToolsResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { RegistryView } from './access.js';
 import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
 import type { CallContext } from './execute.js';
@@ -28,7 +30,8 @@ export interface McpServerLike {
   registerResource?(name: string, uriOrTemplate: never, config: never, callback: never): unknown;
 }
 
-export type ToolSource = ToolRegistry | ToolProvider | readonly AnyToolDefinition[];
+/** What to serve: a registry, one request's narrowed view of one, a provider, or tools. */
+export type ToolSource = ToolRegistry | RegistryView | ToolProvider | readonly AnyToolDefinition[];
 
 export interface MountOptions {
   /** Reported to handlers as `context.request.transport`. */
@@ -41,8 +44,18 @@ export interface MountOptions {
  * SDK), and `tools/list` shows exactly our descriptors.
  */
 export function mountTools(server: McpServerLike, source: ToolSource, options: MountOptions = {}): void {
+  const view = source instanceof RegistryView ? source : undefined;
   const registry = toRegistry(source);
   const register = server.registerTool.bind(server) as unknown as RegisterTool;
+  // Narrowed on our own SDK v2 server: every tool is registered, so a call to a refused one
+  // reaches the view (a PERMISSION_DENIED tool error that says why, not "tool not found"), and
+  // tools/list shows only the allowed ones. Any other server gets the allowed tools only.
+  const listAll = view !== undefined && server instanceof McpServer;
+  const call = view
+    ? (name: string, args: unknown, extra: unknown) =>
+        view.call(name, args, callContext(extra, options.transport))
+    : (name: string, args: unknown, extra: unknown) =>
+        registry.call(name, args, callContext(extra, options.transport));
   const mount = (descriptor: ToolDescriptor) => {
     const schemas = sdkSchemas(descriptor);
     register(
@@ -54,23 +67,28 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
         ...(schemas.output === undefined ? {} : { outputSchema: schemas.output }),
         annotations: descriptor.annotations,
       },
-      (args, extra) => registry.call(descriptor.name, args, callContext(extra, options.transport)),
+      (args, extra) => call(descriptor.name, args, extra),
     );
   };
+  const shown = view && !listAll ? view.toMcpTools() : registry.toMcpTools();
   const mounted = new Set<string>();
-  for (const descriptor of registry.toMcpTools()) {
+  for (const descriptor of shown) {
     mount(descriptor);
     mounted.add(descriptor.name);
+  }
+  if (listAll) {
+    // Our descriptors are exactly what the SDK lists for them (see sdkSchemas).
+    server.server.setRequestHandler('tools/list', () => ({ tools: view.toMcpTools() }) as ListToolsResult);
   }
   // Tools added while serving (enable_toolset): the SDK sends notifications/tools/list_changed
   // when a tool is registered on a connected server. The server keeps the listener alive; the
   // registry holds it weakly, so a finished per-request server is not kept.
   const onAdded = (names: readonly string[]) => {
     for (const descriptor of registry.toMcpTools()) {
-      if (names.includes(descriptor.name) && !mounted.has(descriptor.name)) {
-        mount(descriptor);
-        mounted.add(descriptor.name);
-      }
+      if (!names.includes(descriptor.name) || mounted.has(descriptor.name)) continue;
+      if (view && !listAll && !view.allows(descriptor.name)) continue;
+      mount(descriptor);
+      mounted.add(descriptor.name);
     }
   };
   listeners.set(server, onAdded);
@@ -80,6 +98,7 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
     registry.content,
     (extra) => callContext(extra, options.transport),
     options.transport ?? 'unknown',
+    view && { prompt: (name) => view.allowsPrompt(name), resource: (name) => view.allowsResource(name) },
   );
 }
 
@@ -87,6 +106,7 @@ const listeners = new WeakMap<McpServerLike, (names: readonly string[]) => void>
 
 export function toRegistry(source: ToolSource): ToolRegistry {
   if (source instanceof ToolRegistry) return source;
+  if (source instanceof RegistryView) return source.registry;
   const registry = new ToolRegistry();
   if (!Array.isArray(source)) return registry.use(source as ToolProvider);
   for (const tool of source) registry.register(tool);

@@ -60,6 +60,8 @@ interface Entry {
   descriptor: ToolDescriptor;
   /** Renders the provider's `toolRef`s with served names (adds the prefix it was used with). */
   served: ToolNamer;
+  /** The toolset names (in the one form `narrowing` uses) the tool belongs to; none for `register`ed tools. */
+  toolsets: readonly string[];
   /** Built on the first call. */
   options?: ExecuteOptions;
 }
@@ -96,6 +98,8 @@ export class ToolRegistry {
   readonly #validateOutput: boolean;
   readonly #logger: Logger;
   readonly #content: ContentCatalog;
+  /** The served name of each `enable_toolset` → the provider whose toolsets it enables. */
+  readonly #enablers = new Map<string, Mounted>();
   /** Held weakly: a server that is gone (one per HTTP request) must not be kept alive by us. */
   readonly #listeners = new Set<WeakRef<ToolsAddedListener>>();
 
@@ -129,14 +133,46 @@ export class ToolRegistry {
 
   /** Validates the tool's published descriptor and adds it. */
   register(tool: AnyToolDefinition): this {
-    return this.#add(tool, (name) => name);
+    return this.#add(tool, (name) => name, []);
   }
 
-  #add(tool: AnyToolDefinition, served: ToolNamer): this {
+  #add(tool: AnyToolDefinition, served: ToolNamer, toolsets: readonly string[]): this {
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     const descriptor = renderToolRefsDeep(describeTool(tool), served);
-    this.#entries.set(tool.name, { tool, descriptor, served });
+    this.#entries.set(tool.name, { tool, descriptor, served, toolsets });
     return this;
+  }
+
+  /**
+   * The toolset names a served tool belongs to, in the one form narrowing uses: its provider's
+   * id (`basecamp`) and, when the provider declares toolsets, `<id>.<toolset>` (`basecamp.todos`).
+   * `list_toolsets` and `enable_toolset` belong to every toolset of their provider. A tool added
+   * with `register` belongs to none; an unknown name gives `undefined`.
+   */
+  toolsetsOf(name: string): readonly string[] | undefined {
+    return this.#entries.get(name)?.toolsets;
+  }
+
+  /**
+   * The toolset (`<id>.<toolset>`) a call of `name` with `args` would enable, when `name` is an
+   * `enable_toolset` and `args` name one of its provider's toolsets.
+   */
+  toolsetEnabledBy(name: string, args: unknown): string | undefined {
+    const mounted = this.#enablers.get(name);
+    const wanted = (args as { toolset?: unknown } | null | undefined)?.toolset;
+    if (!mounted || typeof wanted !== 'string') return undefined;
+    const toolset = mounted.provider.toolsets?.find((each) => each.name === wanted);
+    return toolset && `${mounted.provider.id}.${toolset.name}`;
+  }
+
+  /** Every toolset name narrowing accepts, sorted: each provider's id and its `<id>.<toolset>`s. */
+  toolsetNames(): string[] {
+    const names = new Set<string>();
+    for (const provider of this.#providers) {
+      names.add(provider.id);
+      for (const toolset of provider.toolsets ?? []) names.add(`${provider.id}.${toolset.name}`);
+    }
+    return [...names].sort();
   }
 
   /** Adds a provider's tools, optionally prefixed and filtered. A rule that matches no tool is an error. */
@@ -188,8 +224,13 @@ export class ToolRegistry {
       mounted.served.add(tool.name);
     }
     this.#content.add({ owner: provider.id, prefix, served, prompts, resources });
-    for (const tool of renamed) this.#add(tool, served);
-    for (const tool of meta) this.#add({ ...tool, name: `${prefix}${tool.name}` }, served);
+    for (const tool of renamed) this.#add(tool, served, toolsetsOf(mounted, tool.name.slice(prefix.length)));
+    const all = [
+      provider.id,
+      ...(provider.toolsets ?? []).map((toolset) => `${provider.id}.${toolset.name}`),
+    ];
+    for (const tool of meta) this.#add({ ...tool, name: `${prefix}${tool.name}` }, served, all);
+    if (meta.length > 0) this.#enablers.set(`${prefix}${ENABLE_TOOLSET}`, mounted);
     if (provider.instructions) this.#instructions.push(renderToolRefs(provider.instructions, served));
     this.#providers.push(provider);
     return this;
@@ -285,7 +326,9 @@ export class ToolRegistry {
     const served: ToolNamer = (each) => this.#servedName(mounted, each);
     // Served first, so the new tools' references to each other render plainly.
     for (const tool of tools) mounted.served.add(tool.name.slice(mounted.prefix.length));
-    for (const tool of tools) this.#add(tool, served);
+    for (const tool of tools) {
+      this.#add(tool, served, toolsetsOf(mounted, tool.name.slice(mounted.prefix.length)));
+    }
     const added = tools.map((tool) => tool.name);
     if (added.length > 0) this.#notify(added);
     return { toolset: toolset.name, added, already_enabled: added.length === 0 };
@@ -366,6 +409,13 @@ export class ToolRegistry {
     };
     return executeTool(entry.tool, args, context, entry.options);
   }
+}
+
+/** The toolset names of one of the provider's own tools: the provider, and its toolset if any. */
+function toolsetsOf(mounted: Mounted, ownName: string): readonly string[] {
+  const toolset = mounted.toolsetOf.get(ownName);
+  const id = mounted.provider.id;
+  return toolset ? [id, `${id}.${toolset.name}`] : [id];
 }
 
 async function checkProvider(provider: ToolProvider, timeoutMs: number): Promise<ProviderReadiness> {

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
+import { RegistryView } from './access.js';
 import { mountTools, type ToolSource, toRegistry } from './mount.js';
 import type { RequestInfo } from './tool.js';
 
@@ -7,6 +8,7 @@ export interface CreateMcpServerOptions {
   version: string;
   /** Shown to the model at initialization. Defaults to the instructions of the providers in the registry. */
   instructions?: string;
+  /** What to serve; a `RegistryView` serves one request's narrowed view of a registry. */
   registry: ToolSource;
   /** Reported to handlers as `context.request.transport`. */
   transport?: RequestInfo['transport'];
@@ -14,8 +16,8 @@ export interface CreateMcpServerOptions {
 
 /** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
 export function createMcpServer(options: CreateMcpServerOptions): McpServer {
-  const registry = toRegistry(options.registry);
-  const instructions = options.instructions ?? registry.instructions;
+  const source = options.registry instanceof RegistryView ? options.registry : toRegistry(options.registry);
+  const instructions = options.instructions ?? toRegistry(source).instructions;
   const server = new McpServer(
     { name: options.name, version: options.version },
     {
@@ -25,6 +27,6 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
       ...(instructions === undefined ? {} : { instructions }),
     },
   );
-  mountTools(server, registry, { transport: options.transport ?? 'in-process' });
+  mountTools(server, source, { transport: options.transport ?? 'in-process' });
   return server;
 }
