@@ -175,7 +175,9 @@ async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
       }
     : {};
   // `{home}` in a variable: this server's own directory (e.g. MCP_AUDIT=file:{home}/audit.jsonl).
-  const ownEnv = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replaceAll('{home}', home)]));
+  const ownEnv = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value.replaceAll('{home}', home)]),
+  );
   const child = start(args, { env: { ...baseEnv(home), ...own, ...ownEnv, ...profile } });
   const deadline = performance.now() + 20_000;
   for (;;) {

@@ -43,6 +43,7 @@ describe('the audit log of a hosted server', () => {
     const listed = await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
     expect(listed.isError).toBeFalsy();
     const connection = await env.hosted.connections.get('basecamp:101');
+    if (!connection?.refreshToken) throw new Error('alice has no connection with a refresh token');
     const tokens = alice.oauth.tokens() as { access_token: string; refresh_token: string };
     const client = alice.oauth.clientInformation() as { client_id: string; client_secret: string };
     const canaries = [
@@ -50,8 +51,8 @@ describe('the audit log of a hosted server', () => {
       tokens.access_token,
       tokens.refresh_token,
       client.client_secret,
-      connection?.accessToken as string,
-      connection?.refreshToken as string,
+      connection.accessToken,
+      connection.refreshToken,
     ];
     for (const canary of canaries) expect(canary?.length).toBeGreaterThan(8);
     const created = await alice.client.callTool({
@@ -59,7 +60,7 @@ describe('the audit log of a hosted server', () => {
       arguments: {
         todolist_id: 424242,
         content: `Rotate ${SECRET} and ${tokens.access_token}`,
-        description: connection?.refreshToken,
+        description: connection.refreshToken,
       },
     });
     expect(created.isError).toBe(true);
@@ -89,7 +90,13 @@ describe('the audit log of a hosted server', () => {
       'resources/read basecamp_message',
       'revoke',
     ]);
-    const [signedIn, list, create, read, revoke] = records as Array<Record<string, unknown>>;
+    const [signedIn, list, create, read, revoke] = records as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
     expect(signedIn).toMatchObject({
       outcome: 'ok',
       user,
@@ -104,8 +111,8 @@ describe('the audit log of a hosted server', () => {
       upstream: { requests: expect.any(Number), services: { Basecamp: expect.any(Number) } },
       args: {},
     });
-    expect((list?.upstream as { requests: number }).requests).toBeGreaterThan(0);
-    expect(typeof list?.duration_ms).toBe('number');
+    expect((list.upstream as { requests: number }).requests).toBeGreaterThan(0);
+    expect(typeof list.duration_ms).toBe('number');
     expect(create).toMatchObject({
       outcome: expect.stringMatching(/^[A-Z_]+$/),
       args: {
@@ -114,7 +121,7 @@ describe('the audit log of a hosted server', () => {
           text_length: `Rotate ${SECRET} and ${tokens.access_token}`.length,
           text_hmac: expect.any(String),
         },
-        description: { text_length: (connection?.refreshToken as string).length },
+        description: { text_length: connection.refreshToken.length },
       },
     });
     expect(read).toMatchObject({ user, args: { project_id: '1', message_id: '2' } });
