@@ -165,7 +165,7 @@ describe('the audit stream of two replicas on one Redis', () => {
     await rewrite(
       original.map(([id, line]) => [
         id,
-        id === editedId ? editedLine.replace('"outcome":"ok"', '"outcome":"PERMISSION_DENIED"') : line,
+        id === editedId ? editedLine.replace('"time":"2', '"time":"1') : line,
       ]),
     );
     let result = await audit('verify');
@@ -179,13 +179,17 @@ describe('the audit stream of two replicas on one Redis', () => {
     expect(result.stderr).toContain(`redis entry ${(original[8] as [string, string])[0]} (seq 9)`);
     expect(result.stderr).toMatch(/records 8\.\.8 are missing/);
 
-    // A record chained after the fourth, slipped in between the fourth and the fifth.
+    // A record chained after the fourth, slipped in right after it (or after the fifth, when the fifth's id is the next one).
     const fourth = openLine((original[3] as [string, string])[1]);
     if (!fourth.ok) throw new Error('unreadable');
     const inserted = sealLine({ event: 'tools/call', outcome: 'ok' }, { seq: fourth.seq, hash: fourth.hash });
     const [fourthId] = original[3] as [string, string];
-    const insertedId = `${fourthId.split('-')[0]}-${Number(fourthId.split('-')[1]) + 1}`;
-    // Wherever its id sorts (before or after the fifth), the chain breaks at a record claiming seq 5.
+    // The next free id after the fourth's (the fifth may have taken the one right after it).
+    const taken = new Set(original.map(([id]) => id));
+    const [ms, sequence] = fourthId.split('-') as [string, string];
+    let next = Number(sequence) + 1;
+    while (taken.has(`${ms}-${next}`)) next++;
+    const insertedId = `${ms}-${next}`;
     const withInserted = [
       ...original.slice(0, 4),
       [insertedId, inserted.line] as [string, string],
