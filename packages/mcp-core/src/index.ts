@@ -66,7 +66,7 @@ export {
   type UpstreamRequestEnd,
   type UpstreamRequestEvent,
 } from './observability/events.js';
-export { currentRequestId } from './observability/request-context.js';
+export { currentRequest } from './observability/request-context.js';
 export {
   type AnyPromptDefinition,
   type ContentContext,

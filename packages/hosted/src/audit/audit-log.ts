@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   createLogger,
-  currentRequestId,
+  currentRequest,
   type Logger,
   type OperationEvent,
   type TelemetryObserver,
+  type ToolCallEnd,
   type ToolCallOutcome,
 } from '@x/mcp-core';
 import { redactArguments } from './redact.js';
@@ -97,6 +98,9 @@ export class AuditLog {
   readonly #maxBuffered: number;
   readonly #ttlMs: number;
   readonly #logger: Logger;
+  /** The call of each HTTP request being served (one JSON-RPC call per stateless request). */
+  readonly #byRequest = new WeakMap<object, CallScope>();
+  /** Outside an HTTP request (in process): the call, carried by an AsyncLocalStorage. */
   readonly #calls = new AsyncLocalStorage<CallScope>();
   readonly #emails = new Map<string, { value: string | undefined; at: number }>();
   readonly #clients = new Map<string, { value: string | undefined; at: number }>();
@@ -131,30 +135,32 @@ export class AuditLog {
   readonly observer: TelemetryObserver = {
     operation: (event) => {
       const scope: CallScope = { requests: 0, services: undefined };
-      const requestId = currentRequestId();
+      const request = currentRequest();
       const time = Date.now();
-      return {
-        run: (work) => this.#calls.run(scope, work),
-        end: ({ outcome, durationMs }) => {
-          const auth = event.request.auth;
-          const userId = auth?.extra?.userId;
-          this.#push(time, {
-            event: KIND_EVENT[event.kind],
-            outcome,
-            userId: typeof userId === 'string' ? userId : undefined,
-            clientId: auth?.clientId,
-            name: event.name,
-            denied: isDenied(outcome, scope),
-            durationMs,
-            ...('arguments' in event ? { arguments: event.arguments } : {}),
-            upstream: { requests: scope.requests, ...(scope.services ? { services: scope.services } : {}) },
-            requestId,
-          });
-        },
+      // Under an HTTP request its context carries the call: no AsyncLocalStorage of our own.
+      if (request) this.#byRequest.set(request, scope);
+      const end = ({ outcome, durationMs }: ToolCallEnd) => {
+        if (request && this.#byRequest.get(request) === scope) this.#byRequest.delete(request);
+        const auth = event.request.auth;
+        const userId = auth?.extra?.userId;
+        this.#push(time, {
+          event: KIND_EVENT[event.kind],
+          outcome,
+          userId: typeof userId === 'string' ? userId : undefined,
+          clientId: auth?.clientId,
+          name: event.name,
+          denied: isDenied(outcome, scope),
+          durationMs,
+          ...('arguments' in event ? { arguments: event.arguments } : {}),
+          upstream: { requests: scope.requests, ...(scope.services ? { services: scope.services } : {}) },
+          requestId: request?.request_id,
+        });
       };
+      return request ? { end } : { run: (work) => this.#calls.run(scope, work), end };
     },
     upstreamRequest: (event) => {
-      const scope = this.#calls.getStore();
+      const request = currentRequest();
+      const scope = (request && this.#byRequest.get(request)) ?? this.#calls.getStore();
       if (scope) {
         scope.requests++;
         scope.services ??= {};
@@ -166,7 +172,7 @@ export class AuditLog {
 
   /** Records an event that is not a call (a sign-in, a revocation). */
   record(entry: AuditEntry): void {
-    this.#push(Date.now(), { requestId: currentRequestId(), ...entry });
+    this.#push(Date.now(), { requestId: currentRequest()?.request_id, ...entry });
   }
 
   /** Drops what is cached about a user (after a revocation or a new sign-in). */
