@@ -66,7 +66,6 @@ export {
   type UpstreamRequestEnd,
   type UpstreamRequestEvent,
 } from './observability/events.js';
-export { currentRequest } from './observability/request-context.js';
 export {
   type AnyPromptDefinition,
   type ContentContext,

@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   createLogger,
-  currentRequest,
   type Logger,
   type OperationEvent,
   type TelemetryObserver,
   type ToolCallEnd,
   type ToolCallOutcome,
 } from '@x/mcp-core';
+import { currentRequest } from '@x/mcp-core/node';
 import { redactArguments } from './redact.js';
 import type { AuditSink } from './sinks.js';
 
