@@ -44,6 +44,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string', multiple: true },
     'json-logs': { type: 'boolean', default: false },
+    audit: { type: 'boolean', default: false },
     'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -57,6 +58,8 @@ if (flags.help) {
                       [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
                       [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
                                      each with and without it; with --baseline, the same four on each build)
+                      [--audit] (what the audit log costs: one oauth replica with MCP_AUDIT=off, the
+                                 default Redis stream, and a file; on ÷ off paired by round)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
   against MCP_HTTP_TOKEN, and the token mode with metrics off, on, + JSON logs, + traces.
   Memory per signed-in user at each --users checkpoint, and sign-in latency (fake Launchpad).
@@ -176,7 +179,11 @@ async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
         X_BENCH_PROFILE: join(flags['cpu-prof'], `${mode}-${port}.cpuprofile`),
       }
     : {};
-  const child = start(args, { env: { ...baseEnv(home), ...own, ...env, ...profile } });
+  // `{home}` in a variable: this server's own directory (e.g. MCP_AUDIT=file:{home}/audit.jsonl).
+  const ownEnv = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value.replaceAll('{home}', home)]),
+  );
+  const child = start(args, { env: { ...baseEnv(home), ...own, ...ownEnv, ...profile } });
   if (profile.X_BENCH_PROFILE) profiles.set(child, profile.X_BENCH_PROFILE);
   const deadline = performance.now() + 20_000;
   for (;;) {
@@ -366,7 +373,15 @@ const SETUPS = [
     mode: 'token',
     env: { MCP_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
   },
+  // The oauth setups write the audit log as a Redis store's default does (the stream), unless named.
   { name: 'oauth + Redis, 1 replica', mode: 'oauth', replicas: 1, env: {} },
+  { name: 'oauth + Redis, 1 replica, audit off', mode: 'oauth', replicas: 1, env: { MCP_AUDIT: 'off' } },
+  {
+    name: 'oauth + Redis, 1 replica, audit file',
+    mode: 'oauth',
+    replicas: 1,
+    env: { MCP_AUDIT: 'file:{home}/audit.jsonl' },
+  },
   { name: 'oauth + Redis, 2 replicas behind a proxy', mode: 'oauth', replicas: 2, env: {} },
   { name: 'token, 1 replica behind the same proxy', mode: 'token', replicas: 1, proxied: true, env: {} },
 ];
@@ -460,9 +475,15 @@ const JSON_LOG_PAIRS = [
   { mode: 'oauth', text: 'oauth + Redis, 1 replica', json: 'oauth + Redis, 1 replica, JSON logs' },
 ];
 const jsonLogSetups = new Set(JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]));
+// --audit: the three setups that price the audit log.
+const AUDIT_OFF = 'oauth + Redis, 1 replica, audit off';
+const AUDIT_ON = ['oauth + Redis, 1 replica', 'oauth + Redis, 1 replica, audit file'];
+const auditSetups = new Set([AUDIT_OFF, ...AUDIT_ON]);
 const ownSetups = flags['json-logs']
   ? SETUPS.filter((setup) => jsonLogSetups.has(setup.name))
-  : SETUPS.filter((setup) => !setup.jsonLogsOnly);
+  : flags.audit
+    ? SETUPS.filter((setup) => auditSetups.has(setup.name))
+    : SETUPS.filter((setup) => !setup.jsonLogsOnly);
 SETUPS.splice(0, SETUPS.length, ...ownSetups);
 // --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change);
 // with --json-logs, all four JSON-log setups.
@@ -715,9 +736,33 @@ if (flags['json-logs']) {
   }
   results.jsonLogs = jsonRows;
 }
+// The audit log: calls/s and server CPU with it on (stream, file) against off, paired by round.
+const auditRows = [];
+for (const label of labels) {
+  const offName = label + AUDIT_OFF;
+  if (results.throughput[offName] === undefined) continue;
+  if (auditRows.length === 0) {
+    auditRows.push(
+      '| build | audit | calls/s | ÷ audit off (calls/s, paired by round, median) | server CPU per call (µs) | + per call over off (µs) |',
+      '| --- | --- | ---: | ---: | ---: | ---: |',
+    );
+  }
+  for (const name of [AUDIT_OFF, ...AUDIT_ON]) {
+    const full = label + name;
+    if (results.throughput[full] === undefined) continue;
+    const paired = median((samples[full] ?? []).map((value, round) => value / samples[offName][round]));
+    const sink = name === AUDIT_OFF ? 'off' : name.endsWith('file') ? 'file' : 'redis stream (default)';
+    auditRows.push(
+      `| ${label.replace(/: $/, '') || 'this checkout'} | ${sink} | ${fmt(results.throughput[full], 0)} | ${fmt(paired, 3)}× | ${fmt(results.cpu[full], 0)} | ${fmt(results.cpu[full] - results.cpu[offName], 0)} |`,
+    );
+  }
+}
+results.audit = auditRows;
 const markdown = [
   ...rows,
   '',
+  ...auditRows,
+  ...(auditRows.length ? [''] : []),
   ...jsonRows,
   ...(jsonRows.length ? [''] : []),
   ...revocationRows,

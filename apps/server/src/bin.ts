@@ -108,6 +108,16 @@ await runBin({
       description: 'with --auth oauth: requests per client address, <requests>/<seconds> or off',
     },
     {
+      name: 'MCP_AUDIT',
+      description:
+        'with --auth oauth: the audit log, off, file:<path>, redis (the store’s) or stdout; default audit.jsonl next to a sqlite: store, redis with a redis:// store',
+    },
+    {
+      name: 'MCP_AUDIT_MAX_BYTES, MCP_AUDIT_KEEP, MCP_AUDIT_MAXLEN',
+      description:
+        'audit file size before rotation (default 64 MiB) and rotated files kept (10); records kept in the redis stream (about 1000000)',
+    },
+    {
       name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
       description: 'each provider’s own settings and secrets',
     },
@@ -126,6 +136,11 @@ await runBin({
       summary:
         'policy explain <email> [--account <id>] | check [<file>]: the rule of MCP_POLICY that applies to a person, and from which line; validate a policy file',
       run: async (argv) => (await import('./hosted.js')).policyCommand(argv),
+    },
+    audit: {
+      summary:
+        'audit verify | tail [--user] [--since] [--tool] [-n] [--sink <sink>] [--store <url>]: check the audit log’s hash chain; its last records',
+      run: async (argv) => (await import('./hosted.js')).auditCommand(argv),
     },
     keys: {
       summary:

@@ -209,6 +209,7 @@ export async function createOAuthSetup(
   );
   const keyring = hosted.Keyring.fromEnv(env);
   const storeLocation = storeUrl(context.flags.store, env);
+  const auditTarget = hosted.auditTarget(env.MCP_AUDIT, storeLocation);
   const store = await hosted.createStore(storeLocation);
 
   const policy = oauthProviderPolicy(composition);
@@ -270,6 +271,7 @@ export async function createOAuthSetup(
   const hostedEntry: ProviderEntry[] = [];
   const sweeper = setInterval(() => cache.sweep(), 60_000);
   sweeper.unref();
+  let audit: Awaited<ReturnType<typeof hosted.startAudit>> | undefined;
 
   try {
     const auth = await hosted.createHostedAuth({
@@ -442,8 +444,13 @@ export async function createOAuthSetup(
       },
     };
     hostedEntry.push({ provider: hostedProvider, use: { prefix: 'hosted_' } });
+    if (auditTarget.kind !== 'off') {
+      const target = auditTarget;
+      const provider = auth.authorizationServer.provider;
+      audit = await hosted.startAudit({ target, keyring, store, connections, env, logger, provider });
+    }
     logger.info(
-      `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}`,
+      `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}, audit ${audit?.sink.name ?? 'off'}`,
     );
     return {
       auth: hosted.governedAuth(auth.auth, governance),
@@ -464,6 +471,7 @@ export async function createOAuthSetup(
         policyFile?.close();
         auth.close();
         cache.clear();
+        await audit?.close();
         await store.close();
       },
     };
@@ -471,6 +479,7 @@ export async function createOAuthSetup(
     clearInterval(sweeper);
     process.off('SIGHUP', reloadPolicy);
     policyFile?.close();
+    await audit?.close();
     await store.close();
     throw error;
   }
@@ -770,5 +779,100 @@ export async function policyCommand(
   } catch (error) {
     process.stderr.write(`x-mcp-server policy: ${(error as Error).message}\n`);
     return 1;
+  }
+}
+
+const AUDIT_HELP = `Usage: x-mcp-server audit verify [--sink <sink>] [--store <url>]
+       x-mcp-server audit tail [--user <id|email>] [--since <time|15m|2h|7d>] [--tool <name>] [-n <count>] [--sink <sink>] [--store <url>]
+verify: checks the audit log's hash chain (every record's hash, and that each follows the one
+before it): exit 0 and the last record's seq and hash, or exit 1 naming the first bad record.
+tail: the last matching records (default 20), oldest first, as JSON lines.
+
+Options:
+  --sink <sink>   file:<path> or redis (else MCP_AUDIT; else the server's default for the store:
+                  audit.jsonl next to a sqlite: store, the stream on a redis:// store)
+  --store <url>   the server's store (else MCP_STORE)
+  -h, --help      show this help
+`;
+
+const AUDIT_OPTIONS = {
+  store: { type: 'string' },
+  sink: { type: 'string' },
+  user: { type: 'string' },
+  since: { type: 'string' },
+  tool: { type: 'string' },
+  count: { type: 'string', short: 'n' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `x-mcp-server audit verify | tail`: checks the audit log's hash chain; prints its last records
+ * (by user, time, tool). Reads the sink only: no secret needed, next to a running server.
+ */
+export async function auditCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof AUDIT_OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: AUDIT_OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(
+      `x-mcp-server audit: ${(error as Error).message}\nRun x-mcp-server audit --help for usage.\n`,
+    );
+    return 2;
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(AUDIT_HELP);
+    return 0;
+  }
+  const [action, ...rest] = parsed.positionals;
+  const tailOnly = values.user ?? values.since ?? values.tool ?? values.count;
+  if (rest.length > 0 || !(action === 'tail' || (action === 'verify' && tailOnly === undefined))) {
+    process.stderr.write(AUDIT_HELP);
+    return 2;
+  }
+  if (!nodeAtLeast(22, 12)) {
+    process.stderr.write(
+      `x-mcp-server audit needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
+    );
+    return 2;
+  }
+  const hosted = await import('@x/mcp-hosted');
+  try {
+    const target = hosted.auditTarget(values.sink ?? env.MCP_AUDIT, storeUrl(values.store, env));
+    if (action === 'verify') {
+      const report = await hosted.verifyAudit(target);
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      if (report.bad) {
+        const { source, position, seq, reason } = report.bad;
+        process.stderr.write(
+          `x-mcp-server audit: the chain breaks at ${source} ${position}${seq === undefined ? '' : ` (seq ${seq})`}: ${reason}.\n`,
+        );
+        return 1;
+      }
+      if ((report.firstSeq ?? 1) > 1) {
+        process.stderr.write(
+          `x-mcp-server audit: the log starts at record ${report.firstSeq}; the ones before were rotated away or trimmed.\n`,
+        );
+      }
+      return 0;
+    }
+    const count = values.count === undefined ? 20 : Number(values.count);
+    if (!Number.isSafeInteger(count) || count < 1) {
+      throw new ConfigError(`-n must be a positive whole number; got ${values.count}.`);
+    }
+    const records = await hosted.tailAudit(target, {
+      limit: count,
+      ...(values.user ? { user: values.user } : {}),
+      ...(values.since ? { since: hosted.parseSince(values.since) } : {}),
+      ...(values.tool ? { tool: values.tool } : {}),
+    });
+    for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`x-mcp-server audit: ${(error as Error).message}\n`);
+    return (error as Error).name === 'ConfigError' ? 2 : 1;
   }
 }

@@ -1,3 +1,21 @@
+export {
+  type AuditDirectory,
+  type AuditEntry,
+  type AuditEvent,
+  AuditLog,
+  type AuditLogOptions,
+} from './audit/audit-log.js';
+export { type ChainHead, ChainVerifier, GENESIS, type VerifyReport } from './audit/chain.js';
+export {
+  type AuditTarget,
+  auditTarget,
+  openAuditSink,
+  type StartAuditOptions,
+  startAudit,
+} from './audit/config.js';
+export { parseSince, type TailFilter, tailAudit, verifyAudit } from './audit/read.js';
+export { type RedactedText, redactArguments } from './audit/redact.js';
+export { type AuditSink, FileSink, type FileSinkOptions, RedisSink, StdoutSink } from './audit/sinks.js';
 export { Keyring, type KeyringSecrets, MIN_SECRET_BYTES, type Opened } from './crypto.js';
 export {
   DecryptError,

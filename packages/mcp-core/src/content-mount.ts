@@ -2,7 +2,14 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Completer } from './completion.js';
 import type { ContentCatalog } from './content.js';
+import { ERROR_CODES } from './errors.js';
 import type { CallContext } from './execute.js';
+import {
+  type OperationKind,
+  observed,
+  startOperation,
+  type ToolCallOutcome,
+} from './observability/events.js';
 import type { PromptDescriptor } from './prompt.js';
 import type { ResourceDescriptor } from './resource.js';
 
@@ -67,7 +74,9 @@ export function mountContent(
         (...callbackArgs: unknown[]) => {
           // With an argument schema the SDK calls (args, extra); without, (extra).
           const [args, extra] = argsSchema === undefined ? [{}, callbackArgs[0]] : callbackArgs;
-          return catalog.getPrompt(prompt.name, args, toContext(extra));
+          const context = toContext(extra);
+          const run = () => catalog.getPrompt(prompt.name, args, context);
+          return observed() ? observedRead('prompt', prompt.name, args, context, run) : run();
         },
       );
     }
@@ -84,9 +93,11 @@ export function mountContent(
       };
       if (resource.title !== undefined) metadata.title = resource.title;
       if (resource.uri !== undefined) {
-        register(resource.name, resource.uri, metadata, (uri, extra) =>
-          catalog.readMatched(resource.name, uri as URL, {}, toContext(extra)),
-        );
+        register(resource.name, resource.uri, metadata, (uri, extra) => {
+          const context = toContext(extra);
+          const run = () => catalog.readMatched(resource.name, uri as URL, {}, context);
+          return observed() ? observedRead('resource', resource.name, {}, context, run) : run();
+        });
         continue;
       }
       const built = templates.get(resource) ?? new Map<string, ResourceTemplate>();
@@ -99,15 +110,49 @@ export function mountContent(
         });
         built.set(contextKey, template);
       }
-      register(resource.name, template, metadata, (uri, variables, extra) =>
-        catalog.readMatched(
-          resource.name,
-          uri as URL,
-          variables as Record<string, string | string[]>,
-          toContext(extra),
-        ),
-      );
+      register(resource.name, template, metadata, (uri, variables, extra) => {
+        const context = toContext(extra);
+        const run = () =>
+          catalog.readMatched(
+            resource.name,
+            uri as URL,
+            variables as Record<string, string | string[]>,
+            context,
+          );
+        return observed() ? observedRead('resource', resource.name, variables, context, run) : run();
+      });
     }
+  }
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** A prompt or resource read announced to the `operation` observers (the audit log) with its outcome. */
+async function observedRead<T>(
+  kind: OperationKind,
+  name: string,
+  args: unknown,
+  context: CallContext,
+  run: () => Promise<T>,
+): Promise<T> {
+  const scope = startOperation({
+    kind,
+    name,
+    request: context.request ?? { transport: 'unknown' },
+    arguments: args,
+  });
+  let outcome: ToolCallOutcome = 'INTERNAL_ERROR';
+  try {
+    const result = await scope.run(run);
+    outcome = 'ok';
+    return result;
+  } catch (error) {
+    // Failures travel as `McpRequestError`s whose data names our error code.
+    const code = (error as { data?: { error_code?: unknown } } | null)?.data?.error_code;
+    outcome = typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ToolCallOutcome) : 'error';
+    throw error;
+  } finally {
+    scope.end({ outcome });
   }
 }
 

@@ -49,7 +49,7 @@ async function observedCall(
   options: ExecuteOptions,
 ): Promise<ToolCallResult> {
   // `tool.name` is the served name (prefixed by `use`).
-  const scope = startToolCall({ tool: tool.name, request: context.request ?? IN_PROCESS });
+  const scope = startToolCall({ tool: tool.name, request: context.request ?? IN_PROCESS }, args ?? {});
   let outcome: ToolCallOutcome = 'INTERNAL_ERROR';
   try {
     const result = await scope.run(() => runTool(tool, args, context, options));

@@ -294,7 +294,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       // socket live that much longer than its timeout.
       connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(timeouts.headersMs / 4))),
     },
-    requestLog
+    // An auth strategy (many users) always gets request ids: its audit log records them.
+    requestLog || auth
       ? (req, res) => {
           const context: RequestLogContext = { request_id: requestIdFrom(req.headers['x-request-id']) };
           res.setHeader('x-request-id', context.request_id);

@@ -56,6 +56,8 @@ export {
 export { type McpServerLike, type MountOptions, mountTools, type ToolSource } from './mount.js';
 export {
   type ObservedScope,
+  type OperationEvent,
+  type OperationKind,
   observe,
   type TelemetryObserver,
   type ToolCallEnd,

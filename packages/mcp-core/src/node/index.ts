@@ -17,6 +17,7 @@ export {
 } from '../narrowing.js';
 export { toolCallLog } from '../observability/call-log.js';
 export { ServerMetrics } from '../observability/metrics.js';
+export { currentRequest } from '../observability/request-context.js';
 export { startTracing, type Tracing, type TracingOptions } from '../observability/tracing.js';
 export { requestTarget } from '../request-target.js';
 export {

@@ -8,7 +8,8 @@ import type { RequestInfo } from '../tool.js';
  * cost is one array length check per call.
  *
  * Events carry no arguments, results, paths, queries or credentials: only the tool name, the
- * outcome, the upstream service and method, and the status.
+ * outcome, the upstream service and method, and the status. The one exception is `operation`,
+ * for an audit log only: it receives what the caller sent, and must redact it.
  */
 
 /** `ok`, a code of the shared vocabulary, or `error` for an `isError` result in no known code. */
@@ -42,6 +43,25 @@ export interface UpstreamRequestEnd {
   durationMs: number;
 }
 
+/** What a request ran: a tool (`tools/call`), a prompt (`prompts/get`) or a resource (`resources/read`). */
+export type OperationKind = 'tool' | 'prompt' | 'resource';
+
+/**
+ * One `tools/call`, `prompts/get` or `resources/read`, refused ones included, with what the
+ * caller sent. For an audit log, which must redact the arguments before they go anywhere.
+ */
+export interface OperationEvent {
+  kind: OperationKind;
+  /** The served name of the tool or prompt, or the resource's name. */
+  name: string;
+  request: RequestInfo;
+  /**
+   * The arguments as the client sent them (not validated), a resource's URI variables;
+   * `undefined` when the announcer did not have them (a call refused before it was read).
+   */
+  arguments?: unknown;
+}
+
 /** What an observer hands back for one call or exchange. */
 export interface ObservedScope<End> {
   end(result: End): void;
@@ -52,6 +72,11 @@ export interface ObservedScope<End> {
 export interface TelemetryObserver {
   toolCall?(event: ToolCallEvent): ObservedScope<ToolCallEnd> | undefined;
   upstreamRequest?(event: UpstreamRequestEvent): ObservedScope<UpstreamRequestEnd> | undefined;
+  /**
+   * Every tool call, prompt and resource read with its arguments (see {@link OperationEvent}).
+   * A scope's `run` wraps the work, so the upstream requests it makes can be counted per call.
+   */
+  operation?(event: OperationEvent): ObservedScope<ToolCallEnd> | undefined;
 }
 
 interface Hub {
@@ -115,8 +140,8 @@ function combine<End extends { durationMs: number }>(scopes: ObservedScope<End>[
 function start<Event, End extends { durationMs: number }>(
   pick: (observer: TelemetryObserver) => ((event: Event) => ObservedScope<End> | undefined) | undefined,
   event: Event,
-): Combined<End> {
-  const scopes: ObservedScope<End>[] = [];
+  scopes: ObservedScope<End>[] = [],
+): ObservedScope<End>[] {
   for (const observer of hub.observers) {
     const begin = pick(observer);
     if (!begin) continue;
@@ -127,13 +152,26 @@ function start<Event, End extends { durationMs: number }>(
       // As above: observing is best effort.
     }
   }
-  return combine(scopes);
+  return scopes;
 }
 
-export function startToolCall(event: ToolCallEvent): Combined<ToolCallEnd> {
-  return start((observer) => observer.toolCall, event);
+/**
+ * A tool call: announced to `toolCall` observers (no arguments) and to `operation` observers
+ * (with `args` when the announcer has them; a call refused before its arguments were read has
+ * none).
+ */
+export function startToolCall(event: ToolCallEvent, args?: unknown): Combined<ToolCallEnd> {
+  const scopes = start((observer) => observer.toolCall, event);
+  const operation: OperationEvent = { kind: 'tool', name: event.tool, request: event.request };
+  if (args !== undefined) operation.arguments = args;
+  return combine(start((observer) => observer.operation, operation, scopes));
+}
+
+/** A prompt or resource read (tools go through {@link startToolCall}): to `operation` observers. */
+export function startOperation(event: OperationEvent): Combined<ToolCallEnd> {
+  return combine(start((observer) => observer.operation, event));
 }
 
 export function startUpstreamRequest(event: UpstreamRequestEvent): Combined<UpstreamRequestEnd> {
-  return start((observer) => observer.upstreamRequest, event);
+  return combine(start((observer) => observer.upstreamRequest, event));
 }

@@ -34,3 +34,12 @@ export function hashUserId(userId: string, key: string | Uint8Array): string {
 export function userHashKey(env: Record<string, string | undefined> = process.env): string | Uint8Array {
   return env.MCP_LOG_USER_KEY || randomBytes(32);
 }
+
+/**
+ * The HTTP request being served, when `serveHttp` set up its context: its id (`X-Request-Id`),
+ * and an object of its own, so an observer can keep per-request state in a `WeakMap` keyed by it
+ * instead of an `AsyncLocalStorage` of its own (each enabled one costs every promise on Node 22).
+ */
+export function currentRequest(): Readonly<{ request_id: string }> | undefined {
+  return requestContext.getStore();
+}

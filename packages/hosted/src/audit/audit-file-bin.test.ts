@@ -1,0 +1,88 @@
+// The built server with its default store (a sqlite: file) writes the audit log next to it,
+// 0600, everything written by a clean shutdown; `x-mcp-server audit verify | tail` read it with
+// the same --store; nothing goes to stdout.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
+import { closedPort, runProcess, startHttpBin } from '@x/mcp-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, oauthBinEnv, SECRET, signIn } from '../oauth/fixture.js';
+
+const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
+
+let fake: FakeBasecamp;
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
+  fake = await startFakeBasecamp();
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+describe('x-mcp-server --auth oauth with a sqlite: store', () => {
+  it('writes audit.jsonl next to the store; audit verify and tail read it', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'audit-bin-'));
+    const store = `sqlite:${join(home, 'state', 'store.db')}`;
+    const port = await closedPort();
+    const server = await startHttpBin({
+      command: process.execPath,
+      args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
+      env: oauthBinEnv({ home, publicUrl: `http://127.0.0.1:${port}`, store, fake }),
+    });
+    const path = join(home, 'state', 'audit.jsonl');
+    try {
+      expect(server.stderr()).toContain(`audit file:${path}`);
+      const alice = await signIn({ url: server.url, fake }, ALICE);
+      await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      await alice.client.callTool({ name: 'basecamp_search', arguments: { query: `q ${SECRET}` } });
+      await alice.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(server.stdout()).toBe('');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const text = await readFile(path, 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(text.trim().split('\n')).toHaveLength(3);
+
+    const run = (...args: string[]) =>
+      runProcess({
+        command: process.execPath,
+        args: [bin, 'audit', ...args, '--store', store],
+        env: { HOME: home },
+      });
+    const verified = await run('verify');
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      ok: true,
+      records: 3,
+      firstSeq: 1,
+      last: { seq: 3 },
+    });
+    const tail = await run('tail', '--tool', 'basecamp_search', '--user', 'basecamp:101', '--since', '1h');
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(JSON.parse(tail.stdout)).toMatchObject({
+      seq: 3,
+      event: 'tools/call',
+      user: { email: 'alice@example.com' },
+      args: { query: { text_length: `q ${SECRET}`.length } },
+    });
+
+    await writeFile(path, text.replace('"outcome":"ok"', '"outcome":"NOT_FOUND"'));
+    const edited = await run('verify');
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/breaks at audit\.jsonl line 1 \(seq|breaks at audit\.jsonl line 1:/);
+
+    const usage = await run('verify', '--tool', 'x');
+    expect(usage.code).toBe(2);
+    const missing = await run('verify', '--sink', `file:${join(home, 'nowhere.jsonl')}`);
+    expect(missing).toMatchObject({ code: 2 });
+    expect(missing.stderr).toContain('No audit log at');
+    const bad = await run('tail', '--since', 'yesterday');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since must be a time');
+  }, 60_000);
+});
