@@ -455,8 +455,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         await sendResponse(res, challenge);
         return;
       }
-      const options = authInfo ? { authInfo } : undefined;
-      await sendResponse(res, await views.run(view, () => handler.fetch(request, options)));
+      const fetchOptions = authInfo ? { authInfo } : undefined;
+      await sendResponse(res, await views.run(view, () => handler.fetch(request, fetchOptions)));
       return;
     }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
@@ -501,8 +501,15 @@ function digest(token: string): Buffer {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 
-/** The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON. */
+const TOOLS_CALL = Buffer.from('tools/call');
+
+/**
+ * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON.
+ * A body without the bytes `tools/call` is not parsed at all (a call written with escapes there
+ * only misses the challenge: the view still refuses it, as a tool error).
+ */
 function calledTool(body: Buffer): string | undefined {
+  if (!body.includes(TOOLS_CALL)) return undefined;
   let message: unknown;
   try {
     message = JSON.parse(body.toString('utf8'));
