@@ -76,7 +76,7 @@ describe('--toolsets, in the form connection URLs use', () => {
       expect(names.length).toBeGreaterThan(0);
       expect(names.every((name) => /^basecamp_.*todo/.test(name) || name.startsWith('bbj_rag_'))).toBe(true);
       expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
-      const refused = await client.callTool({ name: 'forge_list_projects', arguments: {} });
+      const refused = await client.callTool({ name: 'forge_list_tickets', arguments: {} });
       expect(errorBody(refused)).toMatchObject({
         error_code: 'PERMISSION_DENIED',
         refused_by: 'the --toolsets flag',

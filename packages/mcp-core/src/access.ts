@@ -112,14 +112,19 @@ export class RegistryView {
   /**
    * The HTTP answer to a `tools/call` of `name` instead of a tool error: the challenge of the
    * first access that refuses it, when every access that refuses it has one (a step-up cannot
-   * help when another narrowing refuses the tool too).
+   * help when another narrowing refuses the tool too). A challenge given is announced to the
+   * observers as a refused call (`PERMISSION_DENIED`), with `context.request` as its caller.
    */
-  challenge(name: string): Response | undefined {
+  challenge(name: string, context: CallContext = {}): Response | undefined {
     const refusals = this.refusals(name);
     if (refusals.length === 0 || refusals.some((refusal) => !refusal.access.challenge)) return undefined;
     for (const refusal of refusals) {
       const response = refusal.access.challenge?.({ tool: name });
-      if (response) return response;
+      if (response) {
+        // A refused call all the same: observers (metrics, audit) see it.
+        announce(name, context, 'PERMISSION_DENIED');
+        return response;
+      }
     }
     return undefined;
   }

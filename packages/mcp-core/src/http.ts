@@ -14,7 +14,7 @@ import { RegistryView, type ToolAccess } from './access.js';
 import { ConfigError, McpToolError } from './errors.js';
 import { createLogger, type Logger, logFormatFromEnv, setLogContext } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
-import { type ToolSource, toRegistry } from './mount.js';
+import { callContext, type ToolSource, toRegistry } from './mount.js';
 import {
   NarrowingSyntaxError,
   narrowingAccesses,
@@ -38,6 +38,7 @@ import {
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { requestTarget } from './request-target.js';
 import { createMcpServer } from './server.js';
+import type { RequestInfo } from './tool.js';
 
 export interface ServeHttpOptions {
   name: string;
@@ -451,13 +452,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       const view = new RegistryView(base, accesses, { logger });
       // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
       const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
-      const challenge = called === undefined ? undefined : view.challenge(called);
+      const challenge =
+        called === undefined ? undefined : view.challenge(called, { request: httpCaller(authInfo) });
       if (challenge) {
         await sendResponse(res, challenge);
         return;
       }
-      const options = authInfo ? { authInfo } : undefined;
-      await sendResponse(res, await views.run(view, () => handler.fetch(request, options)));
+      const fetchOptions = authInfo ? { authInfo } : undefined;
+      await sendResponse(res, await views.run(view, () => handler.fetch(request, fetchOptions)));
       return;
     }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
@@ -502,8 +504,15 @@ function digest(token: string): Buffer {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 
-/** The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON. */
+const TOOLS_CALL = Buffer.from('tools/call');
+
+/**
+ * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON.
+ * A body without the bytes `tools/call` is not parsed at all (a call written with escapes there
+ * only misses the challenge: the view still refuses it, as a tool error).
+ */
 function calledTool(body: Buffer): string | undefined {
+  if (!body.includes(TOOLS_CALL)) return undefined;
   let message: unknown;
   try {
     message = JSON.parse(body.toString('utf8'));
@@ -517,6 +526,11 @@ function calledTool(body: Buffer): string | undefined {
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   const match = BEARER.exec(header ?? '');
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+/** The caller of an HTTP request as tools see it (`context.request`). */
+function httpCaller(authInfo: AuthInfo | undefined): RequestInfo {
+  return callContext(authInfo ? { authInfo } : undefined, 'http').request ?? { transport: 'http' };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -471,6 +471,45 @@ describe('serveHttp with accessFor', () => {
     expect(notes.ran).toEqual([]);
   });
 
+  it('announces a challenged call to the observers as refused, with its caller', async () => {
+    const seen: Array<{ tool: string; clientId?: string; outcome?: string }> = [];
+    const stop = observe({
+      toolCall: (event) => {
+        const record: { tool: string; clientId?: string; outcome?: string } = {
+          tool: event.tool,
+          ...(event.request.auth ? { clientId: event.request.auth.clientId } : {}),
+        };
+        seen.push(record);
+        return {
+          end: (end: ToolCallEnd) => {
+            record.outcome = end.outcome;
+          },
+        };
+      },
+    });
+    try {
+      const response = await fetch(handle.url, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer reader',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'notes_archive_note', arguments: {} },
+        }),
+      });
+      expect(response.status).toBe(403);
+      await response.body?.cancel();
+    } finally {
+      stop();
+    }
+    expect(seen).toEqual([{ tool: 'notes_archive_note', clientId: 'c1', outcome: 'PERMISSION_DENIED' }]);
+  });
+
   it('serves an allowed call and a not-admitted one as tool results', async () => {
     const reader = await connectHttp(handle.url, { token: 'reader' });
     const limited = await connectHttp(handle.url, { token: 'limited' });
