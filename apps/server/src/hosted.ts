@@ -285,7 +285,24 @@ export async function createOAuthSetup(
       },
       allowedAccounts: hosted.listFromEnv(env.BASECAMP_ALLOWED_ACCOUNTS),
       allowedEmailDomains: hosted.listFromEnv(env.MCP_ALLOWED_EMAIL_DOMAINS),
-      ...(policyFile ? { signInRefusal: (who) => governance.signInRefusal(who) } : {}),
+      ...(policyFile
+        ? {
+            signInRefusal: (who) => {
+              const refusal = governance.signInRefusal(who);
+              if (refusal !== undefined) {
+                audit?.record({
+                  event: 'sign-in',
+                  outcome: 'access_denied',
+                  denied: true,
+                  userId: who.userId,
+                  email: who.email,
+                  reason: `the policy denies account ${who.accountId}`,
+                });
+              }
+              return refusal;
+            },
+          }
+        : {}),
       registration: onOff('MCP_OAUTH_DCR', env.MCP_OAUTH_DCR, true),
       ...(env.MCP_OAUTH_REDIRECT_HOSTS
         ? { redirectHosts: hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_HOSTS) }
@@ -453,7 +470,16 @@ export async function createOAuthSetup(
       `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}, audit ${audit?.sink.name ?? 'off'}`,
     );
     return {
-      auth: hosted.governedAuth(auth.auth, governance),
+      auth: hosted.governedAuth(auth.auth, governance, (info) =>
+        audit?.record({
+          event: 'request',
+          outcome: 'PERMISSION_DENIED',
+          denied: true,
+          userId: typeof info.extra?.userId === 'string' ? info.extra.userId : undefined,
+          clientId: info.clientId,
+          reason: 'the policy denies this user',
+        }),
+      ),
       allowedHosts: [new URL(publicUrl).hostname],
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],

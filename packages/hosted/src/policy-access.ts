@@ -146,14 +146,22 @@ function denied(decision: PolicyDecision): Response {
  * request is served under the policy's narrowing and the rate limits (next to `auth`'s own
  * narrowings), and a store that cannot say who the person is answers 503, never a guess.
  */
-export function governedAuth(auth: HttpAuth, governance: Governance): HttpAuth {
+export function governedAuth(
+  auth: HttpAuth,
+  governance: Governance,
+  /** Told of every request refused because the policy denies its caller (the audit log records it). */
+  onDenied?: (info: AuthInfo) => void,
+): HttpAuth {
   return {
     ...auth,
     async authenticate(request) {
       const result = await auth.authenticate(request);
       if (result instanceof Response) return result;
       try {
-        return (await governance.refusal(result)) ?? result;
+        const refused = await governance.refusal(result);
+        if (!refused) return result;
+        onDenied?.(result);
+        return refused;
       } catch (error) {
         if (!McpToolError.isInstance(error) || !error.retryable) throw error;
         const retryAfter = StoreUnavailableError.isInstance(error) ? error.retryAfterSeconds : 5;

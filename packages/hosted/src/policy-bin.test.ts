@@ -4,7 +4,7 @@
 // person is refused at sign-in and at /mcp, and a user over the limit gets RATE_LIMITED.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,23 @@ let dir: string;
 let policyPath: string;
 let versions: string;
 let alice: SignedIn;
+/** MCP_AUDIT: the server's audit log, a file. */
+let auditFile: string;
+
+/** The audit records written so far that `match`, once there are `count` of them (records are written every 20 ms). */
+async function auditRecords(match: (record: Record<string, unknown>) => boolean, count: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = await readFile(auditFile, 'utf8').catch(() => '');
+    const found = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter(match);
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** Points the policy symlink at a new file with `text`, replacing it in one rename (the watched way). */
 async function swapPolicy(name: string, text: string) {
@@ -83,6 +100,7 @@ beforeAll(async () => {
   await writeFile(join(versions, 'v1.json'), V1);
   await symlink(join(versions, 'v1.json'), policyPath);
   const home = await mkdtemp(join(tmpdir(), 'policy-bin-home-'));
+  auditFile = join(home, 'audit.jsonl');
   const port = await closedPort();
   server = await startHttpBin({
     command: process.execPath,
@@ -91,6 +109,7 @@ beforeAll(async () => {
       ...oauthBinEnv({ home, publicUrl: `http://127.0.0.1:${port}`, store: 'memory:', fake }),
       MCP_POLICY: policyPath,
       MCP_RATE_LIMIT: '1000/min',
+      MCP_AUDIT: `file:${auditFile}`,
     },
   });
   await server.waitForStderr(digest(V1));
@@ -264,6 +283,23 @@ describe('x-mcp-server --auth oauth with MCP_POLICY', () => {
       error: 'access_denied',
       error_description:
         "The server's policy (rule 1) does not admit you to this server. Ask its operator for access.",
+    });
+    // Both refusals are in the audit log.
+    const [signInRecord] = await auditRecords(
+      (record) => record.event === 'sign-in' && record.denied === true,
+      1,
+    );
+    expect(signInRecord).toMatchObject({
+      outcome: 'access_denied',
+      user: { id: `basecamp:${CAROL.id}`, email: CAROL.email },
+      reason: 'the policy denies account 999999999',
+    });
+    const [requestRecord] = await auditRecords((record) => record.event === 'request', 1);
+    expect(requestRecord).toMatchObject({
+      outcome: 'PERMISSION_DENIED',
+      denied: true,
+      user: { id: `basecamp:${ALICE.id}`, email: ALICE.email },
+      reason: 'the policy denies this user',
     });
     expect(server.stderr()).not.toContain(SECRET);
   });

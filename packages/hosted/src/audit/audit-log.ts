@@ -12,7 +12,7 @@ import { redactArguments } from './redact.js';
 import type { AuditSink } from './sinks.js';
 
 /** What a record says happened. */
-export type AuditEvent = 'tools/call' | 'prompts/get' | 'resources/read' | 'sign-in' | 'revoke';
+export type AuditEvent = 'tools/call' | 'prompts/get' | 'resources/read' | 'sign-in' | 'revoke' | 'request';
 
 /** An event the server records besides calls: a sign-in (consent given), a revocation. */
 export interface AuditEntry {
@@ -20,6 +20,8 @@ export interface AuditEntry {
   /** `ok` or an error code. */
   outcome: string;
   userId?: string | undefined;
+  /** The user's email when it is known at hand (a refused sign-in has no stored connection to look it up in). */
+  email?: string | undefined;
   clientId?: string | undefined;
   /** What was called: the served name of the tool, prompt or resource. */
   name?: string | undefined;
@@ -333,7 +335,7 @@ export class AuditLog {
     };
     if (entry.denied) record.denied = true;
     record.user = entry.userId
-      ? { id: entry.userId, email: this.#emails.get(entry.userId)?.value ?? null }
+      ? { id: entry.userId, email: entry.email ?? this.#emails.get(entry.userId)?.value ?? null }
       : null;
     record.client = entry.clientId
       ? { id: entry.clientId, name: this.#clients.get(entry.clientId)?.value ?? null }

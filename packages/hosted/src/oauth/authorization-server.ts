@@ -60,7 +60,7 @@ export interface AuthorizationServerOptions {
    * Why the operator's policy refuses this person on this account (a sentence for the sign-in
    * page), or undefined when it admits them. Asked per account at sign-in.
    */
-  signInRefusal?(who: { email: string; accountId: string }): string | undefined;
+  signInRefusal?(who: { userId: string; email: string; accountId: string }): string | undefined;
   /** Dynamic client registration (RFC 7591/7592). Default true. */
   registration?: boolean;
   /** Hosts (exact) a client's redirect URI may point at over HTTPS; loopback over HTTP is always allowed. */
@@ -749,7 +749,11 @@ export async function createAuthorizationServer(
     const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
     if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
     const refusals = accounts.map((account) =>
-      options.signInRefusal?.({ email: identity.email, accountId: account.id }),
+      options.signInRefusal?.({
+        userId: basecampUserId(identity.id),
+        email: identity.email,
+        accountId: account.id,
+      }),
     );
     const refusal = refusals.find((reason) => reason !== undefined);
     if (accounts.length > 0 && refusals.every((reason) => reason !== undefined)) {

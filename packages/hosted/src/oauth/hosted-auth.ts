@@ -46,7 +46,7 @@ export interface HostedAuthOptions {
   /** Email domains a Launchpad identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
   allowedEmailDomains?: readonly string[];
   /** Why the operator's policy refuses a person on an account at sign-in (a sentence for the page); undefined: admitted. */
-  signInRefusal?(who: { email: string; accountId: string }): string | undefined;
+  signInRefusal?(who: { userId: string; email: string; accountId: string }): string | undefined;
   /** Dynamic client registration (`MCP_OAUTH_DCR`). Default true. */
   registration?: boolean;
   /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
