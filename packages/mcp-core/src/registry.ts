@@ -103,6 +103,8 @@ export class ToolRegistry {
   readonly #enablers = new Map<string, Mounted>();
   /** Held weakly: a server that is gone (one per HTTP request) must not be kept alive by us. */
   readonly #listeners = new Set<WeakRef<ToolsAddedListener>>();
+  /** The size of `#listeners` at which the collected ones are next dropped. */
+  #sweepAt = 64;
 
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -360,6 +362,12 @@ export class ToolRegistry {
    */
   onToolsAdded(listener: ToolsAddedListener): () => void {
     const reference = new WeakRef(listener);
+    // Every HTTP request's server adds one and none removes it: drop the collected ones whenever
+    // the set has doubled since the last sweep (amortized O(1)), or it grows with every request.
+    if (this.#listeners.size >= this.#sweepAt) {
+      for (const known of this.#listeners) if (!known.deref()) this.#listeners.delete(known);
+      this.#sweepAt = Math.max(64, 2 * this.#listeners.size);
+    }
     this.#listeners.add(reference);
     return () => {
       this.#listeners.delete(reference);

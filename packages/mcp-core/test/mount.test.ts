@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryTransportV1 } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -91,5 +93,28 @@ describe('mountTools', () => {
     if (label === 'v1') await call({ name: 'slow', arguments: { ms: 1 } }, undefined, { onprogress });
     else await call({ name: 'slow', arguments: { ms: 1 } }, { onprogress });
     expect(progress.length).toBe(2);
+  });
+});
+
+describe('a registry served to many short-lived servers', () => {
+  it('does not keep a reference per server it told about added tools', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const registry = new ToolRegistry();
+    // What every HTTP request's server does: listen for added tools, then become garbage.
+    const serveRequests = async (count: number) => {
+      for (let batch = 0; batch < count / 10_000; batch++) {
+        for (let index = 0; index < 10_000; index++) registry.onToolsAdded(() => {});
+        await new Promise((resolve) => setImmediate(resolve));
+        collectGarbage();
+      }
+    };
+    await serveRequests(20_000);
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    await serveRequests(400_000);
+    collectGarbage();
+    // Kept without sweeping: a WeakRef and a set entry each, about 20 MB for 400,000 servers.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024);
   });
 });
