@@ -1,8 +1,9 @@
 // What an AsyncLocalStorage that has run costs every await on this Node, with and without
 // --experimental-async-context-frame (docs/benchmarks.md, "the async-hook tax on Node 22"):
 //   node bench/async-context.mjs          # runs the four cases in fresh processes, medians of 5
-import { execFileSync } from 'node:child_process';
+
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFileSync } from 'node:child_process';
 
 const AWAITS = 3_000_000;
 if (process.argv[2] === 'case') {
