@@ -70,6 +70,9 @@ describe('x-mcp-server --auth oauth with a sqlite: store', () => {
       user: { email: 'alice@example.com' },
       args: { query: { text_length: `q ${SECRET}`.length } },
     });
+    // The bin bundles its own copy of the core and @x/mcp-hosted imports another: the record
+    // still carries the request's id (one request context per process, not per copy).
+    expect(JSON.parse(tail.stdout).request_id).toMatch(/^[0-9a-f-]{36}$/);
 
     await writeFile(path, text.replace('"outcome":"ok"', '"outcome":"NOT_FOUND"'));
     const edited = await run('verify');

@@ -8,7 +8,13 @@ export interface RequestLogContext {
   user?: string;
 }
 
-export const requestContext = new AsyncLocalStorage<RequestLogContext>();
+// One per process, shared across duplicate installs of the core (a bin bundles its own copy,
+// @x/mcp-hosted imports another), like the telemetry hub: else an observer from one copy never
+// sees the request context the other copy's `serveHttp` entered.
+const CONTEXT_KEY = Symbol.for('@x/mcp-core.request-context');
+const slot = globalThis as Record<symbol, AsyncLocalStorage<RequestLogContext> | undefined>;
+slot[CONTEXT_KEY] ??= new AsyncLocalStorage<RequestLogContext>();
+export const requestContext: AsyncLocalStorage<RequestLogContext> = slot[CONTEXT_KEY];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
