@@ -60,13 +60,18 @@ const liveFinished = new Promise((resolve) => {
 const runSuite = (suite) =>
   new Promise((resolve) => {
     const since = performance.now();
+    // Both suites' output is kept (the live one is also echoed as it comes): the lines the summary
+    // reporter writes (vitest.summary.ts) are repeated at the very end.
     const child = spawn(process.execPath, suite.args, {
       cwd: ROOT,
-      stdio: suite.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', suite.live ? 'inherit' : 'pipe'],
     });
     children.add(child);
     const output = [];
-    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stdout.on('data', (chunk) => {
+      output.push(chunk);
+      if (suite.live) process.stdout.write(chunk);
+    });
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.once('error', (error) => output.push(Buffer.from(`${error.stack ?? error}\n`)));
     child.once('close', async (code, signal) => {
@@ -75,6 +80,7 @@ const runSuite = (suite) =>
       const result = {
         ...suite,
         ok,
+        summary: summaryLines(Buffer.concat(output).toString('utf8')),
         time: seconds(since),
         how: ok ? 'passed' : `failed (${signal ?? `exit ${code}`})`,
       };
@@ -90,11 +96,25 @@ const runSuite = (suite) =>
   });
 const results = await Promise.all(SUITES.map(runSuite));
 
+// A CI log often keeps only the tail: name every failure again here, suite by suite.
+for (const result of results.filter((each) => !each.ok)) {
+  say(`── ${result.name} failed ──`);
+  say(result.summary.length > 0 ? result.summary.join('\n') : '(no summary line: see its output above)');
+  say('');
+}
+
 say(
   `${results.map((result) => `${result.ok ? '✓' : '✗'} ${result.name} ${result.time}`).join(', ')}; ` +
     `pnpm test took ${seconds(started)}${cpuTime()}.`,
 );
 process.exit(results.every((result) => result.ok) ? 0 : 1);
+
+/** The lines vitest.summary.ts writes: FAILED …, UNHANDLED …, Summary: … (colour codes removed). */
+function summaryLines(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+  const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain.split('\n').filter((line) => /^(FAILED |UNHANDLED |Summary: )/.test(line));
+}
 
 /** `, CPU N s` from Linux's /proc: this process and every child it waited for, summed. */
 function cpuTime() {
