@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsup';
 
-// A library and its test kit (no bin); ESM for Node 22.12+, every dependency external.
+// A library, its audit log alone (`./audit`, which also loads on Node 20) and its test kit (no
+// bin); ESM, every dependency external.
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'audit/index': 'src/audit/index.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',

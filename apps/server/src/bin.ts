@@ -110,7 +110,7 @@ await runBin({
     {
       name: 'MCP_AUDIT',
       description:
-        'with --auth oauth: the audit log, off, file:<path>, redis (the store’s) or stdout; default audit.jsonl next to a sqlite: store, redis with a redis:// store',
+        'the audit log: off, file:<path>, redis (the store’s, --auth oauth) or stdout (HTTP); with --auth oauth default audit.jsonl next to a sqlite: store, redis with a redis:// store; else off',
     },
     {
       name: 'MCP_AUDIT_MAX_BYTES, MCP_AUDIT_KEEP, MCP_AUDIT_MAXLEN',
@@ -124,8 +124,14 @@ await runBin({
   ],
   // The served tools depend on the config file too: the start cache checks it at every start.
   startCache: { files: (context) => [configFile(context)] },
-  createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),
-  createSandbox: async (context) => (await import('./compose.js')).composeSandbox(await options(context)),
+  createProvider: async (context) => {
+    await (await import('./local-audit.js')).startLocalAudit(context);
+    return (await import('./compose.js')).compose(await options(context));
+  },
+  createSandbox: async (context) => {
+    await (await import('./local-audit.js')).startLocalAudit(context);
+    return (await import('./compose.js')).composeSandbox(await options(context));
+  },
   commands: {
     users: {
       summary:

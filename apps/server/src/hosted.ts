@@ -532,6 +532,8 @@ Who signed in (--auth oauth); sign one user out everywhere; delete everything ab
 
 ${STORE_HELP}  BASECAMP_CLIENT_ID, BASECAMP_CLIENT_SECRET, BASECAMP_LAUNCHPAD_URL
                                     revoke, forget: also revoke the Basecamp token at Launchpad
+  MCP_AUDIT                         revoke, forget: recorded in the server's audit log (file or
+                                    redis, as the server's; nothing for off or stdout)
 For a file: store, stop the server first (one process per file).
 `;
 
@@ -639,14 +641,22 @@ export async function usersCommand(
     process.stderr.write(USERS_HELP);
     return 2;
   }
-  return withStore('users', storeUrl(parsed.store, env), env, async (hosted, store, keyring) => {
+  const location = storeUrl(parsed.store, env);
+  return withStore('users', location, env, async (hosted, store, keyring) => {
     await hosted.adoptKeyMeta(store, keyring);
     if (action === 'list') {
       for (const entry of await hosted.listUsers(store, keyring))
         process.stdout.write(`${JSON.stringify(entry)}\n`);
       return;
     }
+    // Checked before anything changes: a bad MCP_AUDIT stops the command, not the record.
+    const audit = hosted.auditTarget(env.MCP_AUDIT, location);
     const id = await hosted.resolveUser(store, keyring, user as string);
+    // Forgotten users leave no email behind, not even in the record of their forgetting.
+    const email =
+      action === 'revoke'
+        ? (await hosted.listUsers(store, keyring)).find((entry) => entry.user === id)?.email
+        : undefined;
     const launchpad = launchpadFromEnv(hosted, env);
     const options = launchpad ? { launchpad } : {};
     const result =
@@ -654,6 +664,24 @@ export async function usersCommand(
         ? await hosted.revokeUser(store, keyring, id, options)
         : await hosted.forgetUser(store, keyring, id, options);
     process.stdout.write(`${JSON.stringify({ user: id, ...result })}\n`);
+    try {
+      await hosted.recordAdminAction(
+        audit,
+        keyring,
+        {
+          event: action === 'revoke' ? 'revoke' : 'forget',
+          outcome: 'ok',
+          userId: id,
+          ...(email ? { email } : {}),
+          reason: `admin command: users ${action}`,
+        },
+        env,
+      );
+    } catch (error) {
+      throw new Error(
+        `${action === 'revoke' ? 'revoked' : 'forgotten'}, but not recorded in the audit log: ${(error as Error).message}`,
+      );
+    }
   });
 }
 
@@ -859,13 +887,8 @@ export async function auditCommand(
     process.stderr.write(AUDIT_HELP);
     return 2;
   }
-  if (!nodeAtLeast(22, 12)) {
-    process.stderr.write(
-      `x-mcp-server audit needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
-    );
-    return 2;
-  }
-  const hosted = await import('@x/mcp-hosted');
+  // The audit log alone (no authorization server): it reads on Node 20 too.
+  const hosted = await import('@x/mcp-hosted/audit');
   try {
     const target = hosted.auditTarget(values.sink ?? env.MCP_AUDIT, storeUrl(values.store, env));
     if (action === 'verify') {

@@ -10,6 +10,7 @@ export {
   type AuditTarget,
   auditTarget,
   openAuditSink,
+  recordAdminAction,
   type StartAuditOptions,
   startAudit,
 } from './audit/config.js';

@@ -40,6 +40,8 @@ export interface BinFlag {
 export interface BinContext {
   /** Values of the bin's own `flags`, by name (a string, or true when a boolean flag is given). */
   flags: Readonly<Record<string, string | boolean | undefined>>;
+  /** How the server is reached: `stdio` (stdout carries JSON-RPC), or `http` (`--http`). */
+  transport?: 'stdio' | 'http';
 }
 
 export interface SandboxHandle<Source extends ProviderSource = ProviderSource> {
@@ -172,7 +174,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   }
 
   let sandbox: SandboxHandle | undefined;
-  const context: BinContext = { flags: flags.own };
+  const context: BinContext = { flags: flags.own, transport: flags.http ? 'http' : 'stdio' };
   const loadRegistry = async (): Promise<ToolRegistry> => {
     let source: ProviderSource;
     if (flags.sandbox && options.createSandbox) {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, runProcess, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, oauthBinEnv, SECRET, signIn } from '../oauth/fixture.js';
+import { ALICE, BOB, oauthBinEnv, SECRET, signIn } from '../oauth/fixture.js';
 
 const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
 
@@ -39,6 +39,17 @@ describe('x-mcp-server --auth oauth with a sqlite: store', () => {
       await alice.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
       await alice.client.callTool({ name: 'basecamp_search', arguments: { query: `q ${SECRET}` } });
       await alice.close();
+      // An admin command writes into the same file while the server runs; the server's next
+      // record chains after it.
+      const revoked = await runProcess({
+        command: process.execPath,
+        args: [bin, 'users', 'revoke', 'alice@example.com', '--store', store],
+        env: oauthBinEnv({ home, publicUrl: `http://127.0.0.1:${port}`, store, fake }),
+      });
+      expect(revoked.code, revoked.stderr).toBe(0);
+      const bob = await signIn({ url: server.url, fake }, BOB);
+      await bob.client.callTool({ name: 'basecamp_list_projects', arguments: {} });
+      await bob.close();
     } finally {
       expect(await server.stop()).toBe(0);
     }
@@ -46,7 +57,24 @@ describe('x-mcp-server --auth oauth with a sqlite: store', () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const text = await readFile(path, 'utf8');
     expect(text).not.toContain(SECRET);
-    expect(text.trim().split('\n')).toHaveLength(3);
+    // Alice's sign-in and two calls, the revocation, Bob's sign-in and call: one chain.
+    const records = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map((record) => [record.event, record.user?.email])).toEqual([
+      ['sign-in', 'alice@example.com'],
+      ['tools/call', 'alice@example.com'],
+      ['tools/call', 'alice@example.com'],
+      ['revoke', 'alice@example.com'],
+      ['sign-in', 'bob@example.com'],
+      ['tools/call', 'bob@example.com'],
+    ]);
+    expect(records[3]).toMatchObject({
+      outcome: 'ok',
+      user: { id: 'basecamp:101' },
+      reason: 'admin command: users revoke',
+    });
 
     const run = (...args: string[]) =>
       runProcess({
@@ -58,9 +86,9 @@ describe('x-mcp-server --auth oauth with a sqlite: store', () => {
     expect(verified.code, verified.stderr).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({
       ok: true,
-      records: 3,
+      records: 6,
       firstSeq: 1,
-      last: { seq: 3 },
+      last: { seq: 6 },
     });
     const tail = await run('tail', '--tool', 'basecamp_search', '--user', 'basecamp:101', '--since', '1h');
     expect(tail.code, tail.stderr).toBe(0);
@@ -87,5 +115,5 @@ describe('x-mcp-server --auth oauth with a sqlite: store', () => {
     const bad = await run('tail', '--since', 'yesterday');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since must be a time');
-  }, 60_000);
+  }, 90_000);
 });

@@ -12,7 +12,14 @@ import { redactArguments } from './redact.js';
 import type { AuditSink } from './sinks.js';
 
 /** What a record says happened. */
-export type AuditEvent = 'tools/call' | 'prompts/get' | 'resources/read' | 'sign-in' | 'revoke' | 'request';
+export type AuditEvent =
+  | 'tools/call'
+  | 'prompts/get'
+  | 'resources/read'
+  | 'sign-in'
+  | 'revoke'
+  | 'forget'
+  | 'request';
 
 /** An event the server records besides calls: a sign-in (consent given), a revocation. */
 export interface AuditEntry {

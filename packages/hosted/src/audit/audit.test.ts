@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,6 +234,59 @@ describe('the hash chain', () => {
     await next.close();
     const report = await verifyAudit({ kind: 'file', path });
     expect(report).toMatchObject({ ok: true, firstSeq: 1, records: 4 });
+  });
+
+  it('several writers on one file (two servers, an admin command) keep one chain, rotations included', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const writers = [
+      new FileSink(path, { maxBytes: 2000, keep: 50 }),
+      new FileSink(path, { maxBytes: 2000, keep: 50 }),
+      new FileSink(path, { maxBytes: 2000, keep: 50 }),
+    ];
+    let written = 0;
+    for (let round = 0; round < 30; round++) {
+      const writer = writers[(round * 7) % 3] as FileSink;
+      await writer.write(entries(1 + (round % 4), written));
+      written += 1 + (round % 4);
+    }
+    for (const writer of writers) await writer.close();
+    expect(fileSinkFiles(path).length).toBeGreaterThan(2);
+    expect(await verifyAudit({ kind: 'file', path })).toMatchObject({
+      ok: true,
+      records: written,
+      firstSeq: 1,
+    });
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('waits while another process holds the lock, then writes after it; takes over the lock of a process that is gone', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const sink = new FileSink(path);
+    await sink.write(entries(1));
+    // A running process holds the lock: the write waits for its release.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(`${path}.lock`, String(holder.pid));
+      let done = false;
+      const pending = Promise.resolve(sink.write(entries(1, 1))).then(() => {
+        done = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(done).toBe(false);
+      await rm(`${path}.lock`);
+      await pending;
+    } finally {
+      holder.kill();
+    }
+    // The lock of a process that no longer runs is taken over at once.
+    const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((resolve) => gone.once('exit', resolve));
+    await writeFile(`${path}.lock`, String(gone.pid));
+    const result = sink.write(entries(1, 2));
+    expect(result).toBeUndefined(); // synchronous: no wait
+    await sink.close();
+    expect(await verifyAudit({ kind: 'file', path })).toMatchObject({ ok: true, records: 3 });
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('ChainVerifier refuses a first record that claims seq 1 but does not start the chain', () => {

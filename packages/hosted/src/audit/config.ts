@@ -5,7 +5,7 @@ import type { Connections } from '../oauth/connections.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { AuditLog } from './audit-log.js';
+import { type AuditEntry, AuditLog } from './audit-log.js';
 import {
   type AuditSink,
   DEFAULT_KEEP_FILES,
@@ -15,6 +15,11 @@ import {
   RedisSink,
   StdoutSink,
 } from './sinks.js';
+
+/** The key of the arguments' keyed hashes, derived from `MCP_SECRET` (it follows `keys rotate`). */
+export function auditArgumentKey(keyring: Keyring): Uint8Array {
+  return keyring.deriveKey('audit arguments');
+}
 
 /** Where the audit log goes (`MCP_AUDIT`). */
 export type AuditTarget =
@@ -84,6 +89,33 @@ export async function openAuditSink(
   }
 }
 
+/**
+ * Writes one record from an admin command (`users revoke`, `users forget`) into the server's
+ * audit log: a file or the Redis stream, shared with running servers (see `FileSink` and
+ * `RedisSink`). Nothing for `off` and `stdout` (the command's stdout is not the server's).
+ * Throws when the record could not be written.
+ */
+export async function recordAdminAction(
+  target: AuditTarget,
+  keyring: Keyring,
+  entry: AuditEntry,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  if (target.kind === 'off' || target.kind === 'stdout') return undefined;
+  const audit = new AuditLog({
+    sink: await openAuditSink(target, env),
+    argumentKey: auditArgumentKey(keyring),
+    logger: createLogger('audit'),
+  });
+  try {
+    audit.record(entry);
+    if (!(await audit.flush())) throw new Error(`the audit log (${audit.sink.name}) refused the record`);
+    return audit.sink.name;
+  } finally {
+    await audit.close();
+  }
+}
+
 /** What oidc-provider hands its event listeners (only the fields read here). */
 interface OidcContext {
   oidc?: {
@@ -124,7 +156,7 @@ export async function startAudit(options: StartAuditOptions): Promise<AuditLog> 
   const records = new SealedRecords(options.store, options.keyring);
   const audit = new AuditLog({
     sink,
-    argumentKey: options.keyring.deriveKey('audit arguments'),
+    argumentKey: auditArgumentKey(options.keyring),
     logger: options.logger ?? createLogger('audit'),
     directory: {
       userEmail: async (userId) => (await options.connections.get(userId))?.identity.email,

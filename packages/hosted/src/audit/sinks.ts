@@ -5,8 +5,11 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   readSync,
   renameSync,
+  rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -37,43 +40,53 @@ export const DEFAULT_KEEP_FILES = 10;
 /** How far back from the end of a file its last record is looked for. */
 const TAIL_BYTES = 256 * 1024;
 
+/** How long a writer waits for another process's lock on the file before the write fails (and is retried). */
+const LOCK_WAIT_MS = 5000;
+/** A lock older than this is taken over even when its holder still runs (a holder writes in microseconds). */
+const LOCK_STALE_MS = 30_000;
+
 /**
  * JSON lines in one file, 0600, rotated by size; the chain continues across rotations (the new
  * file's first record carries the hash of the rotated file's last). Each batch is one `write(2)`
  * (the records of a flush interval), so the exit path can write what is left synchronously.
- * One server process per file.
+ *
+ * Several processes may write one file (the server and an admin command such as `users revoke`,
+ * or two servers on one host): each batch is written under `<path>.lock` (created exclusively,
+ * holding the writer's pid; removed right after; taken over when its holder is gone or it is
+ * older than 30 s), and a writer that finds the file changed since its own last write (another
+ * writer appended or rotated) reads the chain's head from the file again before it seals.
  */
 export class FileSink implements AuditSink {
   readonly name: string;
   readonly synchronous = true;
   readonly #path: string;
+  readonly #lockPath: string;
   readonly #maxBytes: number;
   readonly #keep: number;
   #fd: number | undefined;
   #size = 0;
-  #head: ChainHead;
+  #inode = 0;
+  #head: ChainHead = EMPTY_HEAD;
 
   constructor(path: string, options: FileSinkOptions = {}) {
     this.name = `file:${path}`;
     this.#path = path;
+    this.#lockPath = `${path}.lock`;
     this.#maxBytes = options.maxBytes ?? DEFAULT_ROTATE_BYTES;
     this.#keep = Math.max(1, options.keep ?? DEFAULT_KEEP_FILES);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.#open();
-    this.#head =
-      lastHead(path) ?? (existsSync(`${path}.1`) ? lastHead(`${path}.1`) : undefined) ?? EMPTY_HEAD;
+    this.#size = -1; // read the head under the lock, at the first write
   }
 
-  write(entries: readonly object[]): void {
+  /**
+   * Chains and appends the entries under the file's lock. Synchronous when the lock is free (the
+   * exit path relies on it); while another process holds it, a promise that waits for it.
+   */
+  write(entries: readonly object[]): void | Promise<void> {
     if (entries.length === 0) return;
-    const sealed = sealLines(entries, this.#head);
-    const text = `${sealed.lines.join('\n')}\n`;
-    const bytes = Buffer.from(text, 'utf8');
-    if (this.#size > 0 && this.#size + bytes.length > this.#maxBytes) this.#rotate();
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.#fd as number, bytes, offset);
-    this.#size += bytes.length;
-    this.#head = sealed.head;
+    if (this.#tryLock()) return this.#writeLocked(entries);
+    return this.#waitForLock().then(() => this.#writeLocked(entries));
   }
 
   async close(): Promise<void> {
@@ -81,12 +94,94 @@ export class FileSink implements AuditSink {
     this.#fd = undefined;
   }
 
+  #writeLocked(entries: readonly object[]): void {
+    try {
+      this.#catchUp();
+      const sealed = sealLines(entries, this.#head);
+      const bytes = Buffer.from(`${sealed.lines.join('\n')}\n`, 'utf8');
+      if (this.#size > 0 && this.#size + bytes.length > this.#maxBytes) this.#rotate();
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.#fd as number, bytes, offset);
+      this.#size += bytes.length;
+      this.#head = sealed.head;
+    } finally {
+      rmSync(this.#lockPath, { force: true });
+    }
+  }
+
+  /** After another writer appended or rotated: the file that is `path` now, and its chain's head. */
+  #catchUp(): void {
+    const now = statOrUndefined(this.#path);
+    if (now && now.ino === this.#inode && now.size === this.#size) return;
+    if (!now || now.ino !== this.#inode) {
+      if (this.#fd !== undefined) closeSync(this.#fd);
+      this.#open();
+    } else {
+      this.#size = now.size;
+    }
+    this.#head =
+      lastHead(this.#path) ??
+      (existsSync(`${this.#path}.1`) ? lastHead(`${this.#path}.1`) : undefined) ??
+      EMPTY_HEAD;
+  }
+
+  #tryLock(): boolean {
+    try {
+      const fd = openSync(this.#lockPath, 'wx', 0o600);
+      try {
+        writeSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (this.#lockAbandoned()) {
+        rmSync(this.#lockPath, { force: true });
+        return this.#tryLock();
+      }
+      return false;
+    }
+  }
+
+  /** The lock's holder is gone (not a running process) or has held it far longer than a write takes. */
+  #lockAbandoned(): boolean {
+    let holder: number;
+    let since: number;
+    try {
+      holder = Number(readFileSync(this.#lockPath, 'utf8'));
+      since = statSync(this.#lockPath).mtimeMs;
+    } catch {
+      return false; // released meanwhile (or not written yet): try again later
+    }
+    if (Date.now() - since > LOCK_STALE_MS) return true;
+    if (!Number.isSafeInteger(holder) || holder <= 0) return false; // being written
+    try {
+      process.kill(holder, 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+
+  async #waitForLock(): Promise<void> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    while (!this.#tryLock()) {
+      if (Date.now() > deadline) {
+        throw new Error(`${this.#lockPath} is held by another process (for more than ${LOCK_WAIT_MS} ms)`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
   #open(): void {
     const fd = openSync(this.#path, 'a', 0o600);
     // The mode of openSync is masked by the umask, and an existing file keeps its own.
     fchmodSync(fd, 0o600);
     this.#fd = fd;
-    this.#size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    this.#size = stat.size;
+    this.#inode = stat.ino;
   }
 
   #rotate(): void {
@@ -100,6 +195,15 @@ export class FileSink implements AuditSink {
     }
     renameSync(this.#path, `${this.#path}.1`);
     this.#open();
+  }
+}
+
+function statOrUndefined(path: string): { ino: number; size: number } | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
