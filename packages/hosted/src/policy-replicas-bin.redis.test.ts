@@ -2,26 +2,22 @@
 // reading the same policy file: the per-user rate limit is one bucket for both, and a change of
 // the file applies on both, from the next request on.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALICE,
   BOB,
-  oauthBinEnv,
+  type ReplicaBins,
   type RoundRobinProxy,
   type SignedIn,
   signIn,
-  startRoundRobinProxy,
+  startReplicaBins,
 } from './oauth/fixture.js';
 import { type RedisServer, redisRequirement, startRedisServer } from './testing/index.js';
 
-const bin = fileURLToPath(new URL('../../../apps/server/dist/bin.js', import.meta.url));
 const requirement = redisRequirement();
 
 const V1 = `{
@@ -39,50 +35,32 @@ let fake: FakeBasecamp;
 let proxy: RoundRobinProxy;
 let dir: string;
 let policyPath: string;
-const servers: Array<RunningProcess & { url: string }> = [];
+let replicas: ReplicaBins | undefined;
+let servers: ReplicaBins['servers'] = [];
 
 beforeAll(async () => {
   if (!('path' in requirement)) return;
-  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
   redis = await startRedisServer({ path: requirement.path });
   fake = await startFakeBasecamp();
-  proxy = await startRoundRobinProxy();
   dir = await mkdtemp(join(tmpdir(), 'policy-replicas-'));
   policyPath = join(dir, 'policy.json');
   await writeFile(policyPath, V1);
-  for (let index = 0; index < 2; index++) {
-    const home = await mkdtemp(join(tmpdir(), 'policy-replica-'));
-    const port = await closedPort();
-    const server = await startHttpBin({
-      command: process.execPath,
-      args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
-      env: {
-        ...oauthBinEnv({ home, publicUrl: proxy.origin, store: redis.url, fake }),
-        MCP_POLICY: policyPath,
-        MCP_RATE_LIMIT: '1000/min',
-      },
-    });
-    servers.push(server);
-    proxy.upstreams.push(new URL(server.url).origin);
-  }
+  replicas = await startReplicaBins({
+    store: redis.url,
+    fake,
+    env: { MCP_POLICY: policyPath, MCP_RATE_LIMIT: '1000/min' },
+  });
+  ({ servers, proxy } = replicas);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await proxy?.close();
+  await replicas?.stop();
   await fake?.close();
   await redis?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-let logsShown = false;
-afterEach((context) => {
-  if (logsShown || context.task.result?.state !== 'fail') return;
-  logsShown = true;
-  for (const [index, server] of servers.entries()) {
-    process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
-  }
-});
+afterEach((context) => replicas?.showLogsOnFailure(context));
 
 const mcpUrl = () => `${proxy.origin}/mcp`;
 const errorCode = (result: { content?: unknown; isError?: boolean }): string =>

@@ -2,29 +2,27 @@
 // proxy write one audit stream (the default with a redis:// store): after both wrote, in
 // parallel, `x-mcp-server audit verify` passes; an edited, deleted or inserted record makes it
 // fail naming the first bad one; `audit tail` filters; no secret is in the stream.
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { closedPort, type RunningProcess, runProcess, startHttpBin } from '@x/mcp-core/testing';
+import { runProcess } from '@x/mcp-core/testing';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALICE,
   BOB,
-  oauthBinEnv,
+  type ReplicaBins,
   type RoundRobinProxy,
   SECRET,
+  SERVER_BIN,
   type SignedIn,
   signIn,
-  startRoundRobinProxy,
+  startReplicaBins,
 } from '../oauth/fixture.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { openLine, sealLine } from './chain.js';
 
-const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
 const requirement = redisRequirement();
 const STREAM = 'xmcp:audit';
 
@@ -33,50 +31,33 @@ let client: Redis;
 let fake: FakeBasecamp;
 let proxy: RoundRobinProxy;
 let home: string;
-const servers: Array<RunningProcess & { url: string }> = [];
+let replicas: ReplicaBins | undefined;
+let servers: ReplicaBins['servers'] = [];
 
 beforeAll(async () => {
   if (!('path' in requirement)) return;
-  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
   redis = await startRedisServer({ path: requirement.path });
   fake = await startFakeBasecamp();
-  proxy = await startRoundRobinProxy();
   home = await mkdtemp(join(tmpdir(), 'audit-replica-'));
-  for (let index = 0; index < 2; index++) {
-    const port = await closedPort();
-    const server = await startHttpBin({
-      command: process.execPath,
-      args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
-      env: oauthBinEnv({ home, publicUrl: proxy.origin, store: redis.url, fake }),
-    });
-    servers.push(server);
-    proxy.upstreams.push(new URL(server.url).origin);
-  }
+  replicas = await startReplicaBins({ store: redis.url, fake });
+  ({ servers, proxy } = replicas);
   const module = await import('ioredis');
   client = new module.Redis(redis.url);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
+  await replicas?.stop();
   client?.disconnect();
-  await proxy?.close();
   await fake?.close();
   await redis?.stop();
 });
 
-let logsShown = false;
-afterEach((context) => {
-  if (logsShown || context.task.result?.state !== 'fail') return;
-  logsShown = true;
-  for (const [index, server] of servers.entries()) {
-    process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
-  }
-});
+afterEach((context) => replicas?.showLogsOnFailure(context));
 
 const audit = (...args: string[]) =>
   runProcess({
     command: process.execPath,
-    args: [bin, 'audit', ...args, '--store', (redis as RedisServer).url],
+    args: [SERVER_BIN, 'audit', ...args, '--store', (redis as RedisServer).url],
     env: { HOME: home },
   });
 

@@ -1,13 +1,19 @@
 // Test fixture (not exported): the hosted auth in front of a serveHttp server, the fake
 // Launchpad/Basecamp, a memory store, and per-user registries built from the stored connection.
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createBasecampProvider } from '@x/mcp-basecamp';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger, defineTool, ToolRegistry } from '@x/mcp-core';
 import { type HttpAuth, type HttpHandle, serveHttp } from '@x/mcp-core/node';
+import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 import { z } from 'zod';
 import { Keyring } from '../crypto.js';
 import { type OidcPayload, oidcKeys, REFRESH_TOKEN_REUSE_GRACE_SECONDS } from '../oidc-adapter.js';
@@ -356,4 +362,74 @@ export async function ageConsumedRefreshToken(
     },
   );
   if (written === undefined) throw new Error('the refresh token changed meanwhile');
+}
+
+/** The built composed server (`pnpm build`), which the replica tests run as real processes. */
+export const SERVER_BIN = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
+
+export interface ReplicaBins {
+  /** The replicas, in the proxy's order. */
+  servers: Array<RunningProcess & { url: string }>;
+  /** The round-robin proxy in front of them; its origin is their public URL. */
+  proxy: RoundRobinProxy;
+  /**
+   * For `afterEach`: after the first failed test, each replica's stderr (which check refused,
+   * which refresh failed), so that an intermittent failure leaves its evidence. Once per file.
+   */
+  showLogsOnFailure(context: { task: { result?: { state?: string } } }): void;
+  /** Stops the replicas and the proxy. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` (default 2) processes of the built server (`--http --auth oauth --providers basecamp`)
+ * on one store, each with its own HOME, behind a new round-robin proxy whose origin is their
+ * public URL. `env` is added to each one's environment.
+ */
+export async function startReplicaBins(options: {
+  store: string;
+  fake: FakeBasecamp;
+  count?: number;
+  env?: Record<string, string>;
+}): Promise<ReplicaBins> {
+  if (!existsSync(SERVER_BIN))
+    throw new Error(`Build apps/server first (pnpm build): ${SERVER_BIN} is missing.`);
+  const proxy = await startRoundRobinProxy();
+  const servers: ReplicaBins['servers'] = [];
+  const stop = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await proxy.close();
+  };
+  try {
+    for (let index = 0; index < (options.count ?? 2); index++) {
+      const home = await mkdtemp(join(tmpdir(), 'hosted-replica-'));
+      const port = await closedPort();
+      const server = await startHttpBin({
+        command: process.execPath,
+        args: [SERVER_BIN, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
+        env: {
+          ...oauthBinEnv({ home, publicUrl: proxy.origin, store: options.store, fake: options.fake }),
+          ...options.env,
+        },
+      });
+      servers.push(server);
+      proxy.upstreams.push(new URL(server.url).origin);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  let logsShown = false;
+  return {
+    servers,
+    proxy,
+    stop,
+    showLogsOnFailure: (context) => {
+      if (logsShown || context.task.result?.state !== 'fail') return;
+      logsShown = true;
+      for (const [index, server] of servers.entries()) {
+        process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
+      }
+    },
+  };
 }

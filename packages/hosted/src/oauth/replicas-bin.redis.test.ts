@@ -1,14 +1,8 @@
 // Two real server processes (apps/server, --auth oauth) on one real Redis behind a round-robin
 // proxy: the refresh rules of HOSTED.md §3 and the store outage of §5.6, end to end. Every count
 // of upstream refreshes comes from the fake Launchpad's own request log.
-import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FakeBasecamp, FakeIdentity } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { createStore } from '../store/create.js';
@@ -18,16 +12,15 @@ import { Connections } from './connections.js';
 import {
   ALICE,
   BOB,
-  oauthBinEnv,
+  type ReplicaBins,
   type RoundRobinProxy,
   SECRET,
   type SignedIn,
   signIn,
-  startRoundRobinProxy,
+  startReplicaBins,
 } from './fixture.js';
 import { Launchpad } from './launchpad.js';
 
-const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
 const requirement = redisRequirement();
 const keyring = Keyring.fromSecrets({ secret: SECRET });
 
@@ -44,27 +37,17 @@ let fake: FakeBasecamp;
 let proxy: RoundRobinProxy;
 let store: KvStore;
 let connections: Connections;
-const servers: Array<RunningProcess & { url: string }> = [];
+let replicas: ReplicaBins | undefined;
+let servers: ReplicaBins['servers'] = [];
 
 beforeAll(async () => {
   if (!('path' in requirement)) return;
-  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
   redis = await startRedisServer({ path: requirement.path, persistence: true });
   // Launchpad rotates refresh tokens here: a second refresh of one user would spend a retired
   // token and fail, so "exactly one refresh" is also "no invalid_grant".
   fake = await startFakeBasecamp({ launchpad: { refreshTokenRotation: true } });
-  proxy = await startRoundRobinProxy();
-  for (let index = 0; index < 2; index++) {
-    const home = await mkdtemp(join(tmpdir(), 'hosted-replica-'));
-    const port = await closedPort();
-    const server = await startHttpBin({
-      command: process.execPath,
-      args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
-      env: oauthBinEnv({ home, publicUrl: proxy.origin, store: redis.url, fake }),
-    });
-    servers.push(server);
-    proxy.upstreams.push(new URL(server.url).origin);
-  }
+  replicas = await startReplicaBins({ store: redis.url, fake });
+  ({ servers, proxy } = replicas);
   // The test's own view of the store, to age a user's upstream token as time would.
   store = await createStore(redis.url);
   connections = new Connections(
@@ -75,23 +58,15 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
+  await replicas?.stop();
   await store?.close();
-  await proxy?.close();
   await fake?.close();
   await redis?.stop();
 });
 
 // When a test here fails, the replicas' own logs say why (which check answered 401, which refresh
 // failed): printed once, after the first failure, so an intermittent failure leaves its evidence.
-let logsShown = false;
-afterEach((context) => {
-  if (logsShown || context.task.result?.state !== 'fail') return;
-  logsShown = true;
-  for (const [index, server] of servers.entries()) {
-    process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
-  }
-});
+afterEach((context) => replicas?.showLogsOnFailure(context));
 
 const mcpUrl = () => `${proxy.origin}/mcp`;
 

@@ -2,14 +2,8 @@
 // a round-robin proxy: after Redis restarts empty or is flushed, /readyz says how the signing
 // keys stand, the keys the replicas sign with are back in the store, and a new sign-in works
 // through either replica with tokens both accept.
-import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FakeBasecamp } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
-import { closedPort, type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
@@ -21,15 +15,14 @@ import { type RedisServer, redisRequirement, startRedisServer } from '../testing
 import {
   ALICE,
   BOB,
-  oauthBinEnv,
   postToolsList,
+  type ReplicaBins,
   type RoundRobinProxy,
   SECRET,
   signIn,
-  startRoundRobinProxy,
+  startReplicaBins,
 } from './fixture.js';
 
-const bin = fileURLToPath(new URL('../../../../apps/server/dist/bin.js', import.meta.url));
 const requirement = redisRequirement();
 const keyring = Keyring.fromSecrets({ secret: SECRET });
 
@@ -37,44 +30,26 @@ let redis: RedisServer | undefined;
 let fake: FakeBasecamp;
 let proxy: RoundRobinProxy;
 let store: KvStore;
-const servers: Array<RunningProcess & { url: string }> = [];
+let replicas: ReplicaBins | undefined;
+let servers: ReplicaBins['servers'] = [];
 
 beforeAll(async () => {
   if (!('path' in requirement)) return;
-  if (!existsSync(bin)) throw new Error(`Build apps/server first (pnpm build): ${bin} is missing.`);
   redis = await startRedisServer({ path: requirement.path });
   fake = await startFakeBasecamp();
-  proxy = await startRoundRobinProxy();
-  for (let index = 0; index < 2; index++) {
-    const home = await mkdtemp(join(tmpdir(), 'hosted-keys-replica-'));
-    const port = await closedPort();
-    const server = await startHttpBin({
-      command: process.execPath,
-      args: [bin, '--http', '--port', String(port), '--auth', 'oauth', '--providers', 'basecamp'],
-      env: oauthBinEnv({ home, publicUrl: proxy.origin, store: redis.url, fake }),
-    });
-    servers.push(server);
-    proxy.upstreams.push(new URL(server.url).origin);
-  }
+  replicas = await startReplicaBins({ store: redis.url, fake });
+  ({ servers, proxy } = replicas);
   store = await createStore(redis.url);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
+  await replicas?.stop();
   await store?.close();
-  await proxy?.close();
   await fake?.close();
   await redis?.stop();
 });
 
-let logsShown = false;
-afterEach((context) => {
-  if (logsShown || context.task.result?.state !== 'fail') return;
-  logsShown = true;
-  for (const [index, server] of servers.entries()) {
-    process.stderr.write(`\n--- replica ${index + 1} stderr ---\n${server.stderr().slice(-20_000)}\n`);
-  }
-});
+afterEach((context) => replicas?.showLogsOnFailure(context));
 
 interface Check {
   name: string;
