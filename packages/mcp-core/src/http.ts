@@ -211,20 +211,24 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const always = options.registry instanceof RegistryView ? options.registry.accesses : NO_ACCESS;
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
-  // A narrowed request's view, built before the SDK sees the request (a challenge needs it) and
-  // handed to the SDK's per-request factory through the async context of that request.
-  const views = new AsyncLocalStorage<RegistryView>();
+  // What the server of one request is built for, found before the SDK sees the request and handed
+  // to its per-request factory through the async context of that request: a narrowed request's
+  // view (a challenge needs it first), and the tool a `tools/call` calls (only it is mounted).
+  const served = new AsyncLocalStorage<{ view?: RegistryView; tool?: string }>();
   const handler = createMcpHandler(
-    async ({ authInfo }) =>
-      createMcpServer({
+    async ({ authInfo }) => {
+      const scope = served.getStore();
+      return createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         registry:
-          views.getStore() ??
+          scope?.view ??
           (authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry),
         transport: 'http',
-      }),
+        ...(scope?.tool === undefined ? {} : { only: scope.tool }),
+      });
+    },
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
   );
   // The SDK answers a failed factory with a bare -32603 and reports it only to `onerror` (debug):
@@ -432,6 +436,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
     const granted =
       auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;
+    // The tool a `tools/call` calls: its challenge, and a server that mounts only that tool.
+    const called = body ? calledTool(body) : undefined;
     if (requested || granted.length > 0) {
       const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
       let accesses = granted;
@@ -450,19 +456,27 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         }
       }
       const view = new RegistryView(base, accesses, { logger });
-      // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
-      const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
+      // Only a refusal with a challenge answers in HTTP.
       const challenge =
-        called === undefined ? undefined : view.challenge(called, { request: httpCaller(authInfo) });
+        called !== undefined && accesses.some((access) => access.challenge)
+          ? view.challenge(called, { request: httpCaller(authInfo) })
+          : undefined;
       if (challenge) {
         await sendResponse(res, challenge);
         return;
       }
       const fetchOptions = authInfo ? { authInfo } : undefined;
-      await sendResponse(res, await views.run(view, () => handler.fetch(request, fetchOptions)));
+      const scope = called === undefined ? { view } : { view, tool: called };
+      await sendResponse(res, await served.run(scope, () => handler.fetch(request, fetchOptions)));
       return;
     }
-    await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
+    const fetchOptions = authInfo ? { authInfo } : undefined;
+    await sendResponse(
+      res,
+      await (called === undefined
+        ? handler.fetch(request, fetchOptions)
+        : served.run({ tool: called }, () => handler.fetch(request, fetchOptions))),
+    );
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -507,9 +521,10 @@ const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 const TOOLS_CALL = Buffer.from('tools/call');
 
 /**
- * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON.
- * A body without the bytes `tools/call` is not parsed at all (a call written with escapes there
- * only misses the challenge: the view still refuses it, as a tool error).
+ * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else (a batch, another
+ * method) or unparsable JSON. A body without the bytes `tools/call` is not parsed at all (a call
+ * written with escapes there only misses the challenge and gets a server with every tool: the
+ * view still refuses it, as a tool error).
  */
 function calledTool(body: Buffer): string | undefined {
   if (!body.includes(TOOLS_CALL)) return undefined;

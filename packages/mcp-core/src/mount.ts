@@ -36,6 +36,12 @@ export type ToolSource = ToolRegistry | RegistryView | ToolProvider | readonly A
 export interface MountOptions {
   /** Reported to handlers as `context.request.transport`. */
   transport?: RequestInfo['transport'];
+  /**
+   * A server that answers one `tools/call` of this tool (a stateless HTTP request): only that
+   * tool is mounted, no prompts or resources, instead of all of them. Ignored when the source
+   * has no tool of that name, so an unknown tool is answered as on a full server.
+   */
+  only?: string;
 }
 
 /**
@@ -72,7 +78,8 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   };
   const shown = view && !listAll ? view.toMcpTools() : registry.toMcpTools();
   const mounted = new Set<string>();
-  for (const descriptor of shown) {
+  const single = options.only === undefined ? undefined : shown.find((tool) => tool.name === options.only);
+  for (const descriptor of single ? [single] : shown) {
     mount(descriptor);
     mounted.add(descriptor.name);
   }
@@ -93,6 +100,7 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   };
   listeners.set(server, onAdded);
   registry.onToolsAdded(onAdded);
+  if (single) return;
   mountContent(
     server,
     registry.content,

@@ -12,6 +12,8 @@ export interface CreateMcpServerOptions {
   registry: ToolSource;
   /** Reported to handlers as `context.request.transport`. */
   transport?: RequestInfo['transport'];
+  /** A server for one `tools/call` of this tool: see `MountOptions.only`. */
+  only?: string;
 }
 
 /** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
@@ -27,6 +29,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
       ...(instructions === undefined ? {} : { instructions }),
     },
   );
-  mountTools(server, source, { transport: options.transport ?? 'in-process' });
+  mountTools(server, source, {
+    transport: options.transport ?? 'in-process',
+    ...(options.only === undefined ? {} : { only: options.only }),
+  });
   return server;
 }

@@ -7,7 +7,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mountTools, ToolRegistry } from '../src/index.js';
+import { createMcpServer, mountTools, ToolRegistry } from '../src/index.js';
 import { errorBody, resultData } from '../src/testing/index.js';
 import { createFixtureProvider } from './fixtures/tools.js';
 
@@ -116,5 +116,37 @@ describe('a registry served to many short-lived servers', () => {
     collectGarbage();
     // Kept without sweeping: a WeakRef and a set entry each, about 20 MB for 400,000 servers.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024);
+  });
+});
+
+describe('a server for one tools/call (createMcpServer only)', () => {
+  const connect = async (only: string) => {
+    const server = createMcpServer({ name: 's', version: '1', registry, only });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(clientTransport);
+    return client;
+  };
+
+  it('mounts that tool alone, and answers its call as a full server would', async () => {
+    const client = await connect('add');
+    expect(resultData(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toEqual({ sum: 5 });
+    // Nothing else is there to answer: not the other tools, nor prompts.
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'x' } })).rejects.toThrow(
+      'Tool echo not found',
+    );
+    await client.close();
+  });
+
+  it('is a full server when the source has no such tool (an unknown tool is answered as always)', async () => {
+    const client = await connect('no_such_tool');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      registry.toMcpTools().map((tool) => tool.name),
+    );
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      'Tool no_such_tool not found',
+    );
+    await client.close();
   });
 });
