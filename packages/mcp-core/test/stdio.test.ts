@@ -58,9 +58,9 @@ describe('a spawned bin over stdio', () => {
     const lines = raw.stdout().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(raw.stderr()).toContain('console.log from a handler');
-    expect(raw.stderr()).toContain('console.info from a handler');
-    expect(raw.stderr()).toContain('raw stdout write from a handler');
+    await expect.poll(() => raw.stderr()).toContain('console.log from a handler');
+    await expect.poll(() => raw.stderr()).toContain('console.info from a handler');
+    await expect.poll(() => raw.stderr()).toContain('raw stdout write from a handler');
     const answer = lines.map((line) => JSON.parse(line)).find((message) => message.id === 2);
     expect(answer.result.structuredContent).toEqual({ ok: true });
   });
@@ -160,7 +160,7 @@ describe('a spawned bin over stdio', () => {
     expect(tooLarge.error.code).toBe(-32600);
     expect(tooLarge.error.message).toContain('at most 10 MiB');
     expect(answers.find((answer) => answer.id === 8).result.structuredContent).toEqual({ sum: 4 });
-    expect(raw.stderr()).toContain('discarded a message larger than 10 MiB');
+    await expect.poll(() => raw.stderr()).toContain('discarded a message larger than 10 MiB');
   });
 
   it('answers a line that is not JSON with a parse error and keeps serving', async () => {
