@@ -178,7 +178,7 @@ describe('basecamp-mcp serving (built bin)', () => {
         await client.callTool({ name: 'list_projects', arguments: {} }),
       );
       expect(projects.items.map((project) => project.name)).toContain('The Leto Laptop');
-      expect(stderr()).toContain('sandbox: fake Basecamp at http://127.0.0.1:');
+      await expect.poll(() => stderr()).toContain('sandbox: fake Basecamp at http://127.0.0.1:');
     } finally {
       await close();
     }

@@ -194,7 +194,7 @@ describe('forge-mcp serving modes (built bin)', () => {
         }),
       );
       expect(started).toMatchObject({ status: 'executing' });
-      expect(stderr()).toContain('sandbox: fake Forge at http://127.0.0.1:');
+      await expect.poll(() => stderr()).toContain('sandbox: fake Forge at http://127.0.0.1:');
     } finally {
       await close();
     }

@@ -92,7 +92,7 @@ describe('a spawned bin over stdio', () => {
   it('runs with --sandbox through the provider hook', async () => {
     spawned = await spawnStdioClient({ ...fixtureBin, args: [...fixtureBin.args, '--sandbox'] });
     expect((await spawned.client.listTools()).tools.length).toBeGreaterThan(0);
-    expect(spawned.stderr()).toContain('sandbox: fixture sandbox');
+    await expect.poll(() => spawned?.stderr()).toContain('sandbox: fixture sandbox');
   });
 
   it('exits cleanly when stdin closes', async () => {
