@@ -96,11 +96,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): ToolPro
   return {
     id: 'basecamp',
     version: VERSION,
-    instructions: instructions(
-      selection,
-      dynamic,
-      projects ? [...projects.ids] : undefined,
-    ),
+    instructions: instructions(selection, dynamic, projects ? [...projects.ids] : undefined),
     toolsets: TOOLSET_INFO,
     ...(dynamic
       ? {

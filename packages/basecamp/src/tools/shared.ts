@@ -177,14 +177,20 @@ export function itemRoute(
 export const dockOverride = (tool: string) =>
   id(`Only when the project has more than one ${tool} (the error lists them): which one`).optional();
 
-/** Pages are described once, in the server instructions (page, limit, has_more, next_page). */
-export const page = () => z.number().int().min(1).max(1000).default(1);
+/** Paging is explained once, in the server instructions (page, limit, has_more, next_page). */
+export const page = () => z.number().int().min(1).max(1000).default(1).describe('Page, from next_page');
 
-export const limit = (fallback: number) => z.number().int().min(1).max(100).default(fallback);
+export const limit = (fallback: number) =>
+  z.number().int().min(1).max(100).default(fallback).describe('Items per page');
 
 /** Markdown an agent writes; sent to Basecamp as its rich-text HTML (what is kept: see the instructions). */
 export const richText = (description: string, max = 50_000) =>
-  z.string().trim().min(1).max(max).describe(`${description.replace(/\.$/, '')} (Markdown)`);
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .describe(`${description.replace(/\.$/, '')} (Markdown)`);
 
 /**
  * Keeps a list answer under `maxChars` of JSON by leaving items out from the end; says so with
@@ -320,22 +326,25 @@ export async function sendOne<Item>(
   return options.convert(data ?? {}, markdown, ITEM_BODY_CHARS);
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function realDay(value: string): boolean {
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
-}
+const ISO_DATE = z.iso.date();
+const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 
 /**
- * A day, YYYY-MM-DD, that exists (no 2026-02-30). Validated like `z.iso.date()` (same message),
+ * A day, YYYY-MM-DD, that exists (no 2026-02-30): validated by `z.iso.date()` with its message,
  * but listed as `format: "date"` without its 250-character leap-year pattern.
  */
 export const isoDate = () =>
   z
     .string()
-    .refine((value) => DAY.test(value) && realDay(value), { message: 'Invalid ISO date' })
+    .refine((value) => ISO_DATE.safeParse(value).success, { message: 'Invalid ISO date' })
     .meta({ format: 'date' });
+
+/** A time with its zone (ISO 8601), validated by `z.iso.datetime({ offset: true })`, listed as `format: "date-time"`. */
+export const isoDateTime = () =>
+  z
+    .string()
+    .refine((value) => ISO_DATE_TIME.safeParse(value).success, { message: 'Invalid ISO datetime' })
+    .meta({ format: 'date-time' });
 
 /** A date field: YYYY-MM-DD. */
 export const date = (description: string) => isoDate().describe(description);

@@ -53,16 +53,13 @@ const myAssignmentsShape = lazy(() => ({
   name: 'my_assignments',
   title: "What's assigned to me",
   description:
-    'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date (due: overdue, due_today, due_tomorrow, due_later_this_week, due_next_week, due_later).',
+    'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date.',
   inputSchema: z.strictObject({
-    show: z
-      .enum(['open', 'completed', 'due'])
-      .default('open')
-      .describe('"open" (default), "completed", or "due" with due'),
+    show: z.enum(['open', 'completed', 'due']).default('open').describe('"due": open ones by due date'),
     due: z
       .enum(['overdue', 'due_today', 'due_tomorrow', 'due_later_this_week', 'due_next_week', 'due_later'])
       .default('overdue')
-      .describe('With show "due": which dates (default overdue)'),
+      .describe('With show "due": which dates'),
   }),
   outputSchema: z.object({ items: z.array(AssignmentSchema()) }),
   annotations: READS,

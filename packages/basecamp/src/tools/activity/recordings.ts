@@ -75,7 +75,7 @@ const toRecording = (raw: Record<string, unknown>): z.infer<ReturnType<typeof Re
 const setRecordingStatusShape = lazy(() => ({
   name: 'set_recording_status',
   title: 'Archive, trash or restore an item',
-  description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -152,7 +152,7 @@ const EventSchema = lazy(() =>
 const listEventsShape = lazy(() => ({
   name: 'list_events',
   title: 'What happened to an item',
-  description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),

@@ -150,7 +150,7 @@ const chatbotInput = {
 const listChatbotsShape = lazy(() => ({
   name: 'list_chatbots',
   title: 'List chatbots',
-  description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Take project_id from ${toolRef('list_projects')}. Their secret posting URLs are never returned.`,
+  description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Their secret posting URLs are never returned.`,
   inputSchema: z.strictObject(chatbotInput),
   outputSchema: z.object({ items: z.array(ChatbotSchema()) }),
   annotations: READS,
@@ -176,7 +176,7 @@ export const createListChatbots = (deps: ToolDeps) =>
 const createChatbotShape = lazy(() => ({
   name: 'create_chatbot',
   title: 'Add a chatbot',
-  description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...". Take project_id from ${toolRef('list_projects')}.`,
+  description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...".`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     service_name: serviceName(),
@@ -210,7 +210,7 @@ export const createCreateChatbot = (deps: ToolDeps) =>
 const updateChatbotShape = lazy(() => ({
   name: 'update_chatbot',
   title: 'Change a chatbot',
-  description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  description: `Renames a chatbot or changes its command URL, account-wide (administrators only).`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
@@ -245,7 +245,7 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
 const deleteChatbotShape = lazy(() => ({
   name: 'delete_chatbot',
   title: 'Remove a chatbot',
-  description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working.`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),

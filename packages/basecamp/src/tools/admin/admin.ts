@@ -53,7 +53,7 @@ const webhookNotFound = (webhookId: number) =>
 const listWebhooksShape = lazy(() => ({
   name: 'list_webhooks',
   title: "List a project's webhooks",
-  description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Lists a project's webhooks: URL, event types and whether each is active.`,
   inputSchema: z.strictObject({ project_id: projectId() }),
   outputSchema: z.object({ items: z.array(WebhookSchema()) }),
   annotations: READS,
@@ -78,7 +78,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
 const createWebhookShape = lazy(() => ({
   name: 'create_webhook',
   title: 'Add a webhook',
-  description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from ${toolRef('list_projects')}. Needs admin rights on the project.`,
+  description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Needs admin rights on the project.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     payload_url: payloadUrl(),

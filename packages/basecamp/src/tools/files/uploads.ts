@@ -41,7 +41,7 @@ type Raw = Record<string, unknown>;
 const uploadFileShape = lazy(() => ({
   name: 'upload_file',
   title: 'Upload a file to Docs & Files',
-  description: `Uploads a file into a project's Docs & Files (or a folder of it, folder_id from ${toolRef('list_folders')}), with an optional description. Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the upload.`,
+  description: `Uploads a file into a project's Docs & Files (or a folder of it, folder_id from ${toolRef('list_folders')}), with an optional description. Give the file as path (inside the server's upload directory) or as content_base64 with filename. Returns the upload.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
@@ -178,7 +178,7 @@ const chatNotFound = (chat: number) =>
 const listChatUploadsShape = lazy(() => ({
   name: 'list_chat_uploads',
   title: 'List files posted in a chat',
-  description: `Lists the files posted in a project's chat (Campfire), newest first: name, type, size, download URL, who posted it and when. Take project_id from ${toolRef('list_projects')}; with two chats the error lists them: call again with chat_id.`,
+  description: `Lists the files posted in a project's chat (Campfire), newest first: name, type, size, download URL, who posted it and when. With two chats the error lists them: call again with chat_id.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     chat_id: dockOverride('chat (Campfire)'),
@@ -207,7 +207,7 @@ export const createListChatUploads = (deps: ToolDeps) =>
 const uploadChatFileShape = lazy(() => ({
   name: 'upload_chat_file',
   title: 'Post a file in a chat',
-  description: `Posts a file as a line of a project's chat (Campfire). Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the chat line with the file.`,
+  description: `Posts a file as a line of a project's chat (Campfire). Give the file as path (inside the server's upload directory) or as content_base64 with filename. Returns the chat line with the file.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     chat_id: dockOverride('chat (Campfire)'),

@@ -94,7 +94,7 @@ export const createListGauges = (deps: ToolDeps) =>
 const setGaugeShape = lazy(() => ({
   name: 'set_gauge',
   title: "Switch a project's gauge on or off",
-  description: `Switches a project's progress gauge on (enabled: true) or off. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Switches a project's progress gauge on (enabled: true) or off.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     enabled: z.boolean().describe('true: show the gauge; false: hide it'),
@@ -144,7 +144,7 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
 const addGaugeNeedleShape = lazy(() => ({
   name: 'add_gauge_needle',
   title: 'Record project progress',
-  description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}). Take project_id from ${toolRef('list_projects')}.`,
+  description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),

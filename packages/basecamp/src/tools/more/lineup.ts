@@ -149,7 +149,7 @@ export const createDeleteLineupMarker = (deps: ToolDeps) =>
 const updateScheduleSettingsShape = lazy(() => ({
   name: 'update_schedule_settings',
   title: "Show due to-dos and cards on a project's schedule",
-  description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     schedule_id: dockOverride('schedule'),

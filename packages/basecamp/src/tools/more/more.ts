@@ -22,6 +22,7 @@ import {
   getOne,
   ITEM_BODY_CHARS,
   id,
+  isoDate,
   itemProjectId,
   itemScope,
   LIST_BODY_CHARS,
@@ -37,11 +38,11 @@ type Raw = Record<string, unknown>;
 const getScheduleEntryShape = lazy(() => ({
   name: 'get_schedule_entry',
   title: 'Get an event',
-  description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
+  description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
-    date: z.iso.date().optional().describe('For a repeating entry: the day of the occurrence (YYYY-MM-DD)'),
+    date: isoDate().optional().describe('For a repeating entry: the day of the occurrence'),
   }),
   outputSchema: ScheduleEntrySchema,
   annotations: READS,
@@ -75,8 +76,8 @@ const upcomingScheduleShape = lazy(() => ({
   description:
     'Lists the schedule entries of every project between two days (default: from today on), and the repeating ones, for "what is coming up".',
   inputSchema: z.strictObject({
-    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+    from: isoDate().optional().describe('First day'),
+    to: isoDate().optional().describe('Last day'),
   }),
   outputSchema: z.object({
     entries: z.array(ScheduleEntrySchema),
@@ -112,7 +113,7 @@ const uploadScope = (projectId: number | undefined, uploadId: number) =>
 const getUploadShape = lazy(() => ({
   name: 'get_upload',
   title: 'Get an uploaded file',
-  description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out. versions: true lists its earlier versions instead.`,
+  description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. versions: true lists its earlier versions instead.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),

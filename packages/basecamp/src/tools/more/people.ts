@@ -2,7 +2,7 @@ import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
+import { id, isoDate, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -125,8 +125,8 @@ const outOfOfficeShape = lazy(() => ({
     person_id: id(
       `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,
     ),
-    start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
-    end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
+    start_date: isoDate().optional().describe('Away from; with end_date, sets it'),
+    end_date: isoDate().optional().describe('Away until'),
     clear: z.boolean().default(false).describe('true: back in office (clears it)'),
   }),
   outputSchema: OutOfOfficeSchema(),

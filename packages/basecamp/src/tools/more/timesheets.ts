@@ -5,6 +5,7 @@ import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
   id,
+  isoDate,
   itemProjectId,
   itemRoute,
   itemScope,
@@ -57,12 +58,12 @@ const listTimesheetShape = lazy(() => ({
   name: 'list_timesheet',
   title: 'Time logged',
   description:
-    'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to (YYYY-MM-DD) and person_id narrow it. Totals are yours to add up.',
+    'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to and person_id narrow it. Totals are yours to add up.',
   inputSchema: z.strictObject({
     project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
     recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),
-    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+    from: isoDate().optional().describe('First day'),
+    to: isoDate().optional().describe('Last day'),
     person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
   }),
   outputSchema: z.object({ items: z.array(EntrySchema()) }),
@@ -93,11 +94,11 @@ export const createListTimesheet = (deps: ToolDeps) =>
 const logTimeShape = lazy(() => ({
   name: 'log_time',
   title: 'Log time on an item',
-  description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.`,
+  description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. The project's timesheet must be on in Basecamp.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id('Item ID (to-do, card, ...), from a list tool'),
-    date: z.iso.date().describe('The day (YYYY-MM-DD)'),
+    date: isoDate().describe('The day'),
     hours: hours(),
     person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
   }),
@@ -134,7 +135,7 @@ const updateTimeEntryShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
-    date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
+    date: isoDate().optional().describe('New day'),
     hours: hours().optional(),
     person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
   }),

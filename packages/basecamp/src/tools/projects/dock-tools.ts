@@ -25,7 +25,7 @@ async function freshDock(deps: ToolDeps, projectId: number, signal: AbortSignal)
 const updateProjectToolShape = lazy(() => ({
   name: 'update_project_tool',
   title: "Switch, rename or move a project's tool",
-  description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it on or off (off hides it and its content from the project, nothing is deleted), rename it, or move it to another place in the project's tool bar. Take project_id from ${toolRef('list_projects')} and tool_id from ${toolRef('get_project_tools')}. Returns the project's tools.`,
+  description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it on or off (off hides it and its content from the project, nothing is deleted), rename it, or move it to another place in the project's tool bar. Returns the project's tools.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     tool_id: toolId(),

@@ -51,7 +51,7 @@ export const createCreateProject = (deps: ToolDeps) =>
 const updateProjectShape = lazy(() => ({
   name: 'update_project',
   title: 'Rename or describe a project',
-  description: `Changes a project's name or description. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Changes a project's name or description.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     name: name().optional().describe('New name'),
@@ -85,7 +85,7 @@ export const createUpdateProject = (deps: ToolDeps) =>
 const trashProjectShape = lazy(() => ({
   name: 'trash_project',
   title: 'Trash a project',
-  description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from ${toolRef('list_projects')}. Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
+  description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     confirm_name: z
@@ -119,7 +119,7 @@ export const createTrashProject = (deps: ToolDeps) =>
 const updateProjectAccessShape = lazy(() => ({
   name: 'update_project_access',
   title: 'Add or remove people on a project',
-  description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Take project_id from ${toolRef('list_projects')}. Returns who was added and who was removed.`,
+  description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Returns who was added and who was removed.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     grant: z

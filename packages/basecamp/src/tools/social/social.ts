@@ -61,7 +61,7 @@ const toSubscription = (raw: Raw): z.infer<ReturnType<typeof SubscriptionSchema>
 const getSubscribersShape = lazy(() => ({
   name: 'get_subscribers',
   title: 'Who is notified about an item',
-  description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -86,7 +86,7 @@ export const createGetSubscribers = (deps: ToolDeps) =>
 const updateSubscribersShape = lazy(() => ({
   name: 'update_subscribers',
   title: 'Subscribe or unsubscribe people',
-  description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -155,7 +155,7 @@ const boostsPath = (recordingId: number, eventId: number | undefined) =>
 const listBoostsShape = lazy(() => ({
   name: 'list_boosts',
   title: 'List boosts',
-  description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -183,7 +183,7 @@ export const createListBoosts = (deps: ToolDeps) =>
 const boostShape = lazy(() => ({
   name: 'boost',
   title: 'Boost an item',
-  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -285,7 +285,7 @@ export const createListChats = (deps: ToolDeps) =>
 const deleteCampfireLineShape = lazy(() => ({
   name: 'delete_campfire_line',
   title: 'Delete your chat line',
-  description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')}.`,
+  description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     chat_id: dockOverride('chat (Campfire)'),

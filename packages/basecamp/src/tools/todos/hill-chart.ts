@@ -55,7 +55,7 @@ const notFound = (todoset: number) =>
 const getHillChartShape = lazy(() => ({
   name: 'get_hill_chart',
   title: "Get a project's hill chart",
-  description: `Returns the hill chart of a project's to-dos: where each tracked to-do list stands, from figuring it out (uphill) to making it happen (downhill). Take project_id from ${toolRef('list_projects')}.`,
+  description: `Returns the hill chart of a project's to-dos: where each tracked to-do list stands, from figuring it out (uphill) to making it happen (downhill).`,
   inputSchema: z.strictObject({ project_id: projectId(), todoset_id: dockOverride('to-do set') }),
   outputSchema: HillChartSchema(),
   annotations: READS,
