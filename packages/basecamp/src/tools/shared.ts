@@ -55,7 +55,8 @@ export const SETS_STATE = {
 export const ITEM_BODY_CHARS = 20_000;
 export const LIST_BODY_CHARS = 1_500;
 
-const positiveId = () => z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** An ID with no description of its own (an item of a described list). */
+export const positiveId = () => z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export const id = (description: string) => positiveId().describe(description);
 

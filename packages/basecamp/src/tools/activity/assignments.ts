@@ -95,7 +95,7 @@ const LATENESS = [
 const overdueTodosShape = lazy(() => ({
   name: 'overdue_todos',
   title: 'Overdue to-dos, everyone',
-  description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use ${toolRef('my_assignments')} with show "due".`,
+  description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late. For your own: ${toolRef('my_assignments')} with show "due".`,
   inputSchema: z.strictObject({}),
   outputSchema: z.object(
     Object.fromEntries(LATENESS.map((key) => [key, z.array(TodoSchema)])) as Record<

@@ -60,8 +60,7 @@ export function toAccount(raw: Raw): z.infer<ReturnType<typeof AccountSchema>> {
 const getAccountShape = lazy(() => ({
   name: 'get_account',
   title: 'Get the Basecamp account',
-  description:
-    'Returns the Basecamp account the tools act in: its name, owner, plan, project limit, whether it is a trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.',
+  description: `Returns the account the tools act in: name, owner, plan, project limit, trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.`,
   inputSchema: z.strictObject({}),
   outputSchema: AccountSchema(),
   annotations: READS,
@@ -176,7 +175,7 @@ export const createListChatbots = (deps: ToolDeps) =>
 const createChatbotShape = lazy(() => ({
   name: 'create_chatbot',
   title: 'Add a chatbot',
-  description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...".`,
+  description: `Adds a chatbot to the account (administrators only), registered through a project's chat. With command_url, people call it in any chat as "!service_name ...".`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     service_name: serviceName(),

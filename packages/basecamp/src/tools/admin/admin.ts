@@ -78,7 +78,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
 const createWebhookShape = lazy(() => ({
   name: 'create_webhook',
   title: 'Add a webhook',
-  description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Needs admin rights on the project.`,
+  description: `Adds a webhook to a project: Basecamp POSTs to payload_url (https) when an item of the given types changes. Needs admin rights on the project.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     payload_url: payloadUrl(),
@@ -294,7 +294,7 @@ const toConstruction = (raw: Raw): z.infer<ReturnType<typeof ConstructionSchema>
 const createProjectFromTemplateShape = lazy(() => ({
   name: 'create_project_from_template',
   title: 'Create a project from a template',
-  description: `Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call ${toolRef('get_project_construction')} until it is "completed" to get the project.`,
+  description: `Starts creating a project from a template (Basecamp copies it in the background). While the answer's status is "pending", poll ${toolRef('get_project_construction')}.`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     name: z.string().trim().min(1).max(200).describe("The new project's name"),
@@ -323,7 +323,7 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
 const getProjectConstructionShape = lazy(() => ({
   name: 'get_project_construction',
   title: 'Check a project being created from a template',
-  description: `Says whether a project started with ${toolRef('create_project_from_template')} is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.`,
+  description: `Says whether a project started with ${toolRef('create_project_from_template')} is "completed" (with the project) or still "pending".`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),

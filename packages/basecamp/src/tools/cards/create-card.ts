@@ -15,7 +15,7 @@ const createCardShape = lazy(() => ({
     title: z.string().trim().min(1).max(1_000).describe("The card's title (plain text)"),
     content: richText('What the card is about.').optional(),
     due_on: date('Due date').optional(),
-    notify: z.boolean().default(false).describe('Notify the people assigned (default false)'),
+    notify: z.boolean().default(false).describe('Notify the people assigned'),
   }),
   outputSchema: CardSchema(),
   annotations: CREATES,

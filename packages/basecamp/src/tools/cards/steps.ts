@@ -115,7 +115,7 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
 const moveCardStepShape = lazy(() => ({
   name: 'move_card_step',
   title: 'Reorder a card step',
-  description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the card with its steps in the new order.`,
+  description: `Moves a step to another place in its card's list of steps (1 = first). Returns the card.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),

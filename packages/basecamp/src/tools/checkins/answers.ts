@@ -31,7 +31,7 @@ const groupOn = () =>
 const listCheckinAnswersShape = lazy(() => ({
   name: 'list_checkin_answers',
   title: "Read a check-in question's answers",
-  description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page).`,
+  description: `Lists the answers to a check-in question, newest first; person_id gives one person's answers (all, on one page).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     question_id: questionId(),

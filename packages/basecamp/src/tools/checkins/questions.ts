@@ -26,7 +26,7 @@ const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions
 const listCheckinQuestionsShape = lazy(() => ({
   name: 'list_checkin_questions',
   title: 'List check-in questions',
-  description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Read answers with ${toolRef('list_checkin_answers')}.`,
+  description: `Lists a project's automatic check-in questions with their schedule, paused state and answer count. Answers: ${toolRef('list_checkin_answers')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     questionnaire_id: dockOverride('Automatic Check-ins'),

@@ -120,8 +120,8 @@ export const scheduleInput = () =>
         .min(0)
         .max(23)
         .default(16)
-        .describe('Hour it is asked, in the account time zone (default 16)'),
-      minute: z.number().int().min(0).max(59).default(0).describe('Minute (default 0)'),
+        .describe('Hour it is asked, in the account time zone'),
+      minute: z.number().int().min(0).max(59).default(0).describe('Minute'),
       start_date: isoDate().optional().describe('First day, default today'),
       end_date: isoDate().optional().describe('Last day, default never'),
     })

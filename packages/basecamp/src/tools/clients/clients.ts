@@ -91,7 +91,7 @@ const kind = () =>
 const listClientItemsShape = lazy(() => ({
   name: 'list_client_items',
   title: 'List client approvals or emails',
-  description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Read the replies with ${toolRef('list_client_replies')}.`,
+  description: `Lists a project's client approvals (status, approver, due date) or correspondences (emails shared with the client), newest first. Replies: ${toolRef('list_client_replies')}.`,
   inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
   outputSchema: listSchema(ClientItemSchema()),
   annotations: READS,
@@ -144,7 +144,7 @@ export const createGetClientItem = (deps: ToolDeps) =>
 const listClientRepliesShape = lazy(() => ({
   name: 'list_client_replies',
   title: 'Read replies to a client approval or email',
-  description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_client_items')}).`,
+  description: `Lists the replies to a client approval or correspondence, oldest first.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     recording_id: id(`Approval or correspondence ID, from ${toolRef('list_client_items')}`),
@@ -171,7 +171,7 @@ export const createListClientReplies = (deps: ToolDeps) =>
 const setClientVisibilityShape = lazy(() => ({
   name: 'set_client_visibility',
   title: 'Show or hide an item from clients',
-  description: `Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Returns the item's type and new visibility.`,
+  description: `Shows an item (message, to-do list, document, upload, ...) to the project's clients, or hides it.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -213,7 +213,7 @@ const forwardScope = (projectId: number | undefined, forwardId: number) =>
 const listEmailForwardsShape = lazy(() => ({
   name: 'list_email_forwards',
   title: 'List forwarded emails',
-  description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Read replies with ${toolRef('list_forward_replies')}.`,
+  description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first. Replies: ${toolRef('list_forward_replies')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     inbox_id: dockOverride('Email Forwards inbox'),

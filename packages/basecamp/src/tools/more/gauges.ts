@@ -10,6 +10,7 @@ import {
   id,
   itemProjectId,
   itemRoute,
+  positiveId,
   projectId,
   READS,
   richText,
@@ -51,14 +52,9 @@ const projectNotFound = (project: number) =>
 const listGaugesShape = lazy(() => ({
   name: 'list_gauges',
   title: 'Project progress gauges',
-  description:
-    'Lists the progress gauges of projects that have one switched on: how far along each is (0-100), the previous reading, and its color. project_ids narrows it.',
+  description: `Lists the progress gauges (0-100, previous reading, color) of projects that have one switched on.`,
   inputSchema: z.strictObject({
-    project_ids: z
-      .array(id(`Project ID, from ${toolRef('list_projects')}`))
-      .max(50)
-      .optional()
-      .describe('Only these projects'),
+    project_ids: z.array(positiveId()).max(50).optional().describe('Only these projects'),
   }),
   outputSchema: z.object({ items: z.array(GaugeSchema()) }),
   annotations: READS,
@@ -144,7 +140,7 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
 const addGaugeNeedleShape = lazy(() => ({
   name: 'add_gauge_needle',
   title: 'Record project progress',
-  description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}).`,
+  description: `Records how far along a project is (position 0-100) with a color and an optional note. The project's gauge must be on (${toolRef('set_gauge')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),

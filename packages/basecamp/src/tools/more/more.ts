@@ -252,7 +252,7 @@ export const createListPingablePeople = (deps: ToolDeps) =>
 const assignedTodosShape = lazy(() => ({
   name: 'assigned_todos',
   title: "A person's open to-dos",
-  description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, ${toolRef('my_assignments')}.`,
+  description: `Lists the open to-dos assigned to one person across projects; without person_id, the people who have some. For your own: ${toolRef('my_assignments')}.`,
   inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
   outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
   annotations: READS,

@@ -35,7 +35,7 @@ const toNotification = (raw: Raw, unread: boolean): z.infer<ReturnType<typeof No
 const myNotificationsShape = lazy(() => ({
   name: 'my_notifications',
   title: 'Your notifications',
-  description: `Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with ${toolRef('mark_notifications_read')}.`,
+  description: `Lists your notifications (Hey! menu): unread first, then recently read. Mark them read with ${toolRef('mark_notifications_read')}.`,
   inputSchema: z.strictObject({
     page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
   }),
@@ -120,7 +120,7 @@ const toOutOfOffice = (raw: Raw): z.infer<ReturnType<typeof OutOfOfficeSchema>> 
 const outOfOfficeShape = lazy(() => ({
   name: 'out_of_office',
   title: 'Out of office: read or set',
-  description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
+  description: `Reads whether a person is out of office, sets it (start_date, end_date) or clears it (clear: true). Setting someone else's needs admin rights.`,
   inputSchema: z.strictObject({
     person_id: id(
       `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,

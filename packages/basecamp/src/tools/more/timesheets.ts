@@ -57,8 +57,7 @@ const hours = () =>
 const listTimesheetShape = lazy(() => ({
   name: 'list_timesheet',
   title: 'Time logged',
-  description:
-    'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to and person_id narrow it. Totals are yours to add up.',
+  description: `Lists time entries, newest first: on one item (recording_id), in one project (project_id) or across the account; from, to and person_id narrow it.`,
   inputSchema: z.strictObject({
     project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
     recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),

@@ -22,6 +22,7 @@ import {
   limit,
   listPage,
   page,
+  positiveId,
   projectId,
   projectRoute,
   READS,
@@ -86,21 +87,21 @@ export const createGetSubscribers = (deps: ToolDeps) =>
 const updateSubscribersShape = lazy(() => ({
   name: 'update_subscribers',
   title: 'Subscribe or unsubscribe people',
-  description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove).`,
+  description: `Changes who is notified of an item's comments: yourself (me) or other people (add, remove).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
     me: z.boolean().optional().describe('true: subscribe yourself; false: unsubscribe yourself'),
     add: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to subscribe'),
+      .describe(`People to subscribe (${toolRef('list_people')})`),
     remove: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to unsubscribe'),
+      .describe(`People to unsubscribe (${toolRef('list_people')})`),
   }),
   outputSchema: SubscriptionSchema(),
   annotations: SETS_STATE,
@@ -253,7 +254,7 @@ const ChatSchema = lazy(() =>
 const listChatsShape = lazy(() => ({
   name: 'list_chats',
   title: 'List chats',
-  description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
+  description: `Lists every project chat (Campfire) you can see, with its project: the chat_id to pass when a project has more than one.`,
   inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
   outputSchema: listSchema(ChatSchema()),
   annotations: READS,

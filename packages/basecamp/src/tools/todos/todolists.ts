@@ -125,7 +125,7 @@ export const createUpdateTodolist = (deps: ToolDeps) =>
 const listTodolistGroupsShape = lazy(() => ({
   name: 'list_todolist_groups',
   title: "List a to-do list's groups",
-  description: `Lists the groups (sections) inside a to-do list, in order, with their progress. A group works like a list: ${toolRef('list_todos')} and ${toolRef('create_todo')} take its ID as todolist_id.`,
+  description: `Lists the groups (sections) of a to-do list, in order, with their progress. ${toolRef('list_todos')} and ${toolRef('create_todo')} take a group's ID as todolist_id.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: todolistId(),
