@@ -79,7 +79,7 @@ const renameAccountShape = lazy(() => ({
   name: 'rename_account',
   title: 'Rename the Basecamp account',
   description:
-    'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED). Returns the account.',
+    'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED).',
   inputSchema: z.strictObject({
     name: z.string().trim().min(1).max(255).describe('The new account name'),
   }),

@@ -211,7 +211,7 @@ export const createListTemplates = (deps: ToolDeps) =>
 const createTemplateShape = lazy(() => ({
   name: 'create_template',
   title: 'Create a project template',
-  description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
+  description: 'Creates an empty project template (fill it in Basecamp).',
   inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
   outputSchema: TemplateSchema(),
   annotations: CREATES,

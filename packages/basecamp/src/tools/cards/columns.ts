@@ -120,7 +120,7 @@ export const createUpdateCardColumn = (deps: ToolDeps) =>
 const moveCardColumnShape = lazy(() => ({
   name: 'move_card_column',
   title: 'Reorder card-table columns',
-  description: `Moves a column to another place in its card table (1 = leftmost). Returns the card table with its columns in the new order.`,
+  description: `Moves a column to another place in its card table (1 = leftmost).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     card_table_id: dockOverride('card table'),
@@ -148,7 +148,7 @@ export const createMoveCardColumn = (deps: ToolDeps) =>
 const setCardColumnOnHoldShape = lazy(() => ({
   name: 'set_card_column_on_hold',
   title: 'Turn a column\'s "on hold" section on or off',
-  description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Returns the column.`,
+  description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: columnId(),

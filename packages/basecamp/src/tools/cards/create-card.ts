@@ -8,7 +8,7 @@ import { CardSchema, columnScope, toCard } from './shapes.js';
 const createCardShape = lazy(() => ({
   name: 'create_card',
   title: 'Add a card',
-  description: `Adds a card to a card-table column (at the bottom). Assign people afterwards with ${toolRef('update_card')}. Returns the new card.`,
+  description: `Adds a card to a card-table column (at the bottom). Assign people afterwards with ${toolRef('update_card')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: id(`Column ID, from ${toolRef('get_card_table')}`),

@@ -80,7 +80,7 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
 const createCheckinQuestionShape = lazy(() => ({
   name: 'create_checkin_question',
   title: 'Ask a new check-in question',
-  description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Returns the new question.`,
+  description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     questionnaire_id: dockOverride('Automatic Check-ins'),

@@ -310,7 +310,7 @@ export const createListForwardReplies = (deps: ToolDeps) =>
 const replyToForwardShape = lazy(() => ({
   name: 'reply_to_forward',
   title: 'Reply to a forwarded email',
-  description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Returns the reply.`,
+  description: `Posts a reply (Markdown) on a forwarded email in Basecamp.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),

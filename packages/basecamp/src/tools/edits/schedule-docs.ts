@@ -35,7 +35,7 @@ const time = (description: string) =>
 const createScheduleEntryShape = lazy(() => ({
   name: 'create_schedule_entry',
   title: 'Add an event to a schedule',
-  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day. Returns the new entry.`,
+  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     schedule_id: dockOverride('schedule'),
@@ -130,7 +130,7 @@ export const createUpdateScheduleEntry = (deps: ToolDeps) =>
 const createDocumentShape = lazy(() => ({
   name: 'create_document',
   title: 'Write a document',
-  description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}). Returns the new document.`,
+  description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
@@ -209,7 +209,7 @@ export const createUpdateDocument = (deps: ToolDeps) =>
 const createFolderShape = lazy(() => ({
   name: 'create_folder',
   title: 'Add a Docs & Files folder',
-  description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}). Returns the new folder.`,
+  description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),

@@ -289,7 +289,7 @@ const removeAccountLogoShape = lazy(() => ({
   name: 'remove_account_logo',
   title: "Remove the account's logo",
   description:
-    "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead. Returns the account.",
+    "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead.",
   inputSchema: z.strictObject({}),
   outputSchema: AccountSchema(),
   annotations: DESTROYS,

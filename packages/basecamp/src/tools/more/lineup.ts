@@ -63,7 +63,7 @@ const createLineupMarkerShape = lazy(() => ({
   name: 'create_lineup_marker',
   title: 'Add a Lineup marker',
   description:
-    "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects). Returns the new marker.",
+    "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects).",
   inputSchema: z.strictObject({ name: markerName(), date: date('The date to mark') }),
   outputSchema: MarkerSchema(),
   annotations: CREATES,

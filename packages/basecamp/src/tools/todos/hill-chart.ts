@@ -87,7 +87,7 @@ const listIds = (description: string) =>
 const trackOnHillChartShape = lazy(() => ({
   name: 'track_on_hill_chart',
   title: 'Choose the to-do lists on a hill chart',
-  description: `Adds to-do lists to a project's hill chart (track) or takes them off (untrack); tracking the first list turns the chart on. Returns the chart.`,
+  description: `Adds to-do lists to a project's hill chart (track) or takes them off (untrack); tracking the first list turns the chart on.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     todoset_id: dockOverride('to-do set'),
