@@ -107,9 +107,12 @@ const listRecordingsShape = lazy(() => ({
   inputSchema: z.strictObject({
     type: z.enum(RECORDING_TYPES).describe('The kind of item'),
     project_ids: z.array(positiveId()).max(50).optional().describe('Only these projects'),
-    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
-    sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Default updated_at'),
-    direction: z.enum(['desc', 'asc']).default('desc').describe('Default desc (newest first)'),
+    status: z
+      .enum(['active', 'archived', 'trashed'])
+      .default('active')
+      .describe('Archived or trashed ones instead'),
+    sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Order by'),
+    direction: z.enum(['desc', 'asc']).default('desc').describe('desc: newest first'),
     page: page(),
     limit: limit(50),
   }),

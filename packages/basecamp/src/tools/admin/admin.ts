@@ -104,7 +104,7 @@ export const createCreateWebhook = (deps: ToolDeps) =>
 const updateWebhookShape = lazy(() => ({
   name: 'update_webhook',
   title: 'Change a webhook',
-  description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  description: `Changes a webhook's URL or event types, or pauses / resumes it (active).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
@@ -136,7 +136,7 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
 const deleteWebhookShape = lazy(() => ({
   name: 'delete_webhook',
   title: 'Delete a webhook',
-  description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  description: `Deletes a webhook for good; Basecamp stops sending to its URL.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
@@ -186,7 +186,10 @@ const listTemplatesShape = lazy(() => ({
   title: 'List project templates',
   description: `Lists the account's project templates; create a project from one with ${toolRef('create_project_from_template')}.`,
   inputSchema: z.strictObject({
-    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
+    status: z
+      .enum(['active', 'archived', 'trashed'])
+      .default('active')
+      .describe('Archived or trashed ones instead'),
     page: page(),
     limit: limit(50),
   }),
@@ -232,7 +235,7 @@ export const createCreateTemplate = (deps: ToolDeps) =>
 const renameTemplateShape = lazy(() => ({
   name: 'rename_template',
   title: 'Rename a project template',
-  description: `Renames a project template. Pass template_id from ${toolRef('list_templates')}.`,
+  description: `Renames a project template.`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     name: z.string().trim().min(1).max(200).describe('New name'),
@@ -257,7 +260,7 @@ export const createRenameTemplate = (deps: ToolDeps) =>
 const trashTemplateShape = lazy(() => ({
   name: 'trash_template',
   title: 'Trash a project template',
-  description: `Moves a project template to the trash. Projects made from it stay. Pass template_id from ${toolRef('list_templates')}.`,
+  description: `Moves a project template to the trash. Projects made from it stay.`,
   inputSchema: z.strictObject({ template_id: templateId() }),
   outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
   annotations: DESTROYS,

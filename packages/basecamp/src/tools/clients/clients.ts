@@ -113,7 +113,7 @@ export const createListClientItems = (deps: ToolDeps) =>
 const getClientItemShape = lazy(() => ({
   name: 'get_client_item',
   title: 'Get a client approval or email',
-  description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from ${toolRef('list_client_items')}).`,
+  description: `Returns one client approval or correspondence, whole, as Markdown.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     kind: kind(),

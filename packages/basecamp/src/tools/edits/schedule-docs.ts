@@ -137,7 +137,7 @@ const createDocumentShape = lazy(() => ({
     vault_id: dockOverride('Docs & Files'),
     title: z.string().trim().min(1).max(500).describe("The document's title"),
     content: richText('The document.', 200_000),
-    draft: z.boolean().default(false).describe('Save as a draft only you see (default false: publish)'),
+    draft: z.boolean().default(false).describe('Save as a draft only you see'),
   }),
   outputSchema: DocumentSchema,
   annotations: CREATES,

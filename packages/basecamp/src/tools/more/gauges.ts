@@ -144,7 +144,7 @@ const addGaugeNeedleShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),
-    color: z.enum(['green', 'yellow', 'red']).default('green').describe('Default green'),
+    color: z.enum(['green', 'yellow', 'red']).default('green').describe('Needle colour'),
     description: richText('What changed.', 10_000).optional(),
   }),
   outputSchema: NeedleSchema(),
@@ -178,7 +178,7 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
 const updateGaugeNeedleShape = lazy(() => ({
   name: 'update_gauge_needle',
   title: 'Edit a progress note',
-  description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  description: `Replaces the note (Markdown) of a gauge needle.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
@@ -211,7 +211,7 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
 const deleteGaugeNeedleShape = lazy(() => ({
   name: 'delete_gauge_needle',
   title: 'Delete a progress reading',
-  description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  description: `Deletes a gauge needle.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),

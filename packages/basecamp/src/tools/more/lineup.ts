@@ -94,7 +94,7 @@ export const createCreateLineupMarker = (deps: ToolDeps) =>
 const updateLineupMarkerShape = lazy(() => ({
   name: 'update_lineup_marker',
   title: 'Change a Lineup marker',
-  description: `Renames a Lineup marker or moves it to another date. marker_id from ${toolRef('list_lineup_markers')}.`,
+  description: `Renames a Lineup marker or moves it to another date.`,
   inputSchema: z.strictObject({
     marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`),
     name: markerName().optional(),

@@ -180,7 +180,7 @@ export const createCreateMessageType = (deps: ToolDeps) =>
 const updateMessageTypeShape = lazy(() => ({
   name: 'update_message_type',
   title: 'Change a message type',
-  description: `Renames a message type or changes its icon. Pass type_id from ${toolRef('list_message_types')}.`,
+  description: `Renames a message type or changes its icon.`,
   inputSchema: z.strictObject({
     type_id: id(`Message type ID, from ${toolRef('list_message_types')}`),
     name: z.string().trim().min(1).max(100).optional().describe('New name'),
@@ -209,7 +209,7 @@ export const createUpdateMessageType = (deps: ToolDeps) =>
 const deleteMessageTypeShape = lazy(() => ({
   name: 'delete_message_type',
   title: 'Delete a message type',
-  description: `Deletes a message type; its messages stay, without a type. Pass type_id from ${toolRef('list_message_types')}.`,
+  description: `Deletes a message type; its messages stay, without a type.`,
   inputSchema: z.strictObject({ type_id: id(`Message type ID, from ${toolRef('list_message_types')}`) }),
   outputSchema: z.object({ type_id: z.number(), deleted: z.literal(true) }),
   annotations: DESTROYS,

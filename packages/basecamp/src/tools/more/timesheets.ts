@@ -130,7 +130,7 @@ export const createLogTime = (deps: ToolDeps) =>
 const updateTimeEntryShape = lazy(() => ({
   name: 'update_time_entry',
   title: 'Correct a time entry',
-  description: `Changes a time entry's day, hours or person. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  description: `Changes a time entry's day, hours or person.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
@@ -166,7 +166,7 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
 const getTimeEntryShape = lazy(() => ({
   name: 'get_time_entry',
   title: 'Get a time entry',
-  description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  description: `Returns one time entry: day, hours, person and the item it is on.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
