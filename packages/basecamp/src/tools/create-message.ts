@@ -20,7 +20,7 @@ const createMessageShape = lazy(() => ({
     project_id: projectId(),
     subject: z.string().trim().min(1).max(255).describe('Title'),
     content: richText('Body').optional(),
-    message_board_id: dockOverride('message board'),
+    message_board_id: dockOverride(),
   }),
   outputSchema: MessageSchema,
   annotations: CREATES,

@@ -19,7 +19,7 @@ const listCampfireLinesShape = lazy(() => ({
   description: `Lists the latest lines of a project's chat (Campfire), newest first; a file line gives its download URL.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

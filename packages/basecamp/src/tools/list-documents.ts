@@ -12,7 +12,7 @@ const listDocumentsShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     page: page(),
     limit: limit(25),
   }),

@@ -19,7 +19,7 @@ const listMessagesShape = lazy(() => ({
   description: `Lists a project's message board posts, newest first, with the start of each body. Read one whole with ${toolRef('get_message')}, its replies with ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    message_board_id: dockOverride('message board'),
+    message_board_id: dockOverride(),
     page: page(),
     limit: limit(25),
   }),

@@ -19,7 +19,7 @@ const listScheduleEntriesShape = lazy(() => ({
   description: `Lists the events on a project's schedule, with recurrence for repeating ones. Discussion: ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

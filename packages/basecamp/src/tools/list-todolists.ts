@@ -19,7 +19,7 @@ const listTodolistsShape = lazy(() => ({
   description: `Lists a project's to-do lists with their progress (completed_ratio). Their to-dos: ${toolRef('list_todos')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

@@ -11,7 +11,7 @@ const postCampfireLineShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     content: z.string().trim().min(1).max(10_000).describe('Plain text'),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
   }),
   outputSchema: CampfireLineSchema,
   annotations: CREATES,

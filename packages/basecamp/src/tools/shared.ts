@@ -175,8 +175,7 @@ export function itemRoute(
 }
 
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
-export const dockOverride = (tool: string) =>
-  id(`Only when the project has more than one ${tool} (the error lists them): which one`).optional();
+export const dockOverride = () => id('Only if the project has several (the error lists them)').optional();
 
 /** Paging is explained once, in the server instructions (page, limit, has_more, next_page). */
 export const page = () => z.number().int().min(1).max(1000).default(1).describe('Page, from next_page');

@@ -143,7 +143,7 @@ const commandUrl = () =>
 
 const chatbotInput = {
   project_id: projectId(),
-  chat_id: dockOverride('chat (Campfire)'),
+  chat_id: dockOverride(),
 };
 
 const listChatbotsShape = lazy(() => ({

@@ -26,7 +26,7 @@ const createCardColumnShape = lazy(() => ({
   description: `Adds a column to a project's card table (before Done). Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
     title: z.string().trim().min(1).max(200).describe("The column's name"),
     description: richText('What belongs in this column.', 5_000).optional(),
   }),
@@ -123,7 +123,7 @@ const moveCardColumnShape = lazy(() => ({
   description: `Moves a column to another place in its card table (1 = leftmost).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
     column_id: columnId(),
     position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
   }),

@@ -29,7 +29,7 @@ const getCardTableShape = lazy(() => ({
   description: `Returns a project's card table (Kanban board) with its columns left to right (ID, title, kind, card count, on hold). Column IDs are for ${toolRef('list_cards')}, ${toolRef('create_card')} and ${toolRef('move_card')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
   }),
   outputSchema: CardTableSchema(),
   annotations: READS,

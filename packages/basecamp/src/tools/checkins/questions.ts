@@ -29,7 +29,7 @@ const listCheckinQuestionsShape = lazy(() => ({
   description: `Lists a project's automatic check-in questions with their schedule, paused state and answer count. Answers: ${toolRef('list_checkin_answers')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    questionnaire_id: dockOverride('Automatic Check-ins'),
+    questionnaire_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),
@@ -83,7 +83,7 @@ const createCheckinQuestionShape = lazy(() => ({
   description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    questionnaire_id: dockOverride('Automatic Check-ins'),
+    questionnaire_id: dockOverride(),
     title: z
       .string()
       .trim()

@@ -216,7 +216,7 @@ const listEmailForwardsShape = lazy(() => ({
   description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first. Replies: ${toolRef('list_forward_replies')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    inbox_id: dockOverride('Email Forwards inbox'),
+    inbox_id: dockOverride(),
     page: page(),
     limit: limit(30),
   }),

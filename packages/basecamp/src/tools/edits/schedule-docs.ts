@@ -38,7 +38,7 @@ const createScheduleEntryShape = lazy(() => ({
   description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     summary: z.string().trim().min(1).max(500).describe("The event's title"),
     starts_at: time('Start'),
     ends_at: time('End'),
@@ -134,7 +134,7 @@ const createDocumentShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files'),
+    vault_id: dockOverride(),
     title: z.string().trim().min(1).max(500).describe("The document's title"),
     content: richText('The document.', 200_000),
     draft: z.boolean().default(false).describe('Save as a draft only you see'),
@@ -213,7 +213,7 @@ const createFolderShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files'),
+    vault_id: dockOverride(),
     title: z.string().trim().min(1).max(500).describe("The folder's name"),
   }),
   outputSchema: FolderSchema,

@@ -45,7 +45,7 @@ const uploadFileShape = lazy(() => ({
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     ...fileInput,
     description: richText('What the file is.', 20_000).optional(),
     name: z
@@ -181,7 +181,7 @@ const listChatUploadsShape = lazy(() => ({
   description: `Lists the files posted in a project's chat (Campfire), newest first, with download URLs.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     page: page(),
     limit: limit(30),
   }),
@@ -210,7 +210,7 @@ const uploadChatFileShape = lazy(() => ({
   description: `Posts a file as a line of a project's chat (Campfire).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     ...fileInput,
   }),
   outputSchema: CampfireLineSchema,

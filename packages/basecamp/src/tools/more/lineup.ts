@@ -152,7 +152,7 @@ const updateScheduleSettingsShape = lazy(() => ({
   description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     include_due_assignments: z
       .boolean()
       .describe('true: the schedule lists to-dos and cards on their due dates; false: only events'),

@@ -49,7 +49,7 @@ const getChatLineShape = lazy(() => ({
   description: `Returns one chat line, whole (${toolRef('list_campfire_lines')} cuts long ones), with its author or the file it carries.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
   }),
   outputSchema: CampfireLineSchema,

@@ -289,7 +289,7 @@ const deleteCampfireLineShape = lazy(() => ({
   description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
   }),
   outputSchema: z.object({ line_id: z.number(), deleted: z.literal(true) }),

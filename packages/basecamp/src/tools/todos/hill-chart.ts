@@ -56,7 +56,7 @@ const getHillChartShape = lazy(() => ({
   name: 'get_hill_chart',
   title: "Get a project's hill chart",
   description: `Returns the hill chart of a project's to-dos: where each tracked to-do list stands, from figuring it out (uphill) to making it happen (downhill).`,
-  inputSchema: z.strictObject({ project_id: projectId(), todoset_id: dockOverride('to-do set') }),
+  inputSchema: z.strictObject({ project_id: projectId(), todoset_id: dockOverride() }),
   outputSchema: HillChartSchema(),
   annotations: READS,
 }));
@@ -90,7 +90,7 @@ const trackOnHillChartShape = lazy(() => ({
   description: `Adds to-do lists to a project's hill chart (track) or takes them off (untrack); tracking the first list turns the chart on.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     track: listIds('Lists to show on the hill chart'),
     untrack: listIds('Lists to take off it'),
   }),

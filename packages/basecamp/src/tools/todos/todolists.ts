@@ -54,7 +54,7 @@ const createTodolistShape = lazy(() => ({
   description: `Adds a to-do list to a project's To-dos. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     name: z.string().trim().min(1).max(500).describe("The list's name"),
     description: richText('What the list is for.').optional(),
   }),
