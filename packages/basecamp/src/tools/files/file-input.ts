@@ -36,7 +36,6 @@ const TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',
 };
 
-/** The fields a tool takes for one file: a path in the upload directory, or base64 content. */
 const BASE64 = z.base64();
 
 /** Base64 validated by `z.base64()` with its message, listed without its pattern. */
@@ -46,6 +45,7 @@ const base64 = () =>
     .refine((value) => BASE64.safeParse(value).success, { message: 'Invalid base64-encoded string' })
     .meta({ contentEncoding: 'base64' });
 
+/** The fields a tool takes for one file: a path in the upload directory, or base64 content. */
 export const fileInput = {
   path: z
     .string()
