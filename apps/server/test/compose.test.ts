@@ -203,9 +203,13 @@ describe('composition', () => {
       expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
       expect(instructions).toContain('Start with bc_list_projects');
       const message = tools.find((tool) => tool.name === 'bc_get_message');
-      expect(message?.description).toContain('(from bc_list_projects)');
-      expect(message?.description).toContain('or bc_search');
-      expect(message?.description).not.toMatch(/\blist_projects/);
+      expect(message?.description).toContain('Replies: bc_list_comments.');
+      const messageFields = JSON.stringify(message?.inputSchema.properties);
+      expect(messageFields).toContain('(bc_list_projects)');
+      expect(messageFields).toContain('or bc_search');
+      expect(`${message?.description} ${messageFields}`).not.toMatch(
+        /\b(list_projects|list_comments|search)\b/,
+      );
       const ticket = errorBody(
         await client.callTool({ name: 'forge_get_ticket_context', arguments: { ticketId: 'FOR-404' } }),
       );

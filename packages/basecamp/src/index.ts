@@ -26,8 +26,9 @@ import {
 import { VERSION } from './version.js';
 
 const CONTRACT =
-  `Basecamp for an agent. Start with ${toolRef('list_projects')}: every project-scoped tool takes its project_id (never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. ${toolRef('get_message')} {project_id, message_id}, ${toolRef('list_todos')} {project_id, todolist_id}, ${toolRef('get_todo')} {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ` +
-  'Bodies come back as Markdown and are written as Markdown. Lists take page and limit and say has_more / next_page.';
+  `Basecamp for an agent. Start with ${toolRef('list_projects')}: every project-scoped tool takes its project_id (the number after /projects/ in a Basecamp URL; never a tool or dock ID: those are found for you), plus the content IDs from a list tool, e.g. ${toolRef('get_message')} {project_id, message_id}, ${toolRef('list_todos')} {project_id, todolist_id}, ${toolRef('get_todo')} {project_id, todo_id}. On tools for one item project_id may be left out; when given, the item must be in that project. ` +
+  'Bodies come back as Markdown and are written as Markdown (bold, italic, strike, links, lists, quotes, code blocks and tables are kept; one heading size; a table shows as aligned text). ' +
+  'Lists take page (from next_page) and limit, and say has_more / next_page.';
 
 /**
  * The contract, and which toolsets this server has (and which it could have), so an agent can
@@ -35,13 +36,12 @@ const CONTRACT =
  */
 function instructions(
   selection: ToolsetSelection,
-  names: readonly string[],
   dynamic: boolean,
   projects: readonly number[] | undefined,
 ): string {
   const served = TOOLSET_NAMES.filter((name) => selection.toolsets.has(name));
   const others = TOOLSET_NAMES.filter((name) => !selection.toolsets.has(name));
-  const parts = [CONTRACT, `Tools here: ${names.join(', ')}.`];
+  const parts = [CONTRACT];
   if (projects) {
     parts.push(
       `Limited to projects ${projects.length > 0 ? projects.join(', ') : '(none)'}: always pass project_id; other projects are refused.`,
@@ -96,12 +96,7 @@ export function createBasecampProvider(settings: BasecampSettings = {}): ToolPro
   return {
     id: 'basecamp',
     version: VERSION,
-    instructions: instructions(
-      selection,
-      tools.map((tool) => tool.name),
-      dynamic,
-      projects ? [...projects.ids] : undefined,
-    ),
+    instructions: instructions(selection, dynamic, projects ? [...projects.ids] : undefined),
     toolsets: TOOLSET_INFO,
     ...(dynamic
       ? {

@@ -24,7 +24,7 @@ export async function setCompletion(
 const completeTodoShape = lazy(() => ({
   name: 'complete_todo',
   title: 'Complete a to-do',
-  description: `Marks a to-do as done (completing a done to-do changes nothing). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out, and when given the to-do must be in that project. Returns the to-do as it is now; ${toolRef('reopen_todo')} undoes this.`,
+  description: `Marks a to-do as done (no change if it is done). Undo: ${toolRef('reopen_todo')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),

@@ -17,10 +17,10 @@ import {
 const createCommentShape = lazy(() => ({
   name: 'create_comment',
   title: 'Comment on an item',
-  description: `Adds a comment to a message, to-do, document, upload or schedule entry; the item's subscribers are notified. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ...); project_id may be left out, and when given the item must be in that project. Returns the new comment.`,
+  description: `Adds a comment to a message, to-do, document, upload or schedule entry and notifies the item's subscribers.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
-    recording_id: id('ID of the item to comment on: a message, to-do, document, upload or schedule entry'),
+    recording_id: id(`Item ID, from ${toolRef('search')} or a list tool`),
     content: richText('The comment.', 20_000),
   }),
   outputSchema: CommentSchema,

@@ -15,12 +15,12 @@ import {
 const createMessageShape = lazy(() => ({
   name: 'create_message',
   title: 'Post a message',
-  description: `Posts a new message on a project's message board and notifies the project's people. Take project_id from ${toolRef('list_projects')}. Returns the posted message with its ID and app_url.`,
+  description: `Posts a message on a project's message board and notifies the project's people.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    subject: z.string().trim().min(1).max(255).describe('The title of the message'),
-    content: richText('The body of the message.').optional(),
-    message_board_id: dockOverride('message board'),
+    subject: z.string().trim().min(1).max(255).describe('Title'),
+    content: richText('Body').optional(),
+    message_board_id: dockOverride(),
   }),
   outputSchema: MessageSchema,
   annotations: CREATES,

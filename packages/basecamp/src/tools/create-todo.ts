@@ -4,9 +4,11 @@ import { lazy, TodoSchema, toTodo } from '../shapes.js';
 import { basecampTool } from '../toolsets.js';
 import { todolistScope } from './list-todos.js';
 import {
+  assigneeIds,
   CREATES,
   ITEM_BODY_CHARS,
   id,
+  isoDate,
   itemProjectId,
   richText,
   scoped,
@@ -14,25 +16,21 @@ import {
   withinProject,
 } from './shared.js';
 
-const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`).optional();
+const date = (description: string) => isoDate().describe(description).optional();
 
 const createTodoShape = lazy(() => ({
   name: 'create_todo',
   title: 'Add a to-do',
-  description: `Adds a to-do to a to-do list, optionally with a description, assignees and dates. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out, and when given the list must be in that project. assignee_ids come from ${toolRef('list_people')}. Returns the new to-do with its ID.`,
+  description: `Adds a to-do to a to-do list, with optional description, assignees and dates.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
-    content: z.string().trim().min(1).max(1_000).describe("What needs doing: the to-do's title (plain text)"),
-    description: richText('Details of the to-do.').optional(),
-    assignee_ids: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
-      .max(50)
-      .optional()
-      .describe(`People to assign, by ID from ${toolRef('list_people')}`),
-    notify: z.boolean().default(false).describe('Notify the assignees (default false)'),
+    content: z.string().trim().min(1).max(1_000).describe("The to-do's title (plain text)"),
+    description: richText('Details').optional(),
+    assignee_ids: assigneeIds().optional(),
+    notify: z.boolean().default(false).describe('Notify the assignees'),
     due_on: date('Due date'),
-    starts_on: date('Start date, for a to-do that runs from starts_on to due_on'),
+    starts_on: date('Start date'),
   }),
   outputSchema: TodoSchema,
   annotations: CREATES,

@@ -7,7 +7,7 @@ import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 const getDocumentShape = lazy(() => ({
   name: 'get_document',
   title: 'Read a document',
-  description: `Returns one document from Docs & Files with its whole body as Markdown, its folder and project. Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')} or ${toolRef('search')}); project_id may be left out.`,
+  description: `Returns one document from Docs & Files with its whole body as Markdown.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     document_id: id(`Document ID, from ${toolRef('list_documents')} or ${toolRef('search')}`),

@@ -7,7 +7,7 @@ import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 const getMessageShape = lazy(() => ({
   name: 'get_message',
   title: 'Read a message',
-  description: `Returns one message board post with its whole body as Markdown (mentions as @Name, images and files as links, code as fenced blocks), its project, parent board and visibility to clients. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')} or ${toolRef('search')}); project_id may be left out. Read the replies with ${toolRef('list_comments')}.`,
+  description: `Returns one message board post with its whole body as Markdown. Replies: ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     message_id: id(`Message ID, from ${toolRef('list_messages')} or ${toolRef('search')}`),

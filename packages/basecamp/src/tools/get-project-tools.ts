@@ -9,8 +9,7 @@ const ids = ['message_board', 'todoset', 'vault', 'chat', 'schedule'] as const;
 const getProjectToolsShape = lazy(() => ({
   name: 'get_project_tools',
   title: 'Get a project and its tools',
-  description:
-    "Returns a project's name and its tools (Basecamp's dock): the IDs of its message board, to-do set, docs & files vault, chat and schedule when each is switched on, and every dock entry with its enabled state. You rarely need this: the other tools find these IDs from project_id themselves. Use it when a tool says the project has two chats (or two boards) and asks for chat_id, or to see what a project has switched on.",
+  description: `Returns a project and its tools (Basecamp's dock) with their IDs and enabled state. Rarely needed: other tools find these IDs from project_id. Use it when a tool says the project has two of a tool (e.g. two chats), or to see what is switched on.`,
   inputSchema: z.strictObject({ project_id: projectId() }),
   outputSchema: z.object({
     id: z.number(),

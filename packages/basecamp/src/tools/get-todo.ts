@@ -7,7 +7,7 @@ import { getOne, id, itemProjectId, READS, type ToolDeps } from './shared.js';
 const getTodoShape = lazy(() => ({
   name: 'get_todo',
   title: 'Get a to-do',
-  description: `Returns one to-do: title, description as Markdown, assignees and completion subscribers with names and emails, start and due dates, whether (when, by whom) it was completed, its list and project. Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')} or ${toolRef('search')}); project_id may be left out. Its discussion is in ${toolRef('list_comments')}.`,
+  description: `Returns one to-do in full: description, assignees, dates, completion and its list. Discussion: ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')} or ${toolRef('search')}`),

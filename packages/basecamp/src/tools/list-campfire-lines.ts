@@ -16,10 +16,10 @@ import {
 const listCampfireLinesShape = lazy(() => ({
   name: 'list_campfire_lines',
   title: 'Read a project chat',
-  description: `Lists the latest lines of a project's chat (Campfire), newest first, with author and time; a line that is a file shows its name, size, type and download URL. Take project_id from ${toolRef('list_projects')}. If the project has more than one chat the error lists them: call again with chat_id.`,
+  description: `Lists the latest lines of a project's chat (Campfire), newest first; a file line gives its download URL.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

@@ -16,10 +16,10 @@ export function recordingScope(projectId: number | undefined, recordingId: numbe
 const listCommentsShape = lazy(() => ({
   name: 'list_comments',
   title: 'List comments',
-  description: `Lists the comments on any Basecamp item (a message, to-do, document, upload or schedule entry), oldest first, with authors and bodies as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_todos')}, ${toolRef('list_documents')}, ${toolRef('search')}, ...); project_id may be left out.`,
+  description: `Lists the comments on an item (message, to-do, document, upload, schedule entry), oldest first.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
-    recording_id: id('ID of the commented item: a message, to-do, document, upload or schedule entry'),
+    recording_id: id(`Item ID, from ${toolRef('search')} or a list tool`),
     page: page(),
     limit: limit(50),
   }),

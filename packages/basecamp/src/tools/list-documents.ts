@@ -8,11 +8,11 @@ import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } 
 const listDocumentsShape = lazy(() => ({
   name: 'list_documents',
   title: 'List documents',
-  description: `Lists the documents in a project's Docs & Files, newest first, with the start of each as Markdown. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder; read one with ${toolRef('get_document')}. Uploaded files are in ${toolRef('list_uploads')}.`,
+  description: `Lists the documents in a project's Docs & Files (or in folder_id), newest first. Read one with ${toolRef('get_document')}; uploaded files: ${toolRef('list_uploads')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     page: page(),
     limit: limit(25),
   }),

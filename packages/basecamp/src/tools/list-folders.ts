@@ -16,7 +16,7 @@ import {
 } from './shared.js';
 
 export const folderId = () =>
-  id(`Folder ID, from ${toolRef('list_folders')}. Default: the project's top-level Docs & Files`).optional();
+  id(`Folder ID, from ${toolRef('list_folders')}; default: the top level`).optional();
 
 /**
  * The folder (vault) a Docs & Files tool lists: `folder_id` inside the project when given, else
@@ -50,11 +50,11 @@ export async function folderTarget(
 const listFoldersShape = lazy(() => ({
   name: 'list_folders',
   title: 'List Docs & Files folders',
-  description: `Lists the folders in a project's Docs & Files (or inside one folder, with folder_id), each with how many documents, uploaded files and folders it holds. Take project_id from ${toolRef('list_projects')}; pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside it.`,
+  description: `Lists the folders in a project's Docs & Files (or in folder_id), with counts of what each holds. Pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

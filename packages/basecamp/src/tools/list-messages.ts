@@ -16,10 +16,10 @@ import {
 const listMessagesShape = lazy(() => ({
   name: 'list_messages',
   title: 'List message board posts',
-  description: `Lists the messages on a project's message board, newest first, each with its subject, author, comment count and the start of its body as Markdown (content_truncated tells when it was cut). Take project_id from ${toolRef('list_projects')}; read a whole message with ${toolRef('get_message')} and its replies with ${toolRef('list_comments')}.`,
+  description: `Lists a project's message board posts, newest first, with the start of each body. Read one whole with ${toolRef('get_message')}, its replies with ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    message_board_id: dockOverride('message board'),
+    message_board_id: dockOverride(),
     page: page(),
     limit: limit(25),
   }),

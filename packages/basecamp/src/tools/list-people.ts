@@ -9,11 +9,9 @@ type Person = NonNullable<ReturnType<typeof toPerson>>;
 const listPeopleShape = lazy(() => ({
   name: 'list_people',
   title: 'List people',
-  description: `Lists people with their IDs, names, emails and titles: everyone on the account, or only those on one project when project_id is given. Use it to find assignee_ids for ${toolRef('create_todo')}, or who someone is.`,
+  description: `Lists people (ID, name, email, title): everyone on the account, or on one project. Use it for assignee IDs or to find who someone is.`,
   inputSchema: z.strictObject({
-    project_id: id(
-      `Only people on this project, from ${toolRef('list_projects')}; omit for everyone on the account`,
-    ).optional(),
+    project_id: id('Only people on this project').optional(),
     page: page(),
     limit: limit(100),
   }),

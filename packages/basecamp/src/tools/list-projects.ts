@@ -7,13 +7,9 @@ import { limit, listPage, page, READS, type ToolDeps } from './shared.js';
 const listProjectsShape = lazy(() => ({
   name: 'list_projects',
   title: 'List Basecamp projects',
-  description:
-    'Lists the Basecamp projects you can see, newest first, with each project ID and the tools it has switched on (message_board, todoset, vault, chat, schedule, ...). Start here: every other Basecamp tool takes a project_id from this list. status "archived" or "all" includes archived projects.',
+  description: `Lists the projects you can see, newest first, with their IDs and enabled tools. Start here: project-scoped tools take a project_id from this list.`,
   inputSchema: z.strictObject({
-    status: z
-      .enum(['active', 'archived', 'all'])
-      .default('active')
-      .describe('"active" (default), "archived", or "all" (active then archived)'),
+    status: z.enum(['active', 'archived', 'all']).default('active').describe('"all": active, then archived'),
     page: page(),
     limit: limit(50),
   }),

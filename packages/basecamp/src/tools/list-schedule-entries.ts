@@ -16,10 +16,10 @@ import {
 const listScheduleEntriesShape = lazy(() => ({
   name: 'list_schedule_entries',
   title: 'List schedule entries',
-  description: `Lists the events on a project's schedule: summary, start and end (all_day for whole days), participants, creator, comment count, recurrence (for repeating events) and description as Markdown. Take project_id from ${toolRef('list_projects')}; read an event's discussion with ${toolRef('list_comments')}.`,
+  description: `Lists the events on a project's schedule, with recurrence for repeating ones. Discussion: ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

@@ -16,10 +16,10 @@ import {
 const listTodolistsShape = lazy(() => ({
   name: 'list_todolists',
   title: 'List to-do lists',
-  description: `Lists a project's to-do lists with their description (Markdown) and progress (completed_ratio, e.g. "2/5"). Take project_id from ${toolRef('list_projects')}; list a list's to-dos with ${toolRef('list_todos')}.`,
+  description: `Lists a project's to-do lists with their progress (completed_ratio). Their to-dos: ${toolRef('list_todos')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

@@ -16,18 +16,15 @@ export function todolistScope(projectId: number | undefined, todolistId: number)
 const listTodosShape = lazy(() => ({
   name: 'list_todos',
   title: 'List to-dos in a list',
-  description: `Lists the to-dos of one to-do list with assignees (names and emails), due dates and completion. By default only pending ones; completed: true lists only completed ones (Basecamp filters, so totals are right). Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Get one to-do with ${toolRef('get_todo')}.`,
+  description: `Lists the to-dos of a to-do list: pending ones, or only completed ones with completed: true. One in full: ${toolRef('get_todo')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: id(`To-do list ID, from ${toolRef('list_todolists')}`),
-    completed: z
-      .boolean()
-      .default(false)
-      .describe('false (default): pending to-dos; true: completed to-dos only'),
+    completed: z.boolean().default(false).describe('true: only completed to-dos'),
     status: z
       .enum(['active', 'archived', 'trashed'])
       .default('active')
-      .describe('"active" (default), or "archived" / "trashed" to see those instead'),
+      .describe('Archived or trashed to-dos instead of active ones'),
     page: page(),
     limit: limit(50),
   }),

@@ -8,11 +8,11 @@ import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } 
 const listUploadsShape = lazy(() => ({
   name: 'list_uploads',
   title: 'List uploaded files',
-  description: `Lists the files uploaded to a project's Docs & Files: file name, type, size, download URL and description. Take project_id from ${toolRef('list_projects')}, and folder_id from ${toolRef('list_folders')} to look inside a folder. Documents written in Basecamp are in ${toolRef('list_documents')}.`,
+  description: `Lists the files uploaded to a project's Docs & Files (or in folder_id), with download URLs. Documents written in Basecamp: ${toolRef('list_documents')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),

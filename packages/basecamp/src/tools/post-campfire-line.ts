@@ -7,11 +7,11 @@ import { CREATES, dockOverride, ITEM_BODY_CHARS, projectId, projectRoute, type T
 const postCampfireLineShape = lazy(() => ({
   name: 'post_campfire_line',
   title: 'Post in a project chat',
-  description: `Posts a line of plain text in a project's chat (Campfire), visible to everyone in it at once. Take project_id from ${toolRef('list_projects')}; if the project has several chats, pass chat_id (the error lists them).`,
+  description: `Posts a line of plain text in a project's chat (Campfire).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    content: z.string().trim().min(1).max(10_000).describe('The line to post (plain text)'),
-    chat_id: dockOverride('chat (Campfire)'),
+    content: z.string().trim().min(1).max(10_000).describe('Plain text'),
+    chat_id: dockOverride(),
   }),
   outputSchema: CampfireLineSchema,
   annotations: CREATES,

@@ -8,7 +8,7 @@ import { id, itemProjectId, SETS_STATE, type ToolDeps } from './shared.js';
 const reopenTodoShape = lazy(() => ({
   name: 'reopen_todo',
   title: 'Reopen a to-do',
-  description: `Marks a completed to-do as not done again (reopening a pending to-do changes nothing). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')} with completed: true); project_id may be left out. Returns the to-do as it is now.`,
+  description: `Marks a completed to-do as not done again (no change if it is pending).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')} (completed: true)`),

@@ -6,12 +6,12 @@ import { basecampTool } from '../toolsets.js';
 import { capList, id, LIST_BODY_CHARS, limit, page, READS, type ToolDeps } from './shared.js';
 
 const TYPE_HELP =
-  'Only this kind of item: a type Basecamp lists in its search metadata, e.g. "Message", "Todo", "Document", "Comment", "Attachment" (files), "Schedule::Entry" (events), "Chat::Transcript" (chats), "Question" (check-ins), "Kanban::Card", "Vault" (folders), "Client::Correspondence" (client emails), "Inbox::Forward" (forwarded emails), "Circle" (pings). An unknown type is answered with the list this account accepts.';
+  'Only this kind, e.g. "Message", "Todo", "Document", "Comment", "Attachment" (files), "Schedule::Entry" (events), "Chat::Transcript", "Kanban::Card", "Vault" (folders); an unknown type is answered with the accepted ones';
 
 const searchShape = lazy(() => ({
   name: 'search',
   title: 'Search Basecamp',
-  description: `Full-text search across everything you can see in Basecamp (messages, to-dos, documents, comments, files, events, chats, ...), optionally narrowed by type, project or creator. Each result has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt with matches in _emphasis_. Open a hit with ${toolRef('get_message')}, ${toolRef('get_todo')} or ${toolRef('get_document')} ({project_id, <item>_id}); a Comment hit through its parent, with ${toolRef('list_comments')}.`,
+  description: `Full-text search across Basecamp, optionally by type, project or creator. Each hit has its type, ID, project, parent (for a Comment: the item commented on) and an excerpt. Open a hit with ${toolRef('get_message')}, ${toolRef('get_todo')} or ${toolRef('get_document')}; a Comment through its parent with ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     query: z.string().trim().min(1).max(500).describe('Words to search for'),
     type: z.string().trim().min(1).max(100).optional().describe(TYPE_HELP),
@@ -21,12 +21,10 @@ const searchShape = lazy(() => ({
       .min(1)
       .max(100)
       .optional()
-      .describe(
-        'Only files of this kind (with type "Attachment" or alone), e.g. "Image", "Audio", "Video", "PDF"',
-      ),
-    project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
-    creator_id: id(`Only items created by this person, from ${toolRef('list_people')}`).optional(),
-    exclude_chat: z.boolean().default(false).describe('Leave chat lines out of the results'),
+      .describe('Only files of this kind, e.g. "Image", "Video", "PDF"'),
+    project_id: id('Only this project').optional(),
+    creator_id: id(`Only items by this person (${toolRef('list_people')})`).optional(),
+    exclude_chat: z.boolean().default(false).describe('Leave chat lines out'),
     page: page(),
     limit: limit(25),
   }),

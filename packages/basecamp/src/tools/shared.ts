@@ -55,19 +55,16 @@ export const SETS_STATE = {
 export const ITEM_BODY_CHARS = 20_000;
 export const LIST_BODY_CHARS = 1_500;
 
-export const id = (description: string) =>
-  z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe(description);
+/** An ID with no description of its own (an item of a described list). */
+export const positiveId = () => z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-export const projectId = () =>
-  id(
-    `Project ID, from ${toolRef('list_projects')} (the number in https://3.basecamp.com/<account>/projects/<id>)`,
-  );
+export const id = (description: string) => positiveId().describe(description);
+
+export const projectId = () => id(`Project ID, from ${toolRef('list_projects')}`);
 
 /** `project_id` on a tool whose item has a route of its own: optional, and checked when given. */
 export const itemProjectId = () =>
-  id(
-    `Project ID, from ${toolRef('list_projects')}. Optional (unless the server is limited to some projects): when given, the item must be in this project (else NOT_FOUND)`,
-  ).optional();
+  id(`Optional project ID (${toolRef('list_projects')}): when given, the item must be in it`).optional();
 
 /**
  * Where an item lives, for a tool that takes an item ID and an optional `project_id`. With a
@@ -178,33 +175,22 @@ export function itemRoute(
 }
 
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
-export const dockOverride = (tool: string) =>
-  id(
-    `Only when the project has more than one ${tool} (the error lists them): the ID of the one to use, from ${toolRef('get_project_tools')}`,
-  ).optional();
+export const dockOverride = () => id('Only if the project has several (the error lists them)').optional();
 
-export const page = () =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .default(1)
-    .describe('Page of results, starting at 1 (use next_page from the last answer)');
+/** Paging is explained once, in the server instructions (page, limit, has_more, next_page). */
+export const page = () => z.number().int().min(1).max(1000).default(1).describe('Page, from next_page');
 
 export const limit = (fallback: number) =>
-  z.number().int().min(1).max(100).default(fallback).describe(`Items per page, 1-100 (default ${fallback})`);
+  z.number().int().min(1).max(100).default(fallback).describe('Items per page');
 
-/** Markdown an agent writes; sent to Basecamp as its rich-text HTML. */
+/** Markdown an agent writes; sent to Basecamp as its rich-text HTML (what is kept: see the instructions). */
 export const richText = (description: string, max = 50_000) =>
   z
     .string()
     .trim()
     .min(1)
     .max(max)
-    .describe(
-      `${description} Markdown or plain text: **bold**, _italic_, ~~strike~~, [links](https://...), nested and numbered lists, > quotes, # headings, \`\`\` code blocks and | tables | are kept (Basecamp has one heading size; a table is shown as aligned text).`,
-    );
+    .describe(`${description.replace(/\.$/, '')} (Markdown)`);
 
 /**
  * Keeps a list answer under `maxChars` of JSON by leaving items out from the end; says so with
@@ -340,15 +326,32 @@ export async function sendOne<Item>(
   return options.convert(data ?? {}, markdown, ITEM_BODY_CHARS);
 }
 
+const ISO_DATE = z.iso.date();
+const ISO_DATE_TIME = z.iso.datetime({ offset: true });
+
+/**
+ * A day, YYYY-MM-DD, that exists (no 2026-02-30): validated by `z.iso.date()` with its message,
+ * but listed as `format: "date"` without its 250-character leap-year pattern.
+ */
+export const isoDate = () =>
+  z
+    .string()
+    .refine((value) => ISO_DATE.safeParse(value).success, { message: 'Invalid ISO date' })
+    .meta({ format: 'date' });
+
+/** A time with its zone (ISO 8601), validated by `z.iso.datetime({ offset: true })`, listed as `format: "date-time"`. */
+export const isoDateTime = () =>
+  z
+    .string()
+    .refine((value) => ISO_DATE_TIME.safeParse(value).success, { message: 'Invalid ISO datetime' })
+    .meta({ format: 'date-time' });
+
 /** A date field: YYYY-MM-DD. */
-export const date = (description: string) => z.iso.date().describe(`${description} (YYYY-MM-DD)`);
+export const date = (description: string) => isoDate().describe(description);
 
 /** People to assign, by ID from list_people. */
 export const assigneeIds = (description = `People to assign, by ID from ${toolRef('list_people')}`) =>
-  z
-    .array(id(`Person ID, from ${toolRef('list_people')}`))
-    .max(50)
-    .describe(description);
+  z.array(positiveId()).max(50).describe(description);
 
 /** A tool that removes or hides something (trash, archive, revoke); repeating it changes nothing more. */
 export const DESTROYS = {
@@ -360,4 +363,4 @@ export const DESTROYS = {
 
 /** A date an update may set, or clear with null. */
 export const clearableDate = (description: string) =>
-  z.iso.date().nullable().optional().describe(`${description} (YYYY-MM-DD), or null to clear it`);
+  isoDate().nullable().optional().describe(`${description}, or null to clear it`);

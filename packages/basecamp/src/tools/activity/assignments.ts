@@ -53,16 +53,13 @@ const myAssignmentsShape = lazy(() => ({
   name: 'my_assignments',
   title: "What's assigned to me",
   description:
-    'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date (due: overdue, due_today, due_tomorrow, due_later_this_week, due_next_week, due_later).',
+    'Lists the to-dos, cards and card steps assigned to the signed-in person across all projects: open ones (priorities first), completed ones, or open ones by due date.',
   inputSchema: z.strictObject({
-    show: z
-      .enum(['open', 'completed', 'due'])
-      .default('open')
-      .describe('"open" (default), "completed", or "due" with due'),
+    show: z.enum(['open', 'completed', 'due']).default('open').describe('"due": open ones by due date'),
     due: z
       .enum(['overdue', 'due_today', 'due_tomorrow', 'due_later_this_week', 'due_next_week', 'due_later'])
       .default('overdue')
-      .describe('With show "due": which dates (default overdue)'),
+      .describe('With show "due": which dates'),
   }),
   outputSchema: z.object({ items: z.array(AssignmentSchema()) }),
   annotations: READS,
@@ -98,7 +95,7 @@ const LATENESS = [
 const overdueTodosShape = lazy(() => ({
   name: 'overdue_todos',
   title: 'Overdue to-dos, everyone',
-  description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late: under a week, over a week, over a month, over three months. For your own, use ${toolRef('my_assignments')} with show "due".`,
+  description: `Lists every overdue to-do of the account (everyone's, across projects), grouped by how late. For your own: ${toolRef('my_assignments')} with show "due".`,
   inputSchema: z.strictObject({}),
   outputSchema: z.object(
     Object.fromEntries(LATENESS.map((key) => [key, z.array(TodoSchema)])) as Record<

@@ -19,6 +19,7 @@ import {
   limit,
   listPage,
   page,
+  positiveId,
   READS,
   send,
   type ToolDeps,
@@ -75,7 +76,7 @@ const toRecording = (raw: Record<string, unknown>): z.infer<ReturnType<typeof Re
 const setRecordingStatusShape = lazy(() => ({
   name: 'set_recording_status',
   title: 'Archive, trash or restore an item',
-  description: `Archives (status "archived"), trashes ("trashed") or restores ("active") any item: a message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Archives, trashes or restores ("active") any item: message, to-do, to-do list, document, upload, card, comment, schedule entry or check-in question. Trashed items can be restored for 30 days.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -102,17 +103,16 @@ export const createSetRecordingStatus = (deps: ToolDeps) =>
 const listRecordingsShape = lazy(() => ({
   name: 'list_recordings',
   title: 'List items of one type across projects',
-  description: `Lists items of one type (e.g. every Todo, Message or Document) across all projects or the ones named, newest change first; status "archived" or "trashed" finds those instead. Good for "what changed lately" and for finding archived or trashed items to restore with ${toolRef('set_recording_status')}.`,
+  description: `Lists items of one type across all projects or the ones named, newest change first, or the archived or trashed ones. Good for "what changed lately" and for finding items to restore with ${toolRef('set_recording_status')}.`,
   inputSchema: z.strictObject({
     type: z.enum(RECORDING_TYPES).describe('The kind of item'),
-    project_ids: z
-      .array(id(`Project ID, from ${toolRef('list_projects')}`))
-      .max(50)
-      .optional()
-      .describe('Only these projects'),
-    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
-    sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Default updated_at'),
-    direction: z.enum(['desc', 'asc']).default('desc').describe('Default desc (newest first)'),
+    project_ids: z.array(positiveId()).max(50).optional().describe('Only these projects'),
+    status: z
+      .enum(['active', 'archived', 'trashed'])
+      .default('active')
+      .describe('Archived or trashed ones instead'),
+    sort: z.enum(['updated_at', 'created_at']).default('updated_at').describe('Order by'),
+    direction: z.enum(['desc', 'asc']).default('desc').describe('desc: newest first'),
     page: page(),
     limit: limit(50),
   }),
@@ -152,7 +152,7 @@ const EventSchema = lazy(() =>
 const listEventsShape = lazy(() => ({
   name: 'list_events',
   title: 'What happened to an item',
-  description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Lists an item's history, newest first: who created, changed, completed, archived or restored it, and when.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),

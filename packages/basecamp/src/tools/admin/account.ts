@@ -60,8 +60,7 @@ export function toAccount(raw: Raw): z.infer<ReturnType<typeof AccountSchema>> {
 const getAccountShape = lazy(() => ({
   name: 'get_account',
   title: 'Get the Basecamp account',
-  description:
-    'Returns the Basecamp account the tools act in: its name, owner, plan, project limit, whether it is a trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.',
+  description: `Returns the account the tools act in: name, owner, plan, project limit, trial, frozen or paused, and whether projects and files can still be added. Check it when a create fails with LIMIT_EXCEEDED.`,
   inputSchema: z.strictObject({}),
   outputSchema: AccountSchema(),
   annotations: READS,
@@ -80,7 +79,7 @@ const renameAccountShape = lazy(() => ({
   name: 'rename_account',
   title: 'Rename the Basecamp account',
   description:
-    'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED). Returns the account.',
+    'Renames the whole Basecamp account (every member sees the new name). Only the account owner may (else PERMISSION_DENIED).',
   inputSchema: z.strictObject({
     name: z.string().trim().min(1).max(255).describe('The new account name'),
   }),
@@ -144,13 +143,13 @@ const commandUrl = () =>
 
 const chatbotInput = {
   project_id: projectId(),
-  chat_id: dockOverride('chat (Campfire)'),
+  chat_id: dockOverride(),
 };
 
 const listChatbotsShape = lazy(() => ({
   name: 'list_chatbots',
   title: 'List chatbots',
-  description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Take project_id from ${toolRef('list_projects')}. Their secret posting URLs are never returned.`,
+  description: `Lists the account's chatbots (they are account-wide) as seen from a project's chat. Their secret posting URLs are never returned.`,
   inputSchema: z.strictObject(chatbotInput),
   outputSchema: z.object({ items: z.array(ChatbotSchema()) }),
   annotations: READS,
@@ -176,7 +175,7 @@ export const createListChatbots = (deps: ToolDeps) =>
 const createChatbotShape = lazy(() => ({
   name: 'create_chatbot',
   title: 'Add a chatbot',
-  description: `Adds a chatbot to the account (administrators only, else PERMISSION_DENIED), registered through a project's chat. With command_url, people can call it in any chat as "!service_name ...". Take project_id from ${toolRef('list_projects')}.`,
+  description: `Adds a chatbot to the account (administrators only), registered through a project's chat. With command_url, people call it in any chat as "!service_name ...".`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     service_name: serviceName(),
@@ -210,7 +209,7 @@ export const createCreateChatbot = (deps: ToolDeps) =>
 const updateChatbotShape = lazy(() => ({
   name: 'update_chatbot',
   title: 'Change a chatbot',
-  description: `Renames a chatbot or changes its command URL, account-wide (administrators only). Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  description: `Renames a chatbot or changes its command URL, account-wide (administrators only).`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),
@@ -245,7 +244,7 @@ export const createUpdateChatbot = (deps: ToolDeps) =>
 const deleteChatbotShape = lazy(() => ({
   name: 'delete_chatbot',
   title: 'Remove a chatbot',
-  description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working. Take project_id from ${toolRef('list_projects')} and chatbot_id from ${toolRef('list_chatbots')}.`,
+  description: `Removes a chatbot from the whole account (every chat; administrators only). Its posting URL stops working.`,
   inputSchema: z.strictObject({
     ...chatbotInput,
     chatbot_id: id(`Chatbot ID, from ${toolRef('list_chatbots')}`),

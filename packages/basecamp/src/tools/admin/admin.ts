@@ -53,7 +53,7 @@ const webhookNotFound = (webhookId: number) =>
 const listWebhooksShape = lazy(() => ({
   name: 'list_webhooks',
   title: "List a project's webhooks",
-  description: `Lists a project's webhooks: URL, event types and whether each is active. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Lists a project's webhooks: URL, event types and whether each is active.`,
   inputSchema: z.strictObject({ project_id: projectId() }),
   outputSchema: z.object({ items: z.array(WebhookSchema()) }),
   annotations: READS,
@@ -78,7 +78,7 @@ export const createListWebhooks = (deps: ToolDeps) =>
 const createWebhookShape = lazy(() => ({
   name: 'create_webhook',
   title: 'Add a webhook',
-  description: `Adds a webhook to a project: Basecamp POSTs an event to payload_url (https) each time an item of the given types changes. Take project_id from ${toolRef('list_projects')}. Needs admin rights on the project.`,
+  description: `Adds a webhook to a project: Basecamp POSTs to payload_url (https) when an item of the given types changes. Needs admin rights on the project.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     payload_url: payloadUrl(),
@@ -104,7 +104,7 @@ export const createCreateWebhook = (deps: ToolDeps) =>
 const updateWebhookShape = lazy(() => ({
   name: 'update_webhook',
   title: 'Change a webhook',
-  description: `Changes a webhook's URL or event types, or pauses / resumes it (active). Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  description: `Changes a webhook's URL or event types, or pauses / resumes it (active).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
@@ -136,7 +136,7 @@ export const createUpdateWebhook = (deps: ToolDeps) =>
 const deleteWebhookShape = lazy(() => ({
   name: 'delete_webhook',
   title: 'Delete a webhook',
-  description: `Deletes a webhook for good; Basecamp stops sending to its URL. Pass webhook_id from ${toolRef('list_webhooks')}.`,
+  description: `Deletes a webhook for good; Basecamp stops sending to its URL.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     webhook_id: id(`Webhook ID, from ${toolRef('list_webhooks')}`),
@@ -186,7 +186,10 @@ const listTemplatesShape = lazy(() => ({
   title: 'List project templates',
   description: `Lists the account's project templates; create a project from one with ${toolRef('create_project_from_template')}.`,
   inputSchema: z.strictObject({
-    status: z.enum(['active', 'archived', 'trashed']).default('active').describe('Default "active"'),
+    status: z
+      .enum(['active', 'archived', 'trashed'])
+      .default('active')
+      .describe('Archived or trashed ones instead'),
     page: page(),
     limit: limit(50),
   }),
@@ -211,7 +214,7 @@ export const createListTemplates = (deps: ToolDeps) =>
 const createTemplateShape = lazy(() => ({
   name: 'create_template',
   title: 'Create a project template',
-  description: 'Creates an empty project template (fill it in Basecamp). Returns it with its ID.',
+  description: 'Creates an empty project template (fill it in Basecamp).',
   inputSchema: z.strictObject({ name: z.string().trim().min(1).max(200).describe("The template's name") }),
   outputSchema: TemplateSchema(),
   annotations: CREATES,
@@ -232,7 +235,7 @@ export const createCreateTemplate = (deps: ToolDeps) =>
 const renameTemplateShape = lazy(() => ({
   name: 'rename_template',
   title: 'Rename a project template',
-  description: `Renames a project template. Pass template_id from ${toolRef('list_templates')}.`,
+  description: `Renames a project template.`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     name: z.string().trim().min(1).max(200).describe('New name'),
@@ -257,7 +260,7 @@ export const createRenameTemplate = (deps: ToolDeps) =>
 const trashTemplateShape = lazy(() => ({
   name: 'trash_template',
   title: 'Trash a project template',
-  description: `Moves a project template to the trash. Projects made from it stay. Pass template_id from ${toolRef('list_templates')}.`,
+  description: `Moves a project template to the trash. Projects made from it stay.`,
   inputSchema: z.strictObject({ template_id: templateId() }),
   outputSchema: z.object({ template_id: z.number(), trashed: z.literal(true) }),
   annotations: DESTROYS,
@@ -294,7 +297,7 @@ const toConstruction = (raw: Raw): z.infer<ReturnType<typeof ConstructionSchema>
 const createProjectFromTemplateShape = lazy(() => ({
   name: 'create_project_from_template',
   title: 'Create a project from a template',
-  description: `Starts creating a project from a template (Basecamp copies it in the background). Returns the construction: if status is "pending", call ${toolRef('get_project_construction')} until it is "completed" to get the project.`,
+  description: `Starts creating a project from a template (Basecamp copies it in the background). While the answer's status is "pending", poll ${toolRef('get_project_construction')}.`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     name: z.string().trim().min(1).max(200).describe("The new project's name"),
@@ -323,7 +326,7 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
 const getProjectConstructionShape = lazy(() => ({
   name: 'get_project_construction',
   title: 'Check a project being created from a template',
-  description: `Says whether a project started with ${toolRef('create_project_from_template')} is ready ("completed", with the project) or still "pending". Pass its template_id and construction_id.`,
+  description: `Says whether a project started with ${toolRef('create_project_from_template')} is "completed" (with the project) or still "pending".`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     construction_id: id(`Construction ID, from ${toolRef('create_project_from_template')}`),

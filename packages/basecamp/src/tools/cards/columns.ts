@@ -23,10 +23,10 @@ const columnId = () => id(`Column ID, from ${toolRef('get_card_table')}`);
 const createCardColumnShape = lazy(() => ({
   name: 'create_card_column',
   title: 'Add a card-table column',
-  description: `Adds a column to a project's card table (before Done). Take project_id from ${toolRef('list_projects')}. Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
+  description: `Adds a column to a project's card table (before Done). Returns the new column; reorder columns with ${toolRef('move_card_column')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
     title: z.string().trim().min(1).max(200).describe("The column's name"),
     description: richText('What belongs in this column.', 5_000).optional(),
   }),
@@ -75,7 +75,7 @@ const COLUMN_COLORS = [
 const updateCardColumnShape = lazy(() => ({
   name: 'update_card_column',
   title: 'Rename or describe a column',
-  description: `Changes a card-table column's name, description or colour. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
+  description: `Changes a card-table column's name, description or colour.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: columnId(),
@@ -120,10 +120,10 @@ export const createUpdateCardColumn = (deps: ToolDeps) =>
 const moveCardColumnShape = lazy(() => ({
   name: 'move_card_column',
   title: 'Reorder card-table columns',
-  description: `Moves a column to another place in its card table (1 = leftmost). Take project_id from ${toolRef('list_projects')} and column_id from ${toolRef('get_card_table')}. Returns the card table with its columns in the new order.`,
+  description: `Moves a column to another place in its card table (1 = leftmost).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
     column_id: columnId(),
     position: z.number().int().min(1).max(100).describe('New place, 1 = leftmost'),
   }),
@@ -148,7 +148,7 @@ export const createMoveCardColumn = (deps: ToolDeps) =>
 const setCardColumnOnHoldShape = lazy(() => ({
   name: 'set_card_column_on_hold',
   title: 'Turn a column\'s "on hold" section on or off',
-  description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false). Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the column.`,
+  description: `Gives a card-table column an "on hold" section for parked cards (on_hold: true) or removes it (false).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: columnId(),
@@ -198,7 +198,7 @@ export const setCardColumnOnHold = basecampTool(
 const watchCardColumnShape = lazy(() => ({
   name: 'watch_card_column',
   title: 'Watch a card-table column',
-  description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
+  description: `Subscribes you to a card-table column (watching: true, the default), so you are notified of cards added to it, or unsubscribes you.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: columnId(),

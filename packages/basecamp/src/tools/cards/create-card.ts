@@ -8,14 +8,14 @@ import { CardSchema, columnScope, toCard } from './shapes.js';
 const createCardShape = lazy(() => ({
   name: 'create_card',
   title: 'Add a card',
-  description: `Adds a card to a card-table column (at the bottom). Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Assign people afterwards with ${toolRef('update_card')}. Returns the new card.`,
+  description: `Adds a card to a card-table column (at the bottom). Assign people afterwards with ${toolRef('update_card')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: id(`Column ID, from ${toolRef('get_card_table')}`),
     title: z.string().trim().min(1).max(1_000).describe("The card's title (plain text)"),
     content: richText('What the card is about.').optional(),
     due_on: date('Due date').optional(),
-    notify: z.boolean().default(false).describe('Notify the people assigned (default false)'),
+    notify: z.boolean().default(false).describe('Notify the people assigned'),
   }),
   outputSchema: CardSchema(),
   annotations: CREATES,

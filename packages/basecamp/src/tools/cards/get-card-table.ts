@@ -26,10 +26,10 @@ export async function readCardTable(
 const getCardTableShape = lazy(() => ({
   name: 'get_card_table',
   title: 'Get a card table and its columns',
-  description: `Returns a project's card table (Kanban board) with its columns left to right: ID, title, kind (triage, column, done), card count, on-hold state. Take project_id from ${toolRef('list_projects')}; use a column's ID with ${toolRef('list_cards')}, ${toolRef('create_card')} and ${toolRef('move_card')}.`,
+  description: `Returns a project's card table (Kanban board) with its columns left to right (ID, title, kind, card count, on hold). Column IDs are for ${toolRef('list_cards')}, ${toolRef('create_card')} and ${toolRef('move_card')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    card_table_id: dockOverride('card table'),
+    card_table_id: dockOverride(),
   }),
   outputSchema: CardTableSchema(),
   annotations: READS,

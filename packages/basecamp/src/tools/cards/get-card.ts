@@ -20,7 +20,7 @@ export const readCard = (
 const getCardShape = lazy(() => ({
   name: 'get_card',
   title: 'Get a card',
-  description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps. Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out.`,
+  description: `Returns one card with its whole description as Markdown, its column (parent), assignees, due date and steps.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),

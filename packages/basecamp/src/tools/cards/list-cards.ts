@@ -8,7 +8,7 @@ import { CardSchema, columnScope, toCard } from './shapes.js';
 const listCardsShape = lazy(() => ({
   name: 'list_cards',
   title: 'List the cards in a column',
-  description: `Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps. Pass project_id (from ${toolRef('list_projects')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out.`,
+  description: `Lists the cards of one card-table column, top to bottom, with assignees, due dates and steps.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     column_id: id(`Column ID, from ${toolRef('get_card_table')}`),

@@ -9,7 +9,7 @@ import { CardSchema, cardScope } from './shapes.js';
 const moveCardShape = lazy(() => ({
   name: 'move_card',
   title: 'Move a card to another column',
-  description: `Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position. Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and column_id (from ${toolRef('get_card_table')}); project_id may be left out. Returns the card where it is now.`,
+  description: `Moves a card to a column of the same card table (e.g. from "In progress" to "Done"), at the top or at position.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),

@@ -22,7 +22,7 @@ const stepId = () => id(`Step ID, from ${toolRef('get_card')} (its steps)`);
 const createCardStepShape = lazy(() => ({
   name: 'create_card_step',
   title: 'Add a step to a card',
-  description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Returns the new step.`,
+  description: `Adds a step (a checklist item) to a card, optionally with a due date and assignees (from ${toolRef('list_people')}).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),
@@ -53,7 +53,7 @@ export const createCreateCardStep = (deps: ToolDeps) =>
 const updateCardStepShape = lazy(() => ({
   name: 'update_card_step',
   title: 'Change a card step',
-  description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Complete it with ${toolRef('complete_card_step')}.`,
+  description: `Changes a card step's title, due date (null clears it) or assignees (replaced; [] unassigns). Complete it with ${toolRef('complete_card_step')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     step_id: stepId(),
@@ -90,7 +90,7 @@ export const createUpdateCardStep = (deps: ToolDeps) =>
 const completeCardStepShape = lazy(() => ({
   name: 'complete_card_step',
   title: 'Complete or reopen a card step',
-  description: `Marks a card step done (completed: true, the default) or not done (completed: false). Pass project_id (from ${toolRef('list_projects')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the step.`,
+  description: `Marks a card step done (completed: true, the default) or not done (completed: false).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     step_id: stepId(),
@@ -115,7 +115,7 @@ export const createCompleteCardStep = (deps: ToolDeps) =>
 const moveCardStepShape = lazy(() => ({
   name: 'move_card_step',
   title: 'Reorder a card step',
-  description: `Moves a step to another place in its card's list of steps (1 = first). Pass project_id (from ${toolRef('list_projects')}), card_id (from ${toolRef('list_cards')}) and step_id (from ${toolRef('get_card')}); project_id may be left out. Returns the card with its steps in the new order.`,
+  description: `Moves a step to another place in its card's list of steps (1 = first).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),

@@ -17,7 +17,7 @@ import { CardSchema, cardScope, toCard } from './shapes.js';
 const updateCardShape = lazy(() => ({
   name: 'update_card',
   title: 'Change a card',
-  description: `Changes a card's title, description, due date or assignees; fields left out stay as they are. due_on: null clears the date; assignee_ids replaces the assignees ([] unassigns everyone). Pass project_id (from ${toolRef('list_projects')}) and card_id (from ${toolRef('list_cards')}); project_id may be left out. Move it with ${toolRef('move_card')}.`,
+  description: `Changes a card's title, description, due date or assignees; fields left out stay. due_on null clears the date; assignee_ids replaces the assignees ([] unassigns all). Move it with ${toolRef('move_card')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     card_id: id(`Card ID, from ${toolRef('list_cards')}`),

@@ -6,6 +6,7 @@ import {
   CREATES,
   getOne,
   id,
+  isoDate,
   itemProjectId,
   LIST_BODY_CHARS,
   limit,
@@ -23,15 +24,14 @@ import { AnswerSchema, answerScope, questionScope, toAnswer } from './shapes.js'
 
 const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions')}`);
 const groupOn = () =>
-  z.iso
-    .date()
+  isoDate()
     .optional()
-    .describe("The day the answer is for (YYYY-MM-DD), default today: answer a past day's check-in with it");
+    .describe("The day the answer is for, default today: answer a past day's check-in with it");
 
 const listCheckinAnswersShape = lazy(() => ({
   name: 'list_checkin_answers',
   title: "Read a check-in question's answers",
-  description: `Lists the answers to a check-in question, newest first, as Markdown with author and day; person_id narrows them to one person's answers (all of them, on one page). Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  description: `Lists the answers to a check-in question, newest first; person_id gives one person's answers (all, on one page).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     question_id: questionId(),
@@ -88,7 +88,7 @@ export const createListCheckinAnswers = (deps: ToolDeps) =>
 const listCheckinAnswerersShape = lazy(() => ({
   name: 'list_checkin_answerers',
   title: 'Who answered a check-in question',
-  description: `Lists the people who have answered a check-in question. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Read one person's answers with ${toolRef('list_checkin_answers')} and person_id.`,
+  description: `Lists the people who have answered a check-in question. Read one person's answers with ${toolRef('list_checkin_answers')} and person_id.`,
   inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
   outputSchema: z.object({ people: z.array(PersonRefSchema) }),
   annotations: READS,
@@ -113,7 +113,7 @@ export const createListCheckinAnswerers = (deps: ToolDeps) =>
 const getCheckinAnswerShape = lazy(() => ({
   name: 'get_checkin_answer',
   title: 'Get a check-in answer',
-  description: `Returns one check-in answer, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
+  description: `Returns one check-in answer, whole, as Markdown.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),
@@ -136,7 +136,7 @@ export const createGetCheckinAnswer = (deps: ToolDeps) =>
 const answerCheckinShape = lazy(() => ({
   name: 'answer_checkin',
   title: 'Answer a check-in question',
-  description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out. Returns the answer; change it later with ${toolRef('update_checkin_answer')}.`,
+  description: `Posts your answer (Markdown) to a check-in question, for today or for group_on. Returns the answer; change it later with ${toolRef('update_checkin_answer')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     question_id: questionId(),
@@ -167,7 +167,7 @@ export const createAnswerCheckin = (deps: ToolDeps) =>
 const updateCheckinAnswerShape = lazy(() => ({
   name: 'update_checkin_answer',
   title: 'Change a check-in answer',
-  description: `Replaces the text (Markdown) of a check-in answer. Pass project_id (from ${toolRef('list_projects')}) and answer_id (from ${toolRef('list_checkin_answers')}); project_id may be left out.`,
+  description: `Replaces the text (Markdown) of a check-in answer.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     answer_id: id(`Answer ID, from ${toolRef('list_checkin_answers')}`),

@@ -26,10 +26,10 @@ const questionId = () => id(`Question ID, from ${toolRef('list_checkin_questions
 const listCheckinQuestionsShape = lazy(() => ({
   name: 'list_checkin_questions',
   title: 'List check-in questions',
-  description: `Lists a project's automatic check-in questions (e.g. "What did you work on today?") with their schedule, paused state and answer count. Take project_id from ${toolRef('list_projects')}; read answers with ${toolRef('list_checkin_answers')}.`,
+  description: `Lists a project's automatic check-in questions with their schedule, paused state and answer count. Answers: ${toolRef('list_checkin_answers')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    questionnaire_id: dockOverride('Automatic Check-ins'),
+    questionnaire_id: dockOverride(),
     page: page(),
     limit: limit(50),
   }),
@@ -60,7 +60,7 @@ export const createListCheckinQuestions = (deps: ToolDeps) =>
 const getCheckinQuestionShape = lazy(() => ({
   name: 'get_checkin_question',
   title: 'Get a check-in question',
-  description: `Returns one check-in question with its schedule, paused state and answer count. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  description: `Returns one check-in question with its schedule, paused state and answer count.`,
   inputSchema: z.strictObject({ project_id: itemProjectId(), question_id: questionId() }),
   outputSchema: QuestionSchema(),
   annotations: READS,
@@ -80,10 +80,10 @@ export const createGetCheckinQuestion = (deps: ToolDeps) =>
 const createCheckinQuestionShape = lazy(() => ({
   name: 'create_checkin_question',
   title: 'Ask a new check-in question',
-  description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00). Take project_id from ${toolRef('list_projects')}. Returns the new question.`,
+  description: `Adds an automatic check-in question to a project, asked of the project's people on a schedule (e.g. every weekday at 16:00).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    questionnaire_id: dockOverride('Automatic Check-ins'),
+    questionnaire_id: dockOverride(),
     title: z
       .string()
       .trim()
@@ -123,7 +123,7 @@ export const createCreateCheckinQuestion = (deps: ToolDeps) =>
 const updateCheckinQuestionShape = lazy(() => ({
   name: 'update_checkin_question',
   title: 'Change a check-in question',
-  description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers. Pass project_id (from ${toolRef('list_projects')}) and question_id (from ${toolRef('list_checkin_questions')}); project_id may be left out.`,
+  description: `Changes a check-in question's wording or schedule, pauses / resumes it (paused), or sets how you are notified of its answers.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     question_id: questionId(),

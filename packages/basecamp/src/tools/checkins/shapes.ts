@@ -11,7 +11,7 @@ import {
   text,
   toPersonRef,
 } from '../../shapes.js';
-import { itemScope } from '../shared.js';
+import { isoDate, itemScope } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export const AnswerSchema = lazy(() =>
     id: z.number(),
     ...inProject,
     author: PersonRefSchema.nullable(),
-    group_on: z.string().nullable().describe('The day the answer is for (YYYY-MM-DD)'),
+    group_on: z.string().nullable().describe('The day the answer is for'),
     content: z.string(),
     content_truncated: z.boolean(),
     comments_count: z.number(),
@@ -120,9 +120,9 @@ export const scheduleInput = () =>
         .min(0)
         .max(23)
         .default(16)
-        .describe('Hour it is asked, in the account time zone (default 16)'),
-      minute: z.number().int().min(0).max(59).default(0).describe('Minute (default 0)'),
-      start_date: z.iso.date().optional().describe('First day (YYYY-MM-DD), default today'),
-      end_date: z.iso.date().optional().describe('Last day (YYYY-MM-DD), default never'),
+        .describe('Hour it is asked, in the account time zone'),
+      minute: z.number().int().min(0).max(59).default(0).describe('Minute'),
+      start_date: isoDate().optional().describe('First day, default today'),
+      end_date: isoDate().optional().describe('Last day, default never'),
     })
     .describe('When the question is asked');

@@ -91,7 +91,7 @@ const kind = () =>
 const listClientItemsShape = lazy(() => ({
   name: 'list_client_items',
   title: 'List client approvals or emails',
-  description: `Lists a project's client approvals (with their status, approver and due date) or client correspondences (emails shared with the client), newest first. Take project_id from ${toolRef('list_projects')}; read the replies with ${toolRef('list_client_replies')}.`,
+  description: `Lists a project's client approvals (status, approver, due date) or correspondences (emails shared with the client), newest first. Replies: ${toolRef('list_client_replies')}.`,
   inputSchema: z.strictObject({ project_id: projectId(), kind: kind(), page: page(), limit: limit(30) }),
   outputSchema: listSchema(ClientItemSchema()),
   annotations: READS,
@@ -113,7 +113,7 @@ export const createListClientItems = (deps: ToolDeps) =>
 const getClientItemShape = lazy(() => ({
   name: 'get_client_item',
   title: 'Get a client approval or email',
-  description: `Returns one client approval or correspondence, whole, as Markdown. Pass project_id (from ${toolRef('list_projects')}), kind and item_id (from ${toolRef('list_client_items')}).`,
+  description: `Returns one client approval or correspondence, whole, as Markdown.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     kind: kind(),
@@ -144,7 +144,7 @@ export const createGetClientItem = (deps: ToolDeps) =>
 const listClientRepliesShape = lazy(() => ({
   name: 'list_client_replies',
   title: 'Read replies to a client approval or email',
-  description: `Lists the replies to a client approval or correspondence, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and the item's ID as recording_id (from ${toolRef('list_client_items')}).`,
+  description: `Lists the replies to a client approval or correspondence, oldest first.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     recording_id: id(`Approval or correspondence ID, from ${toolRef('list_client_items')}`),
@@ -171,7 +171,7 @@ export const createListClientReplies = (deps: ToolDeps) =>
 const setClientVisibilityShape = lazy(() => ({
   name: 'set_client_visibility',
   title: 'Show or hide an item from clients',
-  description: `Makes an item (message, to-do list, document, upload, ...) visible to the project's clients (visible: true) or hides it. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out. Returns the item's type and new visibility.`,
+  description: `Shows an item (message, to-do list, document, upload, ...) to the project's clients, or hides it.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -213,10 +213,10 @@ const forwardScope = (projectId: number | undefined, forwardId: number) =>
 const listEmailForwardsShape = lazy(() => ({
   name: 'list_email_forwards',
   title: 'List forwarded emails',
-  description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first, with sender and Markdown body. Take project_id from ${toolRef('list_projects')}; read replies with ${toolRef('list_forward_replies')}.`,
+  description: `Lists the emails forwarded into a project (its Email Forwards inbox), newest first. Replies: ${toolRef('list_forward_replies')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    inbox_id: dockOverride('Email Forwards inbox'),
+    inbox_id: dockOverride(),
     page: page(),
     limit: limit(30),
   }),
@@ -242,7 +242,7 @@ export const createListEmailForwards = (deps: ToolDeps) =>
 const getEmailForwardShape = lazy(() => ({
   name: 'get_email_forward',
   title: 'Get a forwarded email',
-  description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from ${toolRef('list_forward_replies')} or a link). Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
+  description: `Returns one forwarded email, whole, as Markdown, with its sender; with reply_id, one reply to it instead (from ${toolRef('list_forward_replies')} or a link).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
@@ -280,7 +280,7 @@ export const createGetEmailForward = (deps: ToolDeps) =>
 const listForwardRepliesShape = lazy(() => ({
   name: 'list_forward_replies',
   title: 'Read replies to a forwarded email',
-  description: `Lists the replies to a forwarded email, oldest first, as Markdown. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out.`,
+  description: `Lists the replies to a forwarded email, oldest first, as Markdown.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),
@@ -310,7 +310,7 @@ export const createListForwardReplies = (deps: ToolDeps) =>
 const replyToForwardShape = lazy(() => ({
   name: 'reply_to_forward',
   title: 'Reply to a forwarded email',
-  description: `Posts a reply (Markdown) on a forwarded email in Basecamp. Pass project_id (from ${toolRef('list_projects')}) and forward_id (from ${toolRef('list_email_forwards')}); project_id may be left out. Returns the reply.`,
+  description: `Posts a reply (Markdown) on a forwarded email in Basecamp.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     forward_id: id(`Forward ID, from ${toolRef('list_email_forwards')}`),

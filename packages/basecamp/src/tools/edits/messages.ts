@@ -20,7 +20,7 @@ const messageScope = (projectId: number | undefined, messageId: number) =>
 const updateMessageShape = lazy(() => ({
   name: 'update_message',
   title: 'Edit a message',
-  description: `Changes a message's subject, body (Markdown) or type (category_id, from ${toolRef('list_message_types')}). Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
+  description: `Changes a message's subject, body (Markdown) or type (category_id, from ${toolRef('list_message_types')}).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     message_id: id(`Message ID, from ${toolRef('list_messages')}`),
@@ -56,7 +56,7 @@ export const createUpdateMessage = (deps: ToolDeps) =>
 const pinMessageShape = lazy(() => ({
   name: 'pin_message',
   title: 'Pin or unpin a message',
-  description: `Pins a message to the top of its message board (pinned: true, the default) or unpins it. Pass project_id (from ${toolRef('list_projects')}) and message_id (from ${toolRef('list_messages')}); project_id may be left out.`,
+  description: `Pins a message to the top of its message board (pinned: true, the default) or unpins it.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     message_id: id(`Message ID, from ${toolRef('list_messages')}`),
@@ -107,7 +107,7 @@ export const createListMessageTypes = (deps: ToolDeps) =>
 const updateCommentShape = lazy(() => ({
   name: 'update_comment',
   title: 'Edit a comment',
-  description: `Replaces the text (Markdown) of a comment. Pass project_id (from ${toolRef('list_projects')}) and comment_id (from ${toolRef('list_comments')}); project_id may be left out. Trash a comment with ${toolRef('set_recording_status')}.`,
+  description: `Replaces the text (Markdown) of a comment. Trash a comment with ${toolRef('set_recording_status')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     comment_id: id(`Comment ID, from ${toolRef('list_comments')}`),

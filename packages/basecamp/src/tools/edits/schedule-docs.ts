@@ -18,6 +18,7 @@ import {
   CREATES,
   dockOverride,
   id,
+  isoDateTime,
   itemProjectId,
   itemScope,
   projectId,
@@ -29,24 +30,22 @@ import {
 } from '../shared.js';
 
 const time = (description: string) =>
-  z.iso
-    .datetime({ offset: true })
-    .describe(`${description} (ISO 8601 with time zone, e.g. 2026-03-15T14:00:00Z)`);
+  isoDateTime().describe(`${description}, with its time zone (e.g. 2026-03-15T14:00:00Z)`);
 
 const createScheduleEntryShape = lazy(() => ({
   name: 'create_schedule_entry',
   title: 'Add an event to a schedule',
-  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day. Take project_id from ${toolRef('list_projects')}. Returns the new entry.`,
+  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     summary: z.string().trim().min(1).max(500).describe("The event's title"),
     starts_at: time('Start'),
     ends_at: time('End'),
-    all_day: z.boolean().default(false).describe('An all-day event (default false)'),
+    all_day: z.boolean().default(false).describe('An all-day event'),
     description: richText('Details.').optional(),
     participant_ids: assigneeIds(`People taking part, by ID from ${toolRef('list_people')}`).optional(),
-    notify: z.boolean().default(false).describe('Notify the participants (default false)'),
+    notify: z.boolean().default(false).describe('Notify the participants'),
   }),
   outputSchema: ScheduleEntrySchema,
   annotations: CREATES,
@@ -86,7 +85,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
 const updateScheduleEntryShape = lazy(() => ({
   name: 'update_schedule_entry',
   title: 'Change an event',
-  description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced). Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
+  description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
@@ -131,14 +130,14 @@ export const createUpdateScheduleEntry = (deps: ToolDeps) =>
 const createDocumentShape = lazy(() => ({
   name: 'create_document',
   title: 'Write a document',
-  description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new document.`,
+  description: `Creates a document (Markdown) in a project's Docs & Files, or in one folder with folder_id (from ${toolRef('list_folders')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files'),
+    vault_id: dockOverride(),
     title: z.string().trim().min(1).max(500).describe("The document's title"),
     content: richText('The document.', 200_000),
-    draft: z.boolean().default(false).describe('Save as a draft only you see (default false: publish)'),
+    draft: z.boolean().default(false).describe('Save as a draft only you see'),
   }),
   outputSchema: DocumentSchema,
   annotations: CREATES,
@@ -171,7 +170,7 @@ export const createCreateDocument = (deps: ToolDeps) =>
 const updateDocumentShape = lazy(() => ({
   name: 'update_document',
   title: 'Edit a document',
-  description: `Changes a document's title or replaces its body (Markdown). Pass project_id (from ${toolRef('list_projects')}) and document_id (from ${toolRef('list_documents')}); project_id may be left out.`,
+  description: `Changes a document's title or replaces its body (Markdown).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     document_id: id(`Document ID, from ${toolRef('list_documents')}`),
@@ -210,11 +209,11 @@ export const createUpdateDocument = (deps: ToolDeps) =>
 const createFolderShape = lazy(() => ({
   name: 'create_folder',
   title: 'Add a Docs & Files folder',
-  description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}). Take project_id from ${toolRef('list_projects')}. Returns the new folder.`,
+  description: `Creates a folder in a project's Docs & Files, or inside another folder with folder_id (from ${toolRef('list_folders')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files'),
+    vault_id: dockOverride(),
     title: z.string().trim().min(1).max(500).describe("The folder's name"),
   }),
   outputSchema: FolderSchema,
@@ -243,7 +242,7 @@ export const createCreateFolder = (deps: ToolDeps) =>
 const renameFolderShape = lazy(() => ({
   name: 'rename_folder',
   title: 'Rename a folder',
-  description: `Renames a Docs & Files folder. Pass project_id (from ${toolRef('list_projects')}) and folder_id (from ${toolRef('list_folders')}); project_id may be left out.`,
+  description: `Renames a Docs & Files folder.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     folder_id: id(`Folder ID, from ${toolRef('list_folders')}`),
@@ -273,7 +272,7 @@ export const createRenameFolder = (deps: ToolDeps) =>
 const updateUploadShape = lazy(() => ({
   name: 'update_upload',
   title: 'Rename or describe a file',
-  description: `Renames an uploaded file (name without its extension) or replaces its description (Markdown). Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out.`,
+  description: `Renames an uploaded file (name without its extension) or replaces its description (Markdown).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),

@@ -36,6 +36,15 @@ const TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',
 };
 
+const BASE64 = z.base64();
+
+/** Base64 validated by `z.base64()` with its message, listed without its pattern. */
+const base64 = () =>
+  z
+    .string()
+    .refine((value) => BASE64.safeParse(value).success, { message: 'Invalid base64-encoded string' })
+    .meta({ contentEncoding: 'base64' });
+
 /** The fields a tool takes for one file: a path in the upload directory, or base64 content. */
 export const fileInput = {
   path: z
@@ -44,15 +53,14 @@ export const fileInput = {
     .max(4_096)
     .optional()
     .describe(
-      'A file on the machine running this server, inside its upload directory (BASECAMP_UPLOAD_DIR): relative to it, or absolute. Give path or content_base64',
+      "A file in this server's upload directory (BASECAMP_UPLOAD_DIR), relative to it or absolute; or give content_base64",
     ),
-  content_base64: z
-    .base64()
+  content_base64: base64()
     .min(1)
     .max(MAX_BASE64_CHARS)
     .optional()
     .describe(
-      `The file's bytes, base64-encoded (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Give path or content_base64`,
+      `The file's bytes, base64-encoded (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB), with filename`,
     ),
   filename: z
     .string()
@@ -61,15 +69,13 @@ export const fileInput = {
     .max(255)
     .refine((name) => !/[/\\\0]/.test(name), 'a file name, without folders')
     .optional()
-    .describe(
-      'File name with extension, e.g. "plan.pdf". Needed with content_base64; default: the name in path',
-    ),
+    .describe('With extension, e.g. "plan.pdf"; default: the name in path'),
   content_type: z
     .string()
     .regex(/^[\w.+-]+\/[\w.+-]+$/, 'a media type like image/png')
     .max(255)
     .optional()
-    .describe('Media type, e.g. "image/png"; default: from the extension. image/* is shown as an image'),
+    .describe('e.g. "image/png"; default: from the extension'),
 };
 
 export interface FileInput {

@@ -41,11 +41,11 @@ type Raw = Record<string, unknown>;
 const uploadFileShape = lazy(() => ({
   name: 'upload_file',
   title: 'Upload a file to Docs & Files',
-  description: `Uploads a file into a project's Docs & Files (or a folder of it, folder_id from ${toolRef('list_folders')}), with an optional description. Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the upload.`,
+  description: `Uploads a file into a project's Docs & Files (or a folder), with an optional description.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),
-    vault_id: dockOverride('Docs & Files vault'),
+    vault_id: dockOverride(),
     ...fileInput,
     description: richText('What the file is.', 20_000).optional(),
     name: z
@@ -103,7 +103,7 @@ const ATTACHABLE: Record<string, { path: string; label: string }> = {
 const attachFileShape = lazy(() => ({
   name: 'attach_file',
   title: 'Attach a file to a message, document or comment',
-  description: `Attaches a file (an image is shown inline, anything else as a file to download) at the end of a message, document or comment. Give the file as path (inside the server's upload directory) or as content_base64 with filename, and the item's ID as recording_id (from ${toolRef('list_messages')}, ${toolRef('list_documents')} or ${toolRef('list_comments')}); project_id may be left out. To add a file to Docs & Files on its own, use ${toolRef('upload_file')}.`,
+  description: `Attaches a file at the end of a message, document or comment (an image inline, anything else as a download). A file on its own in Docs & Files: ${toolRef('upload_file')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id('ID of the message, document or comment to attach the file to'),
@@ -178,10 +178,10 @@ const chatNotFound = (chat: number) =>
 const listChatUploadsShape = lazy(() => ({
   name: 'list_chat_uploads',
   title: 'List files posted in a chat',
-  description: `Lists the files posted in a project's chat (Campfire), newest first: name, type, size, download URL, who posted it and when. Take project_id from ${toolRef('list_projects')}; with two chats the error lists them: call again with chat_id.`,
+  description: `Lists the files posted in a project's chat (Campfire), newest first, with download URLs.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     page: page(),
     limit: limit(30),
   }),
@@ -207,10 +207,10 @@ export const createListChatUploads = (deps: ToolDeps) =>
 const uploadChatFileShape = lazy(() => ({
   name: 'upload_chat_file',
   title: 'Post a file in a chat',
-  description: `Posts a file as a line of a project's chat (Campfire). Give the file as path (inside the server's upload directory) or as content_base64 with filename. Take project_id from ${toolRef('list_projects')}. Returns the chat line with the file.`,
+  description: `Posts a file as a line of a project's chat (Campfire).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     ...fileInput,
   }),
   outputSchema: CampfireLineSchema,
@@ -265,8 +265,7 @@ async function account(deps: ToolDeps, signal: AbortSignal) {
 const setAccountLogoShape = lazy(() => ({
   name: 'set_account_logo',
   title: "Set the account's logo",
-  description:
-    "Uploads or replaces the Basecamp account's logo (PNG, JPEG, GIF, WebP, AVIF or HEIC, at most 5 MB; administrators and owners only). Give the image as path (inside the server's upload directory) or as content_base64 with filename. Returns the account.",
+  description: `Uploads or replaces the account's logo (PNG, JPEG, GIF, WebP, AVIF or HEIC, at most 5 MB; administrators and owners only).`,
   inputSchema: z.strictObject(fileInput),
   outputSchema: AccountSchema(),
   annotations: SETS_STATE,
@@ -290,7 +289,7 @@ const removeAccountLogoShape = lazy(() => ({
   name: 'remove_account_logo',
   title: "Remove the account's logo",
   description:
-    "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead. Returns the account.",
+    "Removes the Basecamp account's logo for everyone (administrators and owners only); Basecamp shows its name instead.",
   inputSchema: z.strictObject({}),
   outputSchema: AccountSchema(),
   annotations: DESTROYS,

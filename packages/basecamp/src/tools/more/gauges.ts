@@ -10,6 +10,7 @@ import {
   id,
   itemProjectId,
   itemRoute,
+  positiveId,
   projectId,
   READS,
   richText,
@@ -51,14 +52,9 @@ const projectNotFound = (project: number) =>
 const listGaugesShape = lazy(() => ({
   name: 'list_gauges',
   title: 'Project progress gauges',
-  description:
-    'Lists the progress gauges of projects that have one switched on: how far along each is (0-100), the previous reading, and its color. project_ids narrows it.',
+  description: `Lists the progress gauges (0-100, previous reading, color) of projects that have one switched on.`,
   inputSchema: z.strictObject({
-    project_ids: z
-      .array(id(`Project ID, from ${toolRef('list_projects')}`))
-      .max(50)
-      .optional()
-      .describe('Only these projects'),
+    project_ids: z.array(positiveId()).max(50).optional().describe('Only these projects'),
   }),
   outputSchema: z.object({ items: z.array(GaugeSchema()) }),
   annotations: READS,
@@ -94,7 +90,7 @@ export const createListGauges = (deps: ToolDeps) =>
 const setGaugeShape = lazy(() => ({
   name: 'set_gauge',
   title: "Switch a project's gauge on or off",
-  description: `Switches a project's progress gauge on (enabled: true) or off. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Switches a project's progress gauge on (enabled: true) or off.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     enabled: z.boolean().describe('true: show the gauge; false: hide it'),
@@ -144,11 +140,11 @@ export const createListGaugeNeedles = (deps: ToolDeps) =>
 const addGaugeNeedleShape = lazy(() => ({
   name: 'add_gauge_needle',
   title: 'Record project progress',
-  description: `Records how far along a project is (position 0-100) with a color (green, yellow, red) and an optional note (Markdown). The project's gauge must be on (${toolRef('set_gauge')}). Take project_id from ${toolRef('list_projects')}.`,
+  description: `Records how far along a project is (position 0-100) with a color and an optional note. The project's gauge must be on (${toolRef('set_gauge')}).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     position: z.number().int().min(0).max(100).describe('Percent done, 0-100'),
-    color: z.enum(['green', 'yellow', 'red']).default('green').describe('Default green'),
+    color: z.enum(['green', 'yellow', 'red']).default('green').describe('Needle colour'),
     description: richText('What changed.', 10_000).optional(),
   }),
   outputSchema: NeedleSchema(),
@@ -182,7 +178,7 @@ export const createAddGaugeNeedle = (deps: ToolDeps) =>
 const updateGaugeNeedleShape = lazy(() => ({
   name: 'update_gauge_needle',
   title: 'Edit a progress note',
-  description: `Replaces the note (Markdown) of a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  description: `Replaces the note (Markdown) of a gauge needle.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),
@@ -215,7 +211,7 @@ export const createUpdateGaugeNeedle = (deps: ToolDeps) =>
 const deleteGaugeNeedleShape = lazy(() => ({
   name: 'delete_gauge_needle',
   title: 'Delete a progress reading',
-  description: `Deletes a gauge needle. Pass needle_id from ${toolRef('list_gauge_needles')}.`,
+  description: `Deletes a gauge needle.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     needle_id: id(`Needle ID, from ${toolRef('list_gauge_needles')}`),

@@ -63,7 +63,7 @@ const createLineupMarkerShape = lazy(() => ({
   name: 'create_lineup_marker',
   title: 'Add a Lineup marker',
   description:
-    "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects). Returns the new marker.",
+    "Adds a named date to the account's Lineup (every member sees it on the timeline of all projects).",
   inputSchema: z.strictObject({ name: markerName(), date: date('The date to mark') }),
   outputSchema: MarkerSchema(),
   annotations: CREATES,
@@ -94,7 +94,7 @@ export const createCreateLineupMarker = (deps: ToolDeps) =>
 const updateLineupMarkerShape = lazy(() => ({
   name: 'update_lineup_marker',
   title: 'Change a Lineup marker',
-  description: `Renames a Lineup marker or moves it to another date. marker_id from ${toolRef('list_lineup_markers')}.`,
+  description: `Renames a Lineup marker or moves it to another date.`,
   inputSchema: z.strictObject({
     marker_id: id(`Marker ID, from ${toolRef('list_lineup_markers')}`),
     name: markerName().optional(),
@@ -149,10 +149,10 @@ export const createDeleteLineupMarker = (deps: ToolDeps) =>
 const updateScheduleSettingsShape = lazy(() => ({
   name: 'update_schedule_settings',
   title: "Show due to-dos and cards on a project's schedule",
-  description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Sets whether a project's schedule also shows the due dates of its to-dos and cards (include_due_assignments), besides its own events.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    schedule_id: dockOverride('schedule'),
+    schedule_id: dockOverride(),
     include_due_assignments: z
       .boolean()
       .describe('true: the schedule lists to-dos and cards on their due dates; false: only events'),

@@ -25,8 +25,7 @@ const toPreferences = (raw: Raw): z.infer<ReturnType<typeof PreferencesSchema>> 
 const myPreferencesShape = lazy(() => ({
   name: 'my_preferences',
   title: 'Your time zone and formats',
-  description:
-    'Returns the signed-in person\'s time zone, first day of the week and time format. Use the time zone to turn "tomorrow at 9" into the dates and times Basecamp expects.',
+  description: `Returns your time zone, first day of the week and time format: use the time zone to turn "tomorrow at 9" into Basecamp's dates and times.`,
   inputSchema: z.strictObject({}),
   outputSchema: PreferencesSchema(),
   annotations: READS,
@@ -45,7 +44,7 @@ const profileText = (description: string, max: number) =>
 const updateMyProfileShape = lazy(() => ({
   name: 'update_my_profile',
   title: 'Change your profile',
-  description: `Changes the signed-in person's own profile (name, title, bio, location) and preferences (time zone, first day of the week, time format). Pass only what changes. Returns the profile (as ${toolRef('get_person')} does) and the preferences.`,
+  description: `Changes your own profile (name, title, bio, location) and preferences (time zone, week start, time format). Pass only what changes.`,
   inputSchema: z.strictObject({
     name: profileText('Display name', 255),
     title: profileText('Job title', 255),
@@ -116,7 +115,7 @@ const ReminderSchema = lazy(() =>
 const listCheckinRemindersShape = lazy(() => ({
   name: 'list_checkin_reminders',
   title: 'Check-ins waiting for your answer',
-  description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer one with ${toolRef('answer_checkin')} (project_id and question_id from the question).`,
+  description: `Lists the check-in questions waiting for your answer, across projects, with the day each answer is for. Answer with ${toolRef('answer_checkin')}.`,
   inputSchema: z.strictObject({ page: page(), limit: limit(30) }),
   outputSchema: listSchema(ReminderSchema()),
   annotations: READS,

@@ -22,6 +22,7 @@ import {
   getOne,
   ITEM_BODY_CHARS,
   id,
+  isoDate,
   itemProjectId,
   itemScope,
   LIST_BODY_CHARS,
@@ -37,11 +38,11 @@ type Raw = Record<string, unknown>;
 const getScheduleEntryShape = lazy(() => ({
   name: 'get_schedule_entry',
   title: 'Get an event',
-  description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence. Pass project_id (from ${toolRef('list_projects')}) and entry_id (from ${toolRef('list_schedule_entries')}); project_id may be left out.`,
+  description: `Returns one schedule entry with its description as Markdown, participants and recurrence; for a repeating entry, date gives that day's occurrence.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),
-    date: z.iso.date().optional().describe('For a repeating entry: the day of the occurrence (YYYY-MM-DD)'),
+    date: isoDate().optional().describe('For a repeating entry: the day of the occurrence'),
   }),
   outputSchema: ScheduleEntrySchema,
   annotations: READS,
@@ -75,8 +76,8 @@ const upcomingScheduleShape = lazy(() => ({
   description:
     'Lists the schedule entries of every project between two days (default: from today on), and the repeating ones, for "what is coming up".',
   inputSchema: z.strictObject({
-    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+    from: isoDate().optional().describe('First day'),
+    to: isoDate().optional().describe('Last day'),
   }),
   outputSchema: z.object({
     entries: z.array(ScheduleEntrySchema),
@@ -112,7 +113,7 @@ const uploadScope = (projectId: number | undefined, uploadId: number) =>
 const getUploadShape = lazy(() => ({
   name: 'get_upload',
   title: 'Get an uploaded file',
-  description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. Pass project_id (from ${toolRef('list_projects')}) and upload_id (from ${toolRef('list_uploads')}); project_id may be left out. versions: true lists its earlier versions instead.`,
+  description: `Returns one uploaded file: name, type, size, download URL and description as Markdown. versions: true lists its earlier versions instead.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     upload_id: id(`Upload ID, from ${toolRef('list_uploads')}`),
@@ -179,7 +180,7 @@ export const createCreateMessageType = (deps: ToolDeps) =>
 const updateMessageTypeShape = lazy(() => ({
   name: 'update_message_type',
   title: 'Change a message type',
-  description: `Renames a message type or changes its icon. Pass type_id from ${toolRef('list_message_types')}.`,
+  description: `Renames a message type or changes its icon.`,
   inputSchema: z.strictObject({
     type_id: id(`Message type ID, from ${toolRef('list_message_types')}`),
     name: z.string().trim().min(1).max(100).optional().describe('New name'),
@@ -208,7 +209,7 @@ export const createUpdateMessageType = (deps: ToolDeps) =>
 const deleteMessageTypeShape = lazy(() => ({
   name: 'delete_message_type',
   title: 'Delete a message type',
-  description: `Deletes a message type; its messages stay, without a type. Pass type_id from ${toolRef('list_message_types')}.`,
+  description: `Deletes a message type; its messages stay, without a type.`,
   inputSchema: z.strictObject({ type_id: id(`Message type ID, from ${toolRef('list_message_types')}`) }),
   outputSchema: z.object({ type_id: z.number(), deleted: z.literal(true) }),
   annotations: DESTROYS,
@@ -251,7 +252,7 @@ export const createListPingablePeople = (deps: ToolDeps) =>
 const assignedTodosShape = lazy(() => ({
   name: 'assigned_todos',
   title: "A person's open to-dos",
-  description: `Lists the open to-dos assigned to one person across projects (person_id from ${toolRef('list_people')}). Without person_id: the people who have to-dos assigned, to pick from. For your own, ${toolRef('my_assignments')}.`,
+  description: `Lists the open to-dos assigned to one person across projects; without person_id, the people who have some. For your own: ${toolRef('my_assignments')}.`,
   inputSchema: z.strictObject({ person_id: id(`Person ID, from ${toolRef('list_people')}`).optional() }),
   outputSchema: z.object({ people: z.array(PersonRefSchema), todos: z.array(TodoSchema) }),
   annotations: READS,

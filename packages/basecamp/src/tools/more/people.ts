@@ -2,7 +2,7 @@ import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 import { lazy, number, PersonRefSchema, record, records, text, toPersonRef } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { id, READS, SETS_STATE, type ToolDeps } from '../shared.js';
+import { id, isoDate, READS, SETS_STATE, type ToolDeps } from '../shared.js';
 
 type Raw = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ const toNotification = (raw: Raw, unread: boolean): z.infer<ReturnType<typeof No
 const myNotificationsShape = lazy(() => ({
   name: 'my_notifications',
   title: 'Your notifications',
-  description: `Lists your Basecamp notifications (Hey! menu): unread ones first, then recently read, with the item's type, title, project, author and an excerpt. Mark them read with ${toolRef('mark_notifications_read')}.`,
+  description: `Lists your notifications (Hey! menu): unread first, then recently read. Mark them read with ${toolRef('mark_notifications_read')}.`,
   inputSchema: z.strictObject({
     page: z.number().int().min(1).max(100).default(1).describe('Page, from 1'),
   }),
@@ -120,13 +120,13 @@ const toOutOfOffice = (raw: Raw): z.infer<ReturnType<typeof OutOfOfficeSchema>> 
 const outOfOfficeShape = lazy(() => ({
   name: 'out_of_office',
   title: 'Out of office: read or set',
-  description: `Reads whether a person is out of office, or sets it (start_date and end_date) or clears it (clear: true). person_id from ${toolRef('list_people')}; setting someone else's needs admin rights.`,
+  description: `Reads whether a person is out of office, sets it (start_date, end_date) or clears it (clear: true). Setting someone else's needs admin rights.`,
   inputSchema: z.strictObject({
     person_id: id(
       `Person ID, from ${toolRef('list_people')} (${toolRef('get_person')} without an ID gives yours)`,
     ),
-    start_date: z.iso.date().optional().describe('Away from (YYYY-MM-DD); with end_date, sets it'),
-    end_date: z.iso.date().optional().describe('Away until (YYYY-MM-DD)'),
+    start_date: isoDate().optional().describe('Away from; with end_date, sets it'),
+    end_date: isoDate().optional().describe('Away until'),
     clear: z.boolean().default(false).describe('true: back in office (clears it)'),
   }),
   outputSchema: OutOfOfficeSchema(),

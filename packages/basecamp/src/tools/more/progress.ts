@@ -49,8 +49,7 @@ const toEvent = (raw: Raw): z.infer<ReturnType<typeof EventSchema>> => {
 const latestActivityShape = lazy(() => ({
   name: 'latest_activity',
   title: 'Latest activity',
-  description:
-    "What happened lately, newest first (Basecamp's activity timeline): across the account, in one project (project_id), or by one person (person_id, their latest 50).",
+  description: `What happened lately, newest first (Basecamp's activity timeline): across the account, in one project, or by one person (their latest 50).`,
   inputSchema: z.strictObject({
     project_id: id(`Only this project, from ${toolRef('list_projects')}`).optional(),
     person_id: id(`Only what this person did, from ${toolRef('list_people')}`).optional(),

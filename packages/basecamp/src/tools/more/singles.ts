@@ -18,7 +18,7 @@ import {
 const getCommentShape = lazy(() => ({
   name: 'get_comment',
   title: 'Get a comment',
-  description: `Returns one comment, whole, as Markdown, with its author and the item it is on (parent). Use it for a comment ID from a link, a notification or ${toolRef('search')}; ${toolRef('list_comments')} lists all comments of an item. project_id may be left out.`,
+  description: `Returns one comment, whole, with its author and the item it is on. For a comment ID from a link, a notification or ${toolRef('search')}; all of an item's comments: ${toolRef('list_comments')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     comment_id: id(`Comment ID (the number after "comment_" in a link), from ${toolRef('list_comments')}`),
@@ -46,10 +46,10 @@ export const createGetComment = (deps: ToolDeps) =>
 const getChatLineShape = lazy(() => ({
   name: 'get_chat_line',
   title: 'Get one chat line',
-  description: `Returns one line of a project chat, whole (a long line is cut short in ${toolRef('list_campfire_lines')}), with its author, or the file it carries. Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')} or a link.`,
+  description: `Returns one chat line, whole (${toolRef('list_campfire_lines')} cuts long ones), with its author or the file it carries.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
   }),
   outputSchema: CampfireLineSchema,

@@ -5,6 +5,7 @@ import { basecampTool } from '../../toolsets.js';
 import {
   CREATES,
   id,
+  isoDate,
   itemProjectId,
   itemRoute,
   itemScope,
@@ -56,13 +57,12 @@ const hours = () =>
 const listTimesheetShape = lazy(() => ({
   name: 'list_timesheet',
   title: 'Time logged',
-  description:
-    'Lists time entries, newest first: on one item (recording_id), in one project (project_id), or across the account (neither); from / to (YYYY-MM-DD) and person_id narrow it. Totals are yours to add up.',
+  description: `Lists time entries, newest first: on one item (recording_id), in one project (project_id) or across the account; from, to and person_id narrow it.`,
   inputSchema: z.strictObject({
     project_id: id(`Project ID, from ${toolRef('list_projects')}`).optional(),
     recording_id: id('Item ID (to-do, card, ...), from a list tool').optional(),
-    from: z.iso.date().optional().describe('First day (YYYY-MM-DD)'),
-    to: z.iso.date().optional().describe('Last day (YYYY-MM-DD)'),
+    from: isoDate().optional().describe('First day'),
+    to: isoDate().optional().describe('Last day'),
     person_id: id(`Only this person, from ${toolRef('list_people')}`).optional(),
   }),
   outputSchema: z.object({ items: z.array(EntrySchema()) }),
@@ -93,11 +93,11 @@ export const createListTimesheet = (deps: ToolDeps) =>
 const logTimeShape = lazy(() => ({
   name: 'log_time',
   title: 'Log time on an item',
-  description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out. The project's timesheet must be on in Basecamp.`,
+  description: `Logs time spent on an item (to-do, card, ...) for a day, for you or for person_id. The project's timesheet must be on in Basecamp.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id('Item ID (to-do, card, ...), from a list tool'),
-    date: z.iso.date().describe('The day (YYYY-MM-DD)'),
+    date: isoDate().describe('The day'),
     hours: hours(),
     person_id: id(`Who did the work, from ${toolRef('list_people')} (default: you)`).optional(),
   }),
@@ -130,11 +130,11 @@ export const createLogTime = (deps: ToolDeps) =>
 const updateTimeEntryShape = lazy(() => ({
   name: 'update_time_entry',
   title: 'Correct a time entry',
-  description: `Changes a time entry's day, hours or person. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  description: `Changes a time entry's day, hours or person.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),
-    date: z.iso.date().optional().describe('New day (YYYY-MM-DD)'),
+    date: isoDate().optional().describe('New day'),
     hours: hours().optional(),
     person_id: id(`New person, from ${toolRef('list_people')}`).optional(),
   }),
@@ -166,7 +166,7 @@ export const createUpdateTimeEntry = (deps: ToolDeps) =>
 const getTimeEntryShape = lazy(() => ({
   name: 'get_time_entry',
   title: 'Get a time entry',
-  description: `Returns one time entry: day, hours, person and the item it is on. Pass entry_id from ${toolRef('list_timesheet')}.`,
+  description: `Returns one time entry: day, hours, person and the item it is on.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Time entry ID, from ${toolRef('list_timesheet')}`),

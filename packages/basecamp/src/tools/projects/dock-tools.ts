@@ -25,7 +25,7 @@ async function freshDock(deps: ToolDeps, projectId: number, signal: AbortSignal)
 const updateProjectToolShape = lazy(() => ({
   name: 'update_project_tool',
   title: "Switch, rename or move a project's tool",
-  description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it on or off (off hides it and its content from the project, nothing is deleted), rename it, or move it to another place in the project's tool bar. Take project_id from ${toolRef('list_projects')} and tool_id from ${toolRef('get_project_tools')}. Returns the project's tools.`,
+  description: `Changes one tool of a project (message board, to-dos, Docs & Files, chat, schedule, card table, check-ins, email forwards): switch it off (hidden, nothing deleted) or on, rename it, or move it in the tool bar.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     tool_id: toolId(),
@@ -93,7 +93,7 @@ export const createUpdateProjectTool = (deps: ToolDeps) =>
 const addProjectToolShape = lazy(() => ({
   name: 'add_project_tool',
   title: 'Add a second chat, board or other tool to a project',
-  description: `Adds a new tool to a project by copying the kind of an existing one (e.g. a second chat "Q&A" next to the first, or another to-do set); it starts empty. Take project_id from ${toolRef('list_projects')} and source_tool_id (the tool whose kind to copy) from ${toolRef('get_project_tools')}. Returns the project's tools with the new one.`,
+  description: `Adds a new, empty tool to a project by copying the kind of an existing one (e.g. a second chat, or another to-do set).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     source_tool_id: toolId(`ID of an existing tool of the kind to add, from ${toolRef('get_project_tools')}`),

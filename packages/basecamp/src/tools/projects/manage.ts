@@ -10,7 +10,17 @@ import {
   toProject,
 } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
-import { CREATES, DESTROYS, id, projectId, READS, SETS_STATE, send, type ToolDeps } from '../shared.js';
+import {
+  CREATES,
+  DESTROYS,
+  id,
+  positiveId,
+  projectId,
+  READS,
+  SETS_STATE,
+  send,
+  type ToolDeps,
+} from '../shared.js';
 
 const projectScope = (project: number) => ({
   projectId: undefined,
@@ -24,7 +34,7 @@ const description = () => z.string().trim().max(2_000).describe('What the projec
 const createProjectShape = lazy(() => ({
   name: 'create_project',
   title: 'Create a project',
-  description: `Creates a Basecamp project with its default tools; you are its first member (add people with ${toolRef('update_project_access')}). Returns the project with its ID and enabled tools. An account at its plan limit answers LIMIT_EXCEEDED.`,
+  description: `Creates a project with its default tools, you as its first member (add people with ${toolRef('update_project_access')}). At the plan's limit: LIMIT_EXCEEDED.`,
   inputSchema: z.strictObject({
     name: name().describe("The project's name (unique among active projects)"),
     description: description().optional(),
@@ -51,7 +61,7 @@ export const createCreateProject = (deps: ToolDeps) =>
 const updateProjectShape = lazy(() => ({
   name: 'update_project',
   title: 'Rename or describe a project',
-  description: `Changes a project's name or description. Take project_id from ${toolRef('list_projects')}.`,
+  description: `Changes a project's name or description.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     name: name().optional().describe('New name'),
@@ -85,7 +95,7 @@ export const createUpdateProject = (deps: ToolDeps) =>
 const trashProjectShape = lazy(() => ({
   name: 'trash_project',
   title: 'Trash a project',
-  description: `Moves a whole project, with everything in it, to the trash (an admin can restore it in Basecamp for 30 days). Take project_id from ${toolRef('list_projects')}. Pass confirm_name with the exact project name, so the wrong project is never trashed.`,
+  description: `Moves a whole project, with everything in it, to the trash (an admin can restore it for 30 days). confirm_name must be the exact project name.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     confirm_name: z
@@ -119,19 +129,19 @@ export const createTrashProject = (deps: ToolDeps) =>
 const updateProjectAccessShape = lazy(() => ({
   name: 'update_project_access',
   title: 'Add or remove people on a project',
-  description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Take project_id from ${toolRef('list_projects')}. Returns who was added and who was removed.`,
+  description: `Gives people access to a project (grant) or takes it away (revoke), by person ID from ${toolRef('list_people')}. Returns who was added and who was removed.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     grant: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to add'),
+      .describe(`People to add (${toolRef('list_people')})`),
     revoke: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to remove'),
+      .describe(`People to remove (${toolRef('list_people')})`),
   }),
   outputSchema: z.object({ granted: z.array(PersonRefSchema), revoked: z.array(PersonRefSchema) }),
   annotations: DESTROYS,

@@ -22,6 +22,7 @@ import {
   limit,
   listPage,
   page,
+  positiveId,
   projectId,
   projectRoute,
   READS,
@@ -61,7 +62,7 @@ const toSubscription = (raw: Raw): z.infer<ReturnType<typeof SubscriptionSchema>
 const getSubscribersShape = lazy(() => ({
   name: 'get_subscribers',
   title: 'Who is notified about an item',
-  description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are. Pass project_id (from ${toolRef('list_projects')}) and the item ID as recording_id; project_id may be left out.`,
+  description: `Lists who is subscribed to an item's comments (notified of each new one), and whether you are.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -86,21 +87,21 @@ export const createGetSubscribers = (deps: ToolDeps) =>
 const updateSubscribersShape = lazy(() => ({
   name: 'update_subscribers',
   title: 'Subscribe or unsubscribe people',
-  description: `Changes who is notified about an item's comments: yourself (me: true subscribes, false unsubscribes) or other people by ID from ${toolRef('list_people')} (add, remove). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Changes who is notified of an item's comments: yourself (me) or other people (add, remove).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
     me: z.boolean().optional().describe('true: subscribe yourself; false: unsubscribe yourself'),
     add: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to subscribe'),
+      .describe(`People to subscribe (${toolRef('list_people')})`),
     remove: z
-      .array(id(`Person ID, from ${toolRef('list_people')}`))
+      .array(positiveId())
       .max(100)
       .default([])
-      .describe('People to unsubscribe'),
+      .describe(`People to unsubscribe (${toolRef('list_people')})`),
   }),
   outputSchema: SubscriptionSchema(),
   annotations: SETS_STATE,
@@ -155,7 +156,7 @@ const boostsPath = (recordingId: number, eventId: number | undefined) =>
 const listBoostsShape = lazy(() => ({
   name: 'list_boosts',
   title: 'List boosts',
-  description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}). Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Lists the boosts (short reactions) on an item, or on one of its events with event_id (from ${toolRef('list_events')}).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -183,7 +184,7 @@ export const createListBoosts = (deps: ToolDeps) =>
 const boostShape = lazy(() => ({
   name: 'boost',
   title: 'Boost an item',
-  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id. Pass project_id (from ${toolRef('list_projects')}) and recording_id; project_id may be left out.`,
+  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
@@ -253,7 +254,7 @@ const ChatSchema = lazy(() =>
 const listChatsShape = lazy(() => ({
   name: 'list_chats',
   title: 'List chats',
-  description: `Lists every project chat (Campfire) you can see, with its project; a project's chat_id for ${toolRef('list_campfire_lines')} and ${toolRef('post_campfire_line')} when it has more than one.`,
+  description: `Lists every project chat (Campfire) you can see, with its project: the chat_id to pass when a project has more than one.`,
   inputSchema: z.strictObject({ page: page(), limit: limit(50) }),
   outputSchema: listSchema(ChatSchema()),
   annotations: READS,
@@ -285,10 +286,10 @@ export const createListChats = (deps: ToolDeps) =>
 const deleteCampfireLineShape = lazy(() => ({
   name: 'delete_campfire_line',
   title: 'Delete your chat line',
-  description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED). Take project_id from ${toolRef('list_projects')} and line_id from ${toolRef('list_campfire_lines')}.`,
+  description: `Deletes one of your own lines from a project chat (someone else's is PERMISSION_DENIED).`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    chat_id: dockOverride('chat (Campfire)'),
+    chat_id: dockOverride(),
     line_id: id(`Line ID, from ${toolRef('list_campfire_lines')}`),
   }),
   outputSchema: z.object({ line_id: z.number(), deleted: z.literal(true) }),

@@ -55,8 +55,8 @@ const notFound = (todoset: number) =>
 const getHillChartShape = lazy(() => ({
   name: 'get_hill_chart',
   title: "Get a project's hill chart",
-  description: `Returns the hill chart of a project's to-dos: where each tracked to-do list stands, from figuring it out (uphill) to making it happen (downhill). Take project_id from ${toolRef('list_projects')}.`,
-  inputSchema: z.strictObject({ project_id: projectId(), todoset_id: dockOverride('to-do set') }),
+  description: `Returns the hill chart of a project's to-dos: where each tracked to-do list stands, from figuring it out (uphill) to making it happen (downhill).`,
+  inputSchema: z.strictObject({ project_id: projectId(), todoset_id: dockOverride() }),
   outputSchema: HillChartSchema(),
   annotations: READS,
 }));
@@ -87,10 +87,10 @@ const listIds = (description: string) =>
 const trackOnHillChartShape = lazy(() => ({
   name: 'track_on_hill_chart',
   title: 'Choose the to-do lists on a hill chart',
-  description: `Adds to-do lists to a project's hill chart (track) or takes them off (untrack); tracking the first list turns the chart on. Take project_id from ${toolRef('list_projects')} and list IDs from ${toolRef('list_todolists')}. Returns the chart.`,
+  description: `Adds to-do lists to a project's hill chart (track) or takes them off (untrack); tracking the first list turns the chart on.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     track: listIds('Lists to show on the hill chart'),
     untrack: listIds('Lists to take off it'),
   }),

@@ -31,7 +31,7 @@ const groupScope = (projectId: number | undefined, groupId: number) => ({
 const getTodolistShape = lazy(() => ({
   name: 'get_todolist',
   title: 'Get a to-do list',
-  description: `Returns one to-do list (or group) with its description as Markdown and progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out.`,
+  description: `Returns one to-do list (or group) with its description as Markdown and progress.`,
   inputSchema: z.strictObject({ project_id: itemProjectId(), todolist_id: todolistId() }),
   outputSchema: TodolistSchema,
   annotations: READS,
@@ -51,10 +51,10 @@ export const createGetTodolist = (deps: ToolDeps) =>
 const createTodolistShape = lazy(() => ({
   name: 'create_todolist',
   title: 'Add a to-do list',
-  description: `Adds a to-do list to a project's To-dos. Take project_id from ${toolRef('list_projects')}. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
+  description: `Adds a to-do list to a project's To-dos. Returns the new list; add to-dos with ${toolRef('create_todo')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
-    todoset_id: dockOverride('to-do set'),
+    todoset_id: dockOverride(),
     name: z.string().trim().min(1).max(500).describe("The list's name"),
     description: richText('What the list is for.').optional(),
   }),
@@ -88,7 +88,7 @@ export const createCreateTodolist = (deps: ToolDeps) =>
 const updateTodolistShape = lazy(() => ({
   name: 'update_todolist',
   title: 'Rename or describe a to-do list',
-  description: `Changes a to-do list's (or group's) name or description. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')} or ${toolRef('list_todolist_groups')}); project_id may be left out.`,
+  description: `Changes a to-do list's (or group's) name or description.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: todolistId(),
@@ -125,7 +125,7 @@ export const createUpdateTodolist = (deps: ToolDeps) =>
 const listTodolistGroupsShape = lazy(() => ({
   name: 'list_todolist_groups',
   title: "List a to-do list's groups",
-  description: `Lists the groups (sections) inside a to-do list, in order, with their progress. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. A group works like a list: ${toolRef('list_todos')} and ${toolRef('create_todo')} take its ID as todolist_id.`,
+  description: `Lists the groups (sections) of a to-do list, in order, with their progress. ${toolRef('list_todos')} and ${toolRef('create_todo')} take a group's ID as todolist_id.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: todolistId(),
@@ -155,7 +155,7 @@ export const createListTodolistGroups = (deps: ToolDeps) =>
 const createTodolistGroupShape = lazy(() => ({
   name: 'create_todolist_group',
   title: 'Add a group to a to-do list',
-  description: `Adds a group (a named section) to a to-do list. Pass project_id (from ${toolRef('list_projects')}) and todolist_id (from ${toolRef('list_todolists')}); project_id may be left out. Returns the group; its ID works as todolist_id in ${toolRef('create_todo')}.`,
+  description: `Adds a group (a named section) to a to-do list. Returns the group; its ID works as todolist_id in ${toolRef('create_todo')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todolist_id: todolistId(),
@@ -180,7 +180,7 @@ export const createCreateTodolistGroup = (deps: ToolDeps) =>
 const moveTodolistGroupShape = lazy(() => ({
   name: 'move_todolist_group',
   title: 'Reorder a to-do list group',
-  description: `Moves a group to another place among the groups of its to-do list (1 = first). Pass project_id (from ${toolRef('list_projects')}) and group_id (from ${toolRef('list_todolist_groups')}); project_id may be left out.`,
+  description: `Moves a group to another place among the groups of its to-do list (1 = first).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     group_id: id(`Group ID, from ${toolRef('list_todolist_groups')}`),

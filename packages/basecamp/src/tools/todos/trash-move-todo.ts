@@ -8,7 +8,7 @@ import { DESTROYS, id, itemProjectId, SETS_STATE, send, sendOne, type ToolDeps }
 const trashTodoShape = lazy(() => ({
   name: 'trash_todo',
   title: 'Trash a to-do',
-  description: `Moves a to-do to the project's trash (people can restore it from there in Basecamp for 30 days; ${toolRef('set_recording_status')} with status active brings it back). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out.`,
+  description: `Moves a to-do to the trash (restorable for 30 days, e.g. with ${toolRef('set_recording_status')} status active).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
@@ -32,7 +32,7 @@ export const createTrashTodo = (deps: ToolDeps) =>
 const moveTodoShape = lazy(() => ({
   name: 'move_todo',
   title: 'Reorder or move a to-do',
-  description: `Puts a to-do at another place in its list (position 1 = top), or into another to-do list or group of the same project (todolist_id). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Returns the to-do.`,
+  description: `Puts a to-do at another place in its list (position 1 = top), or into another list or group of the same project (todolist_id).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),

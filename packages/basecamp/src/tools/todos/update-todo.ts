@@ -25,19 +25,17 @@ const ids = (value: unknown): number[] =>
 const updateTodoShape = lazy(() => ({
   name: 'update_todo',
   title: 'Change a to-do',
-  description: `Changes a to-do: title, description, assignees, completion subscribers, start and due dates (reschedule). Fields left out stay as they are; null clears a date; a list replaces the people ([] removes all). Pass project_id (from ${toolRef('list_projects')}) and todo_id (from ${toolRef('list_todos')}); project_id may be left out. Move it with ${toolRef('move_todo')}.`,
+  description: `Changes a to-do's title, description, assignees, completion subscribers or dates (reschedule). Fields left out stay; null clears a date; a list replaces the people ([] removes all). Move it with ${toolRef('move_todo')}.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     todo_id: id(`To-do ID, from ${toolRef('list_todos')}`),
     content: z.string().trim().min(1).max(1_000).optional().describe('New title (plain text)'),
-    description: richText('New details.').optional(),
-    assignee_ids: assigneeIds(
-      `Everyone assigned from now on, by ID from ${toolRef('list_people')}`,
-    ).optional(),
+    description: richText('New details').optional(),
+    assignee_ids: assigneeIds(`Everyone assigned from now on (${toolRef('list_people')})`).optional(),
     completion_subscriber_ids: assigneeIds('Everyone notified on completion from now on').optional(),
     due_on: clearableDate('New due date'),
     starts_on: clearableDate('New start date'),
-    notify: z.boolean().default(false).describe('Notify newly assigned people (default false)'),
+    notify: z.boolean().default(false).describe('Notify newly assigned people'),
   }),
   outputSchema: TodoSchema,
   annotations: SETS_STATE,
