@@ -3,7 +3,7 @@ import { RegistryView } from './access.js';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import type { HttpAuth, HttpTimeouts, MetricGauge } from './http.js';
 import { stderrLogSink } from './log-sink.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { RUNNER_ENVIRONMENT } from './runner-environment.js';
