@@ -2,7 +2,7 @@
 // `pnpm bench:all`: every measurement of issue #19 in one command, then one table of its bars.
 // Runs, one after another (each prints its own tables and writes bench/results/*.json):
 //   bench/run.mjs                warm stdio calls and HTTP against the plain SDK server
-//   bench/bins.mjs               cold start of every shipped bin, with and without a start-cache entry
+//   bench/bins.mjs               time to ready of every shipped bin, as clients start a server
 //   bench/basecamp/session.mjs   upstream requests of an agent session, cold and warm
 //   bench/observability.mjs      what metrics, JSON logs and traces cost per call
 //   bench/hosted.mjs             --auth oauth against the token mode, memory per user, sign-in
@@ -46,12 +46,12 @@ const ratio = (value) => `${value.toFixed(2)}×`;
 const rows = [];
 const verdict = (target, measured, pass) => rows.push({ target, measured, pass });
 
-// 1. Cold start: every shipped bin from its second start on (with its entry).
+// 1. Time to ready: every shipped bin through a client's opening sequence to its first call.
 const bins = results('bins.json');
-for (const row of bins.verdicts.filter((item) => !/\((no entry|before)\)/.test(item.name))) {
+for (const row of bins.verdicts.filter((item) => !/\(before\)/.test(item.name))) {
   verdict(
-    `1. ${row.name}: cold start ≤ 2.0× the floor and faster than the plain SDK v2 server (CPU)`,
-    `${ratio(row.toFloor)} the floor, ${ratio(row.toPlain)} the plain SDK`,
+    `1. ${row.name}: ready (lists and first call) ≤ 1.0× the plain SDK v2 server (CPU)`,
+    `${ratio(row.toPlain)} the plain SDK, ${ratio(row.toFloor)} the floor`,
     row.pass,
   );
 }

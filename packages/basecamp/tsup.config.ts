@@ -1,2 +1,11 @@
-// The shared build of the provider packages: see tsup.provider.ts at the repository root.
-export { default } from '../../tsup.provider.js';
+// The shared build of the provider packages (tsup.provider.ts at the repository root), plus
+// `./load`: the provider that loads only the served toolsets' tool code, without the complete
+// tool list that `.` brings (the composed server starts Basecamp through it).
+import { defineConfig, type Options } from 'tsup';
+import shared from '../../tsup.provider.js';
+
+const [library, ...rest] = shared as Options[];
+export default defineConfig([
+  { ...library, entry: { ...(library?.entry as Record<string, string>), load: 'src/load.ts' } },
+  ...rest,
+]);

@@ -122,8 +122,6 @@ await runBin({
       description: 'each provider’s own settings and secrets',
     },
   ],
-  // The served tools depend on the config file too: the start cache checks it at every start.
-  startCache: { files: (context) => [configFile(context)] },
   createProvider: async (context) => {
     await (await import('./local-audit.js')).startLocalAudit(context);
     return (await import('./compose.js')).compose(await options(context));

@@ -26,7 +26,7 @@ const entry = <Settings extends z.ZodType>(value: CatalogEntry<Settings>) => val
 export const CATALOG = {
   basecamp: entry({
     settings: BasecampConfigSchema,
-    create: async (settings) => (await import('@x/mcp-basecamp')).createBasecampProvider(settings),
+    create: async (settings) => (await import('@x/mcp-basecamp/load')).loadBasecampProvider(settings),
     sandbox: async (settings) =>
       (await import('@x/mcp-basecamp/testing')).createSandbox({
         ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),

@@ -53,8 +53,9 @@ await runBin({
         'also serve list_toolsets and enable_toolset, to add toolsets while connected (env BASECAMP_DYNAMIC_TOOLSETS=1)',
     },
   },
+  // Only the served toolsets' tool code is loaded (src/load.ts).
   createProvider: async ({ flags }) =>
-    (await import('./index.js')).createBasecampProvider({
+    (await import('./load.js')).loadBasecampProvider({
       ...toolsets(flags.toolsets),
       ...dynamic(flags['dynamic-toolsets']),
     }),

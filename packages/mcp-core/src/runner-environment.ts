@@ -21,14 +21,6 @@ export const RUNNER_ENVIRONMENT: readonly { name: string; description: string }[
     name: 'MCP_HTTP_KEEPALIVE_TIMEOUT',
     description: 'with --http: milliseconds an idle keep-alive connection stays open (default 5000)',
   },
-  {
-    name: 'MCP_START_CACHE',
-    description: 'off: no start cache (stdio answers initialize and tools/list from the last start’s)',
-  },
-  {
-    name: 'MCP_START_CACHE_DIR',
-    description: 'where the start cache lives (default ~/.cache/x-mcp/start)',
-  },
   { name: 'MCP_LOG_LEVEL', description: 'debug | info | warn | error | silent (default info)' },
   {
     name: 'MCP_LOG_FORMAT',

@@ -3,11 +3,10 @@ import { RegistryView } from './access.js';
 import { ConfigError, DuplicateToolError, McpToolError, ToolValidationError } from './errors.js';
 import type { HttpAuth, HttpTimeouts, MetricGauge } from './http.js';
 import { stderrLogSink } from './log-sink.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger } from './logger.js';
 import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { RUNNER_ENVIRONMENT } from './runner-environment.js';
-import { StartCacheSession, takeHandover } from './start-cache/session.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import type { ToolProvider } from './tool.js';
 
@@ -104,12 +103,6 @@ export interface RunBinOptions {
   environment?: readonly EnvironmentVariable[];
   /** Defaults to `process.argv.slice(2)`. */
   argv?: readonly string[];
-  /**
-   * The start cache (stdio, launched through the bin launcher): by default on. `files` names the
-   * files besides the program that the served tools or `initialize` result depend on (a config
-   * file); the entry is used only while they are unchanged. `false`: never write an entry.
-   */
-  startCache?: false | { files?: (context: BinContext) => readonly (string | undefined)[] };
 }
 
 const OPTIONS = {
@@ -271,7 +264,6 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       stopped = new Promise((resolve) => handle.server.once('close', resolve));
     } else {
       let registry: Promise<ToolRegistry | RegistryView> | undefined;
-      const startCache = startCacheSession(options, context, flags.sandbox, logger);
       const handle = serveStdio({
         name: options.name,
         version: options.version,
@@ -281,7 +273,6 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         },
         logger,
         drainTimeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        ...(startCache ? { startCache } : {}),
       });
       stop = handle.close;
       stopped = handle.closed;
@@ -326,27 +317,6 @@ export async function runBin(options: RunBinOptions): Promise<void> {
   await shutdown('client disconnected');
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-}
-
-/** The start cache's session when the launcher handed over (a process started as a bin, stdio). */
-function startCacheSession(
-  options: RunBinOptions,
-  context: BinContext,
-  sandbox: boolean,
-  logger: Logger,
-): StartCacheSession | undefined {
-  const handover = options.argv === undefined ? takeHandover() : undefined;
-  if (!handover) return undefined;
-  const setting = options.startCache;
-  let files: string[] = [];
-  let write = setting !== false && !sandbox;
-  try {
-    files = (setting ? (setting.files?.(context) ?? []) : []).filter((file): file is string => Boolean(file));
-  } catch (error) {
-    logger.debug('start cache: the files to check are unknown; no entry', { error });
-    write = false;
-  }
-  return new StartCacheSession({ handover, files, write, logger });
 }
 
 const isProviderList = (source: ProviderSource): source is readonly ProviderEntry[] => Array.isArray(source);

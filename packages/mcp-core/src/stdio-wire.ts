@@ -20,16 +20,6 @@ export interface StdioWireOptions {
   drainTimeoutMs: number;
   /** A longer line is answered with an error and skipped. Default 10 MiB. */
   maxMessageBytes?: number;
-  /** Read before the input (what the bin launcher's start-cache front read and did not answer). */
-  prelude?: Buffer;
-  /** Sees every message read before the server does, and every message before it is written. */
-  tap?: StdioWireTap;
-}
-
-export interface StdioWireTap {
-  inbound(message: JSONRPCMessage): void;
-  /** False drops the message (it is not written). */
-  outbound(message: JSONRPCMessage): boolean;
 }
 
 type RequestId = string | number;
@@ -55,8 +45,6 @@ export class StdioWire implements Transport {
   readonly #drainTimeoutMs: number;
   readonly #maxMessageBytes: number;
   readonly #pending = new Set<RequestId>();
-  readonly #tap: StdioWireTap | undefined;
-  #prelude: Buffer | undefined;
   #line: Buffer[] = [];
   #lineBytes = 0;
   /** Set while skipping the rest of an oversized line: the start of it, to find the id. */
@@ -72,17 +60,12 @@ export class StdioWire implements Transport {
     this.#logger = options.logger;
     this.#drainTimeoutMs = options.drainTimeoutMs;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#tap = options.tap;
-    this.#prelude = options.prelude;
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
   }
 
   async start(): Promise<void> {
-    const prelude = this.#prelude;
-    this.#prelude = undefined;
-    if (prelude && prelude.length > 0) this.#onData(prelude);
     this.#input.on('data', this.#onData);
     this.#input.on('end', this.#onEnd);
     this.#input.on('close', this.#onEnd);
@@ -97,7 +80,6 @@ export class StdioWire implements Transport {
     // outgoing result would cost more than the write.
     const { id } = message as { id?: unknown };
     if (!('method' in message) && (typeof id === 'string' || typeof id === 'number')) this.#settle(id);
-    if (this.#tap && !this.#tap.outbound(message)) return;
     const text = serializeMessage(message);
     if (!this.#output.write(text)) {
       await new Promise<void>((resolve) => {
@@ -215,7 +197,6 @@ export class StdioWire implements Transport {
       const cancelled = (params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof cancelled === 'string' || typeof cancelled === 'number') this.#settle(cancelled);
     }
-    this.#tap?.inbound(message);
     this.onmessage?.(message);
   }
 

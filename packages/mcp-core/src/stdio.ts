@@ -4,7 +4,6 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_TIMEOUT_MS } from './registry.js';
 import { type CreateMcpServerOptions, createMcpServer } from './server.js';
-import type { StartCacheSession } from './start-cache/session.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, StdioWire } from './stdio-wire.js';
 
 export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registry' | 'transport'> {
@@ -18,11 +17,6 @@ export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registr
   drainTimeoutMs?: number;
   /** A longer stdin line is answered with a JSON-RPC error and skipped. Default 10 MiB. */
   maxMessageBytes?: number;
-  /**
-   * The bin launcher's start cache (`runBin` passes it): read what its front read, and write or
-   * check the entry. See docs/decisions/0016-start-cache.md.
-   */
-  startCache?: StartCacheSession;
 }
 
 export interface StdioHandle {
@@ -42,7 +36,6 @@ export interface StdioHandle {
 export function serveStdio(options: ServeStdioOptions): StdioHandle {
   const logger = options.logger ?? createLogger(options.name);
   const protocolOut = claimStdout();
-  const startCache = options.startCache;
   let registryPromise: Promise<CreateMcpServerOptions['registry']> | undefined;
   const loadRegistry = () => {
     registryPromise ??=
@@ -55,28 +48,16 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
     logger,
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    ...(startCache
-      ? {
-          ...(startCache.prelude ? { prelude: startCache.prelude } : {}),
-          tap: {
-            inbound: (message) => startCache.inbound(message),
-            outbound: (message) => startCache.outbound(message),
-          },
-        }
-      : {}),
   });
   const handle = sdkServeStdio(
-    async (): Promise<McpServer> => {
-      const server = createMcpServer({
+    async (): Promise<McpServer> =>
+      createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         registry: await loadRegistry(),
         transport: 'stdio',
-      });
-      startCache?.attach(server);
-      return server;
-    },
+      }),
     {
       transport,
       onerror: (error) => logger.error('stdio transport error', { error }),

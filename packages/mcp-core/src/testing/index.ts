@@ -29,4 +29,3 @@ export {
   startProcess,
 } from './processes.js';
 export { errorBody, resultData, resultText } from './results.js';
-export { type DescribeStartCacheOptions, describeStartCache } from './start-cache.js';
