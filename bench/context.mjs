@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// What the agent pays for our tools, before it does any work: for every shipped bin, every
+// Basecamp toolset and the composed server, the built bin is started over stdio (as a client
+// starts it) and asked `initialize` and `tools/list`. Per surface:
+//
+//   - tools: how many `tools/list` returns;
+//   - model-visible bytes: the sum over the tools of the UTF-8 bytes of
+//     JSON.stringify({ name, description, input_schema }) — what the Messages API and function
+//     calling put in front of the model for a tool (title, annotations and the output schema are
+//     not sent to the model);
+//   - tokens: model-visible bytes / 3.6, an estimate. Minified JSON Schema with English
+//     descriptions runs at about 3.6 bytes per token in the tokenizers of the models our users run
+//     (prose is nearer 4.5, punctuation-dense schema nearer 3); use it to compare surfaces, not as
+//     a bill;
+//   - tools/list bytes: the whole JSON-RPC result as the server sends it (output schemas included);
+//   - instructions bytes: the server instructions of the `initialize` result (clients put them in
+//     the system prompt).
+//
+//   node bench/context.mjs               the table (Markdown) on stdout
+//   node bench/context.mjs --json        the figures as JSON
+//   node bench/context.mjs --check       also compare with bench/context-budgets.json; exit 1 over budget
+//   node bench/context.mjs --only forge-mcp,bbj-mcp
+//   node bench/context.mjs --compare ../other-checkout   the same surfaces of another built checkout too
+//
+// Build first (`pnpm bench:context` does): the bins run from their packages' dist/.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { fmt, initializeParams, ROOT, StdioDriver, stop } from './lib.mjs';
+
+/** The estimate of bytes per token used for every "tokens" figure here (see above). */
+export const BYTES_PER_TOKEN = 3.6;
+
+export const BUDGETS_FILE = join(ROOT, 'bench/context-budgets.json');
+
+const BASECAMP_TOOLSETS = [
+  'projects',
+  'todos',
+  'messages',
+  'docs',
+  'schedule',
+  'cards',
+  'checkins',
+  'chat',
+  'clients',
+  'activity',
+  'admin',
+];
+
+/** Every surface measured: a name, the built bin, its arguments and extra environment. */
+export const SURFACES = [
+  { name: 'basecamp-mcp', file: 'packages/basecamp/dist/bin.js' },
+  { name: 'basecamp-mcp --toolsets all', file: 'packages/basecamp/dist/bin.js', args: ['--toolsets', 'all'] },
+  {
+    name: 'basecamp-mcp --dynamic-toolsets',
+    file: 'packages/basecamp/dist/bin.js',
+    args: ['--dynamic-toolsets'],
+  },
+  ...BASECAMP_TOOLSETS.map((toolset) => ({
+    name: `basecamp-mcp --toolsets ${toolset}`,
+    file: 'packages/basecamp/dist/bin.js',
+    args: ['--toolsets', toolset],
+  })),
+  { name: 'forge-mcp', file: 'packages/forge/dist/bin.js' },
+  { name: 'context-forge-mcp', file: 'packages/context-forge/dist/bin.js' },
+  { name: 'bbj-mcp', file: 'packages/bbj-rag/dist/bin.js' },
+  { name: 'x-mcp-server', file: 'apps/server/dist/bin.js' },
+  {
+    name: 'x-mcp-server BASECAMP_TOOLSETS=all',
+    file: 'apps/server/dist/bin.js',
+    env: { BASECAMP_TOOLSETS: 'all' },
+  },
+];
+
+const byteLength = (value) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
+
+/** What the model reads of one tool, in bytes. */
+export const modelVisibleBytes = (tool) =>
+  byteLength({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
+
+/** The figures of one surface from its `initialize` and `tools/list` results. */
+export function contextFigures(initialized, listed) {
+  const modelVisible = listed.tools.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
+  const tools = listed.tools.length;
+  return {
+    tools,
+    modelVisibleBytes: modelVisible,
+    tokens: Math.round(modelVisible / BYTES_PER_TOKEN),
+    tokensPerTool: tools === 0 ? 0 : Math.round(modelVisible / BYTES_PER_TOKEN / tools),
+    toolsListBytes: byteLength(listed),
+    instructionsBytes: initialized.instructions ? byteLength(initialized.instructions) : 0,
+  };
+}
+
+/** The environment of every start: an empty home (no login, no config), no start cache, quiet. */
+function isolatedEnvironment(home) {
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    CONTEXT_FORGE_DATA_DIR: join(home, 'context-forge'),
+    FORGE_CONFIG_PATH: join(home, 'forge/config.json'),
+    MCP_START_CACHE: 'off',
+    MCP_LOG_LEVEL: 'error',
+  };
+  // A choice in the caller's environment would change what is served.
+  for (const name of ['BASECAMP_TOOLSETS', 'BASECAMP_DYNAMIC_TOOLSETS', 'MCP_SERVER_CONFIG']) {
+    env[name] = '';
+  }
+  return env;
+}
+
+async function measureOne(root, surface, env) {
+  const driver = new StdioDriver([join(root, surface.file), ...(surface.args ?? [])], {
+    env: { ...env, ...surface.env },
+  });
+  try {
+    return await driver.bounded(20_000, `${surface.name}: initialize and tools/list`, async () => {
+      const initialized = await driver.request('initialize', initializeParams);
+      driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const listed = await driver.request('tools/list');
+      return { name: surface.name, ...contextFigures(initialized, listed) };
+    });
+  } finally {
+    await stop(driver.child);
+  }
+}
+
+/**
+ * Measures the surfaces (all by default) of the built checkout at `root`, two at a time. Resolves
+ * with one row per surface, in the order of `SURFACES`.
+ */
+export async function measureContext({ root = ROOT, only } = {}) {
+  const surfaces = only ? SURFACES.filter((surface) => only.includes(surface.name)) : SURFACES;
+  for (const file of new Set(surfaces.map((surface) => surface.file))) {
+    if (!existsSync(join(root, file)))
+      throw new Error(`Missing ${join(root, file)}. Build first (pnpm build).`);
+  }
+  const home = await mkdtemp(join(tmpdir(), 'x-bench-context-'));
+  try {
+    const env = isolatedEnvironment(home);
+    const rows = new Array(surfaces.length);
+    let next = 0;
+    const worker = async () => {
+      for (let index = next++; index < surfaces.length; index = next++) {
+        rows[index] = await measureOne(root, surfaces[index], env);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    return rows;
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** The budgets: surface name → the most each figure may reach. */
+export function readBudgets(file = BUDGETS_FILE) {
+  return JSON.parse(readFileSync(file, 'utf8')).surfaces;
+}
+
+/** The figures a budget holds. */
+export const BUDGETED = ['modelVisibleBytes', 'toolsListBytes', 'instructionsBytes'];
+
+/** Every figure over its budget, and every surface without a budget or budget without a surface. */
+export function overBudget(rows, budgets) {
+  const problems = [];
+  for (const row of rows) {
+    const budget = budgets[row.name];
+    if (!budget) {
+      problems.push(`${row.name}: no budget in bench/context-budgets.json`);
+      continue;
+    }
+    for (const key of BUDGETED) {
+      if (typeof budget[key] !== 'number') problems.push(`${row.name}: the budget has no ${key}`);
+      else if (row[key] > budget[key]) {
+        problems.push(`${row.name}: ${key} ${row[key]} is over its budget of ${budget[key]}`);
+      }
+    }
+  }
+  return problems;
+}
+
+const kB = (bytes) => fmt(bytes / 1000, 1);
+
+/** The Markdown table of `rows` (and of `before`, the same surfaces of another checkout, when given). */
+export function formatContextTable(rows, before) {
+  const earlier = new Map((before ?? []).map((row) => [row.name, row]));
+  const lines = [
+    `| surface | tools | model-visible kB | ≈ tokens | tokens per tool | tools/list kB | instructions bytes |${before ? ' tokens before | tools/list kB before |' : ''}`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: |${before ? ' ---: | ---: |' : ''}`,
+  ];
+  for (const row of rows) {
+    const old = earlier.get(row.name);
+    const then = before
+      ? ` ${old ? fmt(old.tokens, 0) : 'n/a'} | ${old ? kB(old.toolsListBytes) : 'n/a'} |`
+      : '';
+    lines.push(
+      `| ${row.name} | ${row.tools} | ${kB(row.modelVisibleBytes)} | ${fmt(row.tokens, 0)} | ${row.tokensPerTool} | ${kB(row.toolsListBytes)} | ${fmt(row.instructionsBytes, 0)} |${then}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Further reports printed after the table, each an async function that returns Markdown. The
+ * search surface's recall figures (bench/search-recall.mjs) belong here.
+ */
+const REPORTS = [];
+
+async function main() {
+  const { values: flags } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      compare: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (flags.help) {
+    console.log(`Usage: node bench/context.mjs [--json] [--check] [--only <surfaces>] [--compare <dir>]
+
+  --json           print the figures as JSON instead of a table
+  --check          exit 1 when a surface is over its budget (bench/context-budgets.json)
+  --only <a,b>     measure only these surfaces (names as in the table)
+  --compare <dir>  also measure another built checkout (e.g. main) and show its figures beside`);
+    return;
+  }
+  const only = flags.only?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !SURFACES.some((surface) => surface.name === name)) ?? [];
+  if (unknown.length > 0) {
+    console.error(
+      `Unknown surface(s): ${unknown.join(', ')}. Known: ${SURFACES.map((s) => s.name).join(', ')}`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const rows = await measureContext({ only });
+  const before = flags.compare ? await measureContext({ root: resolve(flags.compare), only }) : undefined;
+  const problems = flags.check ? overBudget(rows, readBudgets()) : [];
+  if (flags.json) {
+    console.log(
+      JSON.stringify({ bytesPerToken: BYTES_PER_TOKEN, surfaces: rows, before, problems }, null, 2),
+    );
+  } else {
+    console.log(formatContextTable(rows, before));
+    console.log(
+      `\nTokens ≈ model-visible bytes / ${BYTES_PER_TOKEN} (name, description and input schema of each tool as JSON).`,
+    );
+    for (const report of REPORTS) console.log(`\n${await report()}`);
+    for (const problem of problems) console.error(`over budget: ${problem}`);
+  }
+  if (problems.length > 0) process.exitCode = 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
