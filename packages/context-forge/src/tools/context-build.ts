@@ -22,9 +22,9 @@ export const createContextBuild = (store: () => ProjectStore) =>
     name: 'context_build',
     title: 'Build the context prompt',
     description:
-      'Builds the context prompt of a project: header, tools, monorepo note, recent events, the prompt its ' +
-      'instruction selects from the prompt file (parameters filled) and additional notes. Use it at the start ' +
-      `of a session. Overrides apply to this context only, never saved (${toolRef('project_update')} changes the project).`,
+      'Builds the context prompt of a project (header, tools, monorepo note, recent events, the prompt its ' +
+      'instruction selects, additional notes). Use it at the start of a session. Overrides apply to this ' +
+      `context only (${toolRef('project_update')} saves changes).`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),
@@ -35,8 +35,8 @@ export const createTemplatePreview = (store: () => ProjectStore) =>
     name: 'template_preview',
     title: 'Preview a context prompt',
     description:
-      'Shows the context prompt a project would get with other settings (e.g. another instruction or slice), ' +
-      `changing nothing: ${toolRef('context_build')}'s output, to compare variants before saving one with ${toolRef('project_update')}.`,
+      'Shows the context prompt a project would get with other settings, changing nothing: ' +
+      `${toolRef('context_build')}'s output, to compare variants before saving one with ${toolRef('project_update')}.`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),

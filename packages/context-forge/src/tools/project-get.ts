@@ -9,8 +9,7 @@ export const createProjectGet = (store: () => ProjectStore) =>
     name: 'project_get',
     title: 'Get a Context Forge project',
     description:
-      'Returns every stored field of one project: its settings (template, slice, task file, instruction, ' +
-      'phase, work type, path), its notes (recent events, additional notes, monorepo note, available tools) and timestamps.',
+      'Returns every stored field of one project: its settings, its notes (customData) and timestamps.',
     inputSchema: z.strictObject({ id: projectIdSchema }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

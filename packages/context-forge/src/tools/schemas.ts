@@ -18,29 +18,29 @@ const requiredText = (description: string, max = 500) =>
 
 export const workTypeSchema = z
   .enum(['start', 'continue'])
-  .describe('Beginning the project or resuming work: picks the opening statement');
+  .describe('Starting or continuing: picks the opening statement');
 
 /** The project fields a caller may set, each optional (project_update) unless required elsewhere. */
 export const projectFields = {
   name: requiredText('Display name', 200),
-  template: requiredText('Template (the package name in a monorepo)'),
-  slice: text('Current slice, e.g. "140-slice.auth"'),
-  taskFile: text('Task file of the current slice'),
-  instruction: text('Selects the prompt of the prompt file, e.g. "implementation" (default), "design"'),
+  template: requiredText('Template (package name in a monorepo)'),
+  slice: text('e.g. "140-slice.auth"'),
+  taskFile: text('Of the current slice'),
+  instruction: text('Prompt to use, e.g. "implementation" (default), "design"'),
   developmentPhase: text('e.g. "Phase 6: Implementation"'),
   workType: workTypeSchema,
-  projectDate: text('Date shown in the context, e.g. "2026-11-22"; empty: today', 100),
-  isMonorepo: z.boolean().describe('Adds the monorepo note to the context (default false)'),
-  isMonorepoEnabled: z.boolean().describe('The app shows its monorepo controls for it'),
+  projectDate: text('Shown in the context; empty: today', 100),
+  isMonorepo: z.boolean().describe('Adds the monorepo note to the context'),
+  isMonorepoEnabled: z.boolean().describe('Monorepo controls shown in the app'),
   projectPath: z
     .string()
     .max(4096)
     .refine(isAbsolute, 'must be an absolute path')
-    .describe('Absolute path of the project root (holding project-documents/)'),
+    .describe('Absolute project root (holds project-documents/)'),
   customData: z
     .strictObject({
-      recentEvents: z.string().max(MAX_NOTE).optional().describe('Shown under "Current Project State"'),
-      additionalNotes: z.string().max(MAX_NOTE).optional().describe('Shown under "Additional Instructions"'),
+      recentEvents: z.string().max(MAX_NOTE).optional(),
+      additionalNotes: z.string().max(MAX_NOTE).optional(),
       monorepoNote: z.string().max(MAX_NOTE).optional(),
       availableTools: z
         .string()
@@ -52,11 +52,11 @@ export const projectFields = {
 };
 
 export const overrideFields = {
-  slice: projectFields.slice.optional().describe('Instead of the stored one'),
-  taskFile: projectFields.taskFile.optional().describe('Instead of the stored one'),
-  instruction: projectFields.instruction.optional().describe('Instead of the stored one, e.g. "design"'),
-  developmentPhase: projectFields.developmentPhase.optional().describe('Instead of the stored one'),
-  workType: workTypeSchema.optional().describe('Instead of the stored one'),
+  slice: projectFields.slice.optional().describe('Override'),
+  taskFile: projectFields.taskFile.optional().describe('Override'),
+  instruction: projectFields.instruction.optional().describe('Override, e.g. "design"'),
+  developmentPhase: projectFields.developmentPhase.optional().describe('Override'),
+  workType: workTypeSchema.optional().describe('Override'),
   additionalInstructions: z
     .string()
     .max(MAX_NOTE)
