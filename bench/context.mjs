@@ -18,23 +18,19 @@
 //
 //   node bench/context.mjs               the table (Markdown) on stdout
 //   node bench/context.mjs --json        the figures as JSON
-//   node bench/context.mjs --check       also compare with bench/context-budgets.json; exit 1 over budget
 //   node bench/context.mjs --only forge-mcp,bbj-mcp
 //   node bench/context.mjs --compare ../other-checkout   the same surfaces of another built checkout too
 //
-// Build first (`pnpm bench:context` does): the bins run from their packages' dist/.
-import { existsSync, readFileSync } from 'node:fs';
+// Build first (`pnpm bench:context` does): the bins run from their packages' dist/. The budgets
+// of these surfaces (bench/context-budgets.json) are held by apps/server/test/context-budget.test.ts.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BYTES_PER_TOKEN, contextCost } from '@x/mcp-core/testing';
 import { fmt, initializeParams, ROOT, StdioDriver, stop } from './lib.mjs';
-
-/** The estimate of bytes per token used for every "tokens" figure here (see above). */
-export const BYTES_PER_TOKEN = 3.6;
-
-export const BUDGETS_FILE = join(ROOT, 'bench/context-budgets.json');
 
 const BASECAMP_TOOLSETS = [
   'projects',
@@ -75,26 +71,6 @@ export const SURFACES = [
   },
 ];
 
-const byteLength = (value) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
-
-/** What the model reads of one tool, in bytes. */
-export const modelVisibleBytes = (tool) =>
-  byteLength({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
-
-/** The figures of one surface from its `initialize` and `tools/list` results. */
-export function contextFigures(initialized, listed) {
-  const modelVisible = listed.tools.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
-  const tools = listed.tools.length;
-  return {
-    tools,
-    modelVisibleBytes: modelVisible,
-    tokens: Math.round(modelVisible / BYTES_PER_TOKEN),
-    tokensPerTool: tools === 0 ? 0 : Math.round(modelVisible / BYTES_PER_TOKEN / tools),
-    toolsListBytes: byteLength(listed),
-    instructionsBytes: initialized.instructions ? byteLength(initialized.instructions) : 0,
-  };
-}
-
 /** The environment of every start: an empty home (no login, no config), no start cache, quiet. */
 function isolatedEnvironment(home) {
   const env = {
@@ -122,7 +98,7 @@ async function measureOne(root, surface, env) {
       const initialized = await driver.request('initialize', initializeParams);
       driver.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const listed = await driver.request('tools/list');
-      return { name: surface.name, ...contextFigures(initialized, listed) };
+      return { name: surface.name, ...contextCost(listed, initialized.instructions) };
     });
   } finally {
     await stop(driver.child);
@@ -156,33 +132,6 @@ export async function measureContext({ root = ROOT, only } = {}) {
   }
 }
 
-/** The budgets: surface name → the most each figure may reach. */
-export function readBudgets(file = BUDGETS_FILE) {
-  return JSON.parse(readFileSync(file, 'utf8')).surfaces;
-}
-
-/** The figures a budget holds. */
-export const BUDGETED = ['modelVisibleBytes', 'toolsListBytes', 'instructionsBytes'];
-
-/** Every figure over its budget, and every surface without a budget or budget without a surface. */
-export function overBudget(rows, budgets) {
-  const problems = [];
-  for (const row of rows) {
-    const budget = budgets[row.name];
-    if (!budget) {
-      problems.push(`${row.name}: no budget in bench/context-budgets.json`);
-      continue;
-    }
-    for (const key of BUDGETED) {
-      if (typeof budget[key] !== 'number') problems.push(`${row.name}: the budget has no ${key}`);
-      else if (row[key] > budget[key]) {
-        problems.push(`${row.name}: ${key} ${row[key]} is over its budget of ${budget[key]}`);
-      }
-    }
-  }
-  return problems;
-}
-
 const kB = (bytes) => fmt(bytes / 1000, 1);
 
 /** The Markdown table of `rows` (and of `before`, the same surfaces of another checkout, when given). */
@@ -214,17 +163,15 @@ async function main() {
   const { values: flags } = parseArgs({
     options: {
       json: { type: 'boolean', default: false },
-      check: { type: 'boolean', default: false },
       only: { type: 'string' },
       compare: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (flags.help) {
-    console.log(`Usage: node bench/context.mjs [--json] [--check] [--only <surfaces>] [--compare <dir>]
+    console.log(`Usage: node bench/context.mjs [--json] [--only <surfaces>] [--compare <dir>]
 
   --json           print the figures as JSON instead of a table
-  --check          exit 1 when a surface is over its budget (bench/context-budgets.json)
   --only <a,b>     measure only these surfaces (names as in the table)
   --compare <dir>  also measure another built checkout (e.g. main) and show its figures beside`);
     return;
@@ -240,20 +187,15 @@ async function main() {
   }
   const rows = await measureContext({ only });
   const before = flags.compare ? await measureContext({ root: resolve(flags.compare), only }) : undefined;
-  const problems = flags.check ? overBudget(rows, readBudgets()) : [];
   if (flags.json) {
-    console.log(
-      JSON.stringify({ bytesPerToken: BYTES_PER_TOKEN, surfaces: rows, before, problems }, null, 2),
-    );
+    console.log(JSON.stringify({ bytesPerToken: BYTES_PER_TOKEN, surfaces: rows, before }, null, 2));
   } else {
     console.log(formatContextTable(rows, before));
     console.log(
       `\nTokens ≈ model-visible bytes / ${BYTES_PER_TOKEN} (name, description and input schema of each tool as JSON).`,
     );
     for (const report of REPORTS) console.log(`\n${await report()}`);
-    for (const problem of problems) console.error(`over budget: ${problem}`);
   }
-  if (problems.length > 0) process.exitCode = 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
