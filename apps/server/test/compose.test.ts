@@ -200,7 +200,9 @@ describe('composition', () => {
       const { tools } = await client.listTools();
       const described = tools.find((tool) => tool.name === 'forge_get_file_changes');
       expect(described?.description).toContain('The whole spec: forge_get_ticket_context.');
-      expect(JSON.stringify(described?.inputSchema.properties?.ticketId)).toContain('from forge_list_tickets');
+      expect(JSON.stringify(described?.inputSchema.properties?.ticketId)).toContain(
+        'from forge_list_tickets',
+      );
       expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
       expect(instructions).toContain('Start with bc_list_projects');
       const message = tools.find((tool) => tool.name === 'bc_get_message');
