@@ -198,8 +198,11 @@ describe('composition', () => {
       expect(instructions).toContain('forge_list_tickets gives the ticket ids');
       expect(instructions).toContain('Start with cf_project_list for IDs');
       const { tools } = await client.listTools();
-      const described = tools.find((tool) => tool.name === 'forge_get_ticket_context');
-      expect(described?.description).toContain('Take the ticket id from forge_list_tickets.');
+      const described = tools.find((tool) => tool.name === 'forge_get_file_changes');
+      expect(described?.description).toContain('The whole spec: forge_get_ticket_context.');
+      expect(JSON.stringify(described?.inputSchema.properties?.ticketId)).toContain(
+        'from forge_list_tickets',
+      );
       expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
       expect(instructions).toContain('Start with bc_list_projects');
       const message = tools.find((tool) => tool.name === 'bc_get_message');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolValidationError } from './errors.js';
+import { dropNoise, openPlainObjects, shareRepeatedShapes } from './lean-schema.js';
 import type { AnyToolDefinition, ToolAnnotations } from './tool.js';
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -94,11 +95,7 @@ function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string,
   const converted = jsonSchemas.get(schema);
   if (converted?.[io] !== undefined) return converted[io];
   try {
-    const json = deepFreeze(
-      portable(
-        z.toJSONSchema(schema as z.ZodType, { io, target: 'draft-2020-12', unrepresentable: 'throw' }),
-      ),
-    );
+    const json = deepFreeze(lean(schema as z.ZodType, io));
     jsonSchemas.set(schema, { ...converted, [io]: json });
     return json;
   } catch (error) {
@@ -111,6 +108,26 @@ function toJsonSchema(schema: unknown, io: 'input' | 'output', toolName: string,
       },
     );
   }
+}
+
+/**
+ * The JSON Schema of a tool's zod schema as published: portable spellings, nothing that says
+ * nothing, and in an output schema each repeated shape once (docs/decisions/0025-lean-tool-schemas.md).
+ * Input schemas keep every shape inline: they are what the model reads, and not every client
+ * that turns them into function declarations follows `$ref`.
+ */
+function lean(schema: z.ZodType, io: 'input' | 'output'): unknown {
+  const json = dropNoise(
+    portable(
+      z.toJSONSchema(schema, {
+        io,
+        target: 'draft-2020-12',
+        unrepresentable: 'throw',
+        ...(io === 'output' ? { override: openPlainObjects } : {}),
+      }),
+    ) as Record<string, unknown>,
+  );
+  return io === 'output' ? shareRepeatedShapes(json) : json;
 }
 
 function deepFreeze<T>(value: T): T {

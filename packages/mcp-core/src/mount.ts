@@ -150,12 +150,20 @@ function sdkSchemas(descriptor: ToolDescriptor): SdkSchemas {
 
 function passThrough(jsonSchema: Record<string, unknown>): z.ZodType {
   const { type: _type, ...rest } = jsonSchema;
-  const schema = z.looseObject({}).meta(rest);
+  // v1 converts the zod schema itself: the meta replaces what zod writes for an empty loose
+  // object, and an undefined key removes one of zod's (its `$schema`, its `additionalProperties`).
+  const schema = z.looseObject({}).meta({ $schema: undefined, additionalProperties: undefined, ...rest });
   // SDK v2 validates through Standard Schema: hand the arguments on untouched instead of
-  // copying them, since executeTool validates them properly. (v1 calls zod directly.)
+  // copying them, since executeTool validates them properly; and it lists the JSON Schema that
+  // Standard Schema gives, which is ours as it is.
   const standard = schema['~standard'];
+  const json = () => jsonSchema;
   Object.defineProperty(schema, '~standard', {
-    value: { ...standard, validate: (value: unknown) => ({ value }) },
+    value: {
+      ...standard,
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: json, output: json },
+    },
     configurable: true,
   });
   return schema;

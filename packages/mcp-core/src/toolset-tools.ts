@@ -49,7 +49,7 @@ export function toolsetTools(
     defineTool({
       name: LIST_TOOLSETS,
       title: `List the ${providerId} toolsets`,
-      description: `Lists the toolsets of ${providerId}: each with its description, its tools and whether it is enabled. Only some are served at first; when a task needs a tool that is not in your tool list, enable its toolset with ${toolRef(ENABLE_TOOLSET)}.`,
+      description: `Lists the ${providerId} toolsets with their tools and whether each is enabled. When a task needs a tool that is not in your tool list, enable its toolset with ${toolRef(ENABLE_TOOLSET)}.`,
       inputSchema: z.strictObject({}),
       outputSchema: z.object({ toolsets: z.array(ToolsetStatusSchema) }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -58,13 +58,13 @@ export function toolsetTools(
     defineTool({
       name: ENABLE_TOOLSET,
       title: `Enable a ${providerId} toolset`,
-      description: `Adds the tools of one ${providerId} toolset to this server; your tool list is updated (notifications/tools/list_changed) and the new tools can be called at once. Enabling a toolset twice changes nothing. The toolsets and their tools: ${toolRef(LIST_TOOLSETS)}.`,
+      description: `Adds the tools of one ${providerId} toolset to your tool list; they can be called at once. Enabling it again changes nothing. What each toolset has: ${toolRef(LIST_TOOLSETS)}.`,
       inputSchema: z.strictObject({
         toolset: z
           .string()
           .min(1)
           .max(64)
-          .describe(`The toolset to enable: ${toolsetNames.join(', ')}`),
+          .describe(`One of: ${toolsetNames.join(', ')}`),
       }),
       outputSchema: z.object({
         toolset: z.string(),

@@ -12,8 +12,8 @@ export const createBbjKnowledgeStatus = (runtime: BbjRagRuntime) =>
     name: 'bbj_knowledge_status',
     title: 'BBj documentation index status',
     description:
-      'Reports whether the BBj documentation service can answer searches: its health (database and embedding model checks) and what the index holds (chunks per source type and per generation). ' +
-      `Call it when ${toolRef('search_bbj_knowledge')} fails or finds nothing, to tell a service that is down, degraded or has an empty index from a query that simply matched nothing.`,
+      'Reports whether the BBj documentation service can answer searches: its health (database, embedding model) and what the index holds (chunks per source type and generation). ' +
+      `Call it when ${toolRef('search_bbj_knowledge')} fails or finds nothing, to tell a service that is down or empty from a query that matched nothing.`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       api_url: z.string(),

@@ -32,10 +32,10 @@ export const createSearchBbjKnowledge = (runtime: BbjRagRuntime) =>
     name: 'search_bbj_knowledge',
     title: 'Search the BBj documentation',
     description:
-      'Searches the BBj documentation index (BASIS reference manual, tutorials, PDF manuals, knowledge base and BBj source examples) and returns the best matching passages as Markdown with a source link for each. ' +
-      'Use it before writing, reviewing or explaining BBj code: API classes and methods (BBjWindow, BBjSysGui, ...), verbs and functions, and patterns. ' +
-      'Set generation when the code targets one BBj product generation (character terminal, Visual PRO/5, BBj GUI, or the browser DWC); results marked [DEPRECATED] describe legacy features to avoid in new code. ' +
-      `When it fails with an UPSTREAM_* error, call ${toolRef('bbj_knowledge_status')} to see why.`,
+      'Searches the BBj documentation (BASIS reference, tutorials, PDF manuals, knowledge base, source examples) and returns the best passages as Markdown, each with its source link. ' +
+      'Use it before writing, reviewing or explaining BBj code: API classes and methods (BBjWindow, BBjSysGui, ...), verbs, functions, patterns. ' +
+      'Set generation when the code targets one BBj generation; [DEPRECATED] passages describe legacy features to avoid in new code. ' +
+      `On an UPSTREAM_* error, ${toolRef('bbj_knowledge_status')} says why.`,
     inputSchema: z.strictObject({
       query: z
         .string()
@@ -48,15 +48,9 @@ export const createSearchBbjKnowledge = (runtime: BbjRagRuntime) =>
         .enum(GENERATIONS)
         .optional()
         .describe(
-          'Only passages tagged for this BBj generation: character (terminal), vpro5 (Visual PRO/5), bbj-gui (BBj GUI/Swing, tagged bbj_gui in results), dwc (browser Dynamic Web Client). Omit or use "all" to search every generation.',
+          'Only passages for this generation: character (terminal), vpro5 (Visual PRO/5), bbj-gui (BBj GUI/Swing; bbj_gui in results), dwc (browser Dynamic Web Client); all (default): every one',
         ),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .default(5)
-        .describe('How many passages to return, 1 to 50 (default 5)'),
+      limit: z.number().int().min(1).max(50).default(5).describe('How many passages to return'),
     }),
     outputSchema: z.object({
       query: z.string(),

@@ -12,17 +12,11 @@ export const createValidateBbjSyntax = (runtime: BbjRagRuntime) =>
     name: 'validate_bbj_syntax',
     title: 'Check BBj syntax',
     description:
-      'Checks BBj source code for syntax errors with the BBj compiler (bbjcpl -N: syntax check only, nothing is written or run). ' +
-      'Call it on BBj code before proposing it to the user; on "invalid", fix the lines the compiler output names (the code is called snippet.bbj there) and check again. ' +
-      'It needs a local BBj installation: when the compiler is missing it answers TOOL_NOT_ENABLED, and a compiler that hangs is stopped and reported as a timeout; neither means the code is wrong.',
+      'Checks BBj code for syntax errors with the BBj compiler (bbjcpl -N: nothing is written or run). ' +
+      'Call it on BBj code before proposing it; on "invalid", fix the lines the compiler output names (the code is snippet.bbj there) and check again. ' +
+      'Needs a local BBj installation: TOOL_NOT_ENABLED when the compiler is missing, a timeout when it hangs; neither means the code is wrong.',
     inputSchema: z.strictObject({
-      code: z
-        .string()
-        .min(1)
-        .max(MAX_CODE_LENGTH)
-        .describe(
-          `The BBj source to check: a snippet or a whole program, at most ${MAX_CODE_LENGTH} characters`,
-        ),
+      code: z.string().min(1).max(MAX_CODE_LENGTH).describe('A snippet or a whole program'),
     }),
     outputSchema: z.object({
       status: z.enum(['valid', 'invalid']),

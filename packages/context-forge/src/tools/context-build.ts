@@ -22,11 +22,9 @@ export const createContextBuild = (store: () => ProjectStore) =>
     name: 'context_build',
     title: 'Build the context prompt',
     description:
-      'Generates the context prompt Context Forge builds for a project: project header, tools, monorepo note, ' +
-      'recent events, the prompt selected by the instruction (from the project prompt file, parameters ' +
-      'filled) and additional notes. Use it at the start of a session. Overrides (slice, instruction, ...) ' +
-      `apply to this context only and are never saved; use ${toolRef('project_update')} to change the project. ` +
-      `Take projectId from ${toolRef('project_list')}.`,
+      'Builds the context prompt of a project (header, tools, monorepo note, recent events, the prompt its ' +
+      'instruction selects, additional notes). Use it at the start of a session. Overrides apply to this ' +
+      `context only (${toolRef('project_update')} saves changes).`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),
@@ -37,9 +35,8 @@ export const createTemplatePreview = (store: () => ProjectStore) =>
     name: 'template_preview',
     title: 'Preview a context prompt',
     description:
-      'Shows the context prompt a project would get with other settings, e.g. a different instruction or ' +
-      `slice, without changing anything. Same output as ${toolRef('context_build')}; use it to compare variants before ` +
-      `saving one with ${toolRef('project_update')}. Take projectId from ${toolRef('project_list')}.`,
+      'Shows the context prompt a project would get with other settings, changing nothing: ' +
+      `${toolRef('context_build')}'s output, to compare variants before saving one with ${toolRef('project_update')}.`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),

@@ -9,9 +9,8 @@ export const createContextSummarize = (store: () => ProjectStore) =>
     name: 'context_summarize',
     title: 'Save a session summary',
     description:
-      "Saves a summary of the session as the project's recent events (and, if given, its additional notes), " +
-      `so the next ${toolRef('context_build')} starts from it; other custom fields are kept. Call it at milestones or ` +
-      `before ending a session. Returns the updated project. Take projectId from ${toolRef('project_list')}.`,
+      "Saves a summary of the session as the project's recent events (and additional notes, if given) for " +
+      `the next ${toolRef('context_build')}; returns the project. Call it at milestones and before ending a session.`,
     inputSchema: z.strictObject({
       projectId: projectIdSchema,
       summary: summaryText

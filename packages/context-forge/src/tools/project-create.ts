@@ -10,9 +10,9 @@ export const createProjectCreate = (store: () => ProjectStore) =>
     name: 'project_create',
     title: 'Create a Context Forge project',
     description:
-      'Adds a new project to Context Forge (it appears in the desktop app too) and returns it with its new ID. ' +
-      `Set projectPath to the project root so ${toolRef('context_build')} and the prompt tools can read its prompt file. ` +
-      `Check ${toolRef('project_list')} first so you do not create a duplicate.`,
+      'Adds a project to Context Forge (the desktop app shows it too) and returns it with its new ID. ' +
+      `Set projectPath so ${toolRef('context_build')} and the prompt tools find its prompt file. ` +
+      `Check ${toolRef('project_list')} first to avoid a duplicate.`,
     inputSchema: z.strictObject({ ...z.object(projectFields).partial().shape, name, template, slice }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,4 +1,4 @@
-import { defineTool, toolRef } from '@x/mcp-core';
+import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
 import { withOutsideChanges } from './outside-change.js';
@@ -9,9 +9,7 @@ export const createProjectGet = (store: () => ProjectStore) =>
     name: 'project_get',
     title: 'Get a Context Forge project',
     description:
-      'Returns every stored field of one project: configuration (template, slice, task file, instruction, ' +
-      'phase, work type, project path), its custom notes (recent events, additional notes, monorepo note, ' +
-      `available tools) and timestamps. Take the id from ${toolRef('project_list')}.`,
+      'Returns every stored field of one project: its settings, its notes (customData) and timestamps.',
     inputSchema: z.strictObject({ id: projectIdSchema }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -9,8 +9,8 @@ export const createProjectList = (store: () => ProjectStore) =>
     name: 'project_list',
     title: 'List Context Forge projects',
     description:
-      'Lists every Context Forge project (the same ones the desktop app shows) with its ID, name, current ' +
-      'slice, template, instruction and project path. Call this first: the other tools take a project ID from here.',
+      'Lists the Context Forge projects (as the desktop app shows them): ID, name, slice, template, ' +
+      'instruction, path. The other tools take an ID from here.',
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       projects: z.array(

@@ -1,4 +1,4 @@
-import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
+import { defineTool, InvalidInputError } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ProjectStore } from '../store/project-store.js';
 import { withOutsideChanges } from './outside-change.js';
@@ -11,9 +11,8 @@ export const createProjectUpdate = (store: () => ProjectStore) =>
     name: 'project_update',
     title: 'Update a Context Forge project',
     description:
-      'Changes the given fields of one project and returns the project as stored afterwards; fields you leave ' +
-      'out keep their values. customData is merged key by key: setting additionalNotes keeps recentEvents. ' +
-      `The desktop app sees the change at once. Take the id from ${toolRef('project_list')}.`,
+      'Changes the given fields of one project (the others keep their values; customData is merged key by key) ' +
+      'and returns the project as stored. The desktop app sees the change at once.',
     inputSchema: z.strictObject({ id: projectIdSchema, ...z.object(projectFields).partial().shape }),
     outputSchema: projectOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -11,8 +11,8 @@ export const createPromptGet = (store: () => ProjectStore) =>
     name: 'prompt_get',
     title: 'Get a prompt template',
     description:
-      "Returns one prompt template from a project's prompt file: its name, key, parameters and the raw " +
-      `template text (placeholders unfilled). Take projectId from ${toolRef('project_list')} and templateName from ${toolRef('prompt_list')}.`,
+      "Returns one prompt template of a project's prompt file: name, key, parameters and the raw text " +
+      `(placeholders unfilled). The names: ${toolRef('prompt_list')}.`,
     inputSchema: z.strictObject({
       projectId: projectIdSchema,
       templateName: z
@@ -20,9 +20,7 @@ export const createPromptGet = (store: () => ProjectStore) =>
         .trim()
         .min(1)
         .max(300)
-        .describe(
-          'Template name (any case), e.g. "Implementation (Phase 6)", or its exact key, e.g. "implementation-phase-6"',
-        ),
+        .describe('Template name (any case) or key, e.g. "implementation-phase-6"'),
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async ({ projectId, templateName }) => {

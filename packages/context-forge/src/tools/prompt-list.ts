@@ -11,9 +11,8 @@ export const createPromptList = (store: () => ProjectStore) =>
     name: 'prompt_list',
     title: 'List prompt templates',
     description:
-      "Lists the prompt templates in a project's prompt file (prompt.ai-project.system.md under the project " +
-      'path): name, key and number of parameters. The instruction of a project selects one of them for ' +
-      `${toolRef('context_build')}; ${toolRef('prompt_get')} shows one in full. Take projectId from ${toolRef('project_list')}.`,
+      "Lists the prompt templates of a project's prompt file (prompt.ai-project.system.md): name, key, " +
+      `parameter count. A project's instruction picks one for ${toolRef('context_build')}; ${toolRef('prompt_get')} shows one in full.`,
     inputSchema: z.strictObject({ projectId: projectIdSchema }),
     outputSchema: z.object({
       templates: z.array(z.object({ name: z.string(), key: z.string(), parameterCount: z.number().int() })),

@@ -10,7 +10,7 @@ export const projectIdSchema = z
   .trim()
   .min(1)
   .max(200)
-  .describe(`Project ID, e.g. "project_1739916020000_k3j9x2m1q". Take it from ${toolRef('project_list')}.`);
+  .describe(`Project ID from ${toolRef('project_list')}`);
 
 const text = (description: string, max = 500) => z.string().max(max).describe(description);
 const requiredText = (description: string, max = 500) =>
@@ -18,72 +18,50 @@ const requiredText = (description: string, max = 500) =>
 
 export const workTypeSchema = z
   .enum(['start', 'continue'])
-  .describe('"start" when beginning the project, "continue" when resuming work; picks the opening statement');
+  .describe('Starting or continuing: picks the opening statement');
 
 /** The project fields a caller may set, each optional (project_update) unless required elsewhere. */
 export const projectFields = {
-  name: requiredText('Display name of the project', 200),
-  template: requiredText('Template the project uses (the package name in a monorepo)'),
-  slice: text('Current slice, e.g. "140-slice.auth"'),
-  taskFile: text('Task file name for the current slice'),
-  instruction: text(
-    'Instruction type that selects the prompt from the prompt file, e.g. "implementation" (the default), "design"',
-  ),
-  developmentPhase: text('Current development phase, e.g. "Phase 6: Implementation"'),
+  name: requiredText('Display name', 200),
+  template: requiredText('Template (package name in a monorepo)'),
+  slice: text('e.g. "140-slice.auth"'),
+  taskFile: text('Of the current slice'),
+  instruction: text('Prompt to use, e.g. "implementation" (default), "design"'),
+  developmentPhase: text('e.g. "Phase 6: Implementation"'),
   workType: workTypeSchema,
-  projectDate: text('Date shown in the context, e.g. "2026-11-22"; empty means today', 100),
-  isMonorepo: z
-    .boolean()
-    .describe('Whether the project is a monorepo (adds the monorepo note to the context); default false'),
-  isMonorepoEnabled: z.boolean().describe('Whether the app shows its monorepo controls for this project'),
+  projectDate: text('Shown in the context; empty: today', 100),
+  isMonorepo: z.boolean().describe('Adds the monorepo note to the context'),
+  isMonorepoEnabled: z.boolean().describe('Monorepo controls shown in the app'),
   projectPath: z
     .string()
     .max(4096)
     .refine(isAbsolute, 'must be an absolute path')
-    .describe('Absolute path of the project root (the directory that holds project-documents/)'),
+    .describe('Absolute project root (holds project-documents/)'),
   customData: z
     .strictObject({
-      recentEvents: z
-        .string()
-        .max(MAX_NOTE)
-        .optional()
-        .describe('Current project state / recent events, shown under "Current Project State"'),
-      additionalNotes: z
-        .string()
-        .max(MAX_NOTE)
-        .optional()
-        .describe('Notes shown under "Additional Instructions"'),
-      monorepoNote: z.string().max(MAX_NOTE).optional().describe('Extra text for the monorepo note'),
+      recentEvents: z.string().max(MAX_NOTE).optional(),
+      additionalNotes: z.string().max(MAX_NOTE).optional(),
+      monorepoNote: z.string().max(MAX_NOTE).optional(),
       availableTools: z
         .string()
         .max(MAX_NOTE)
         .optional()
-        .describe('Comma-separated tools available to the agent, listed in the tools section'),
+        .describe("Comma-separated, for the context's tools section"),
     })
-    .describe(
-      'Free-text fields used in the context. Keys you give replace those keys only; others are kept.',
-    ),
+    .describe('Free text of the context; only the keys you give are replaced'),
 };
 
 export const overrideFields = {
-  slice: projectFields.slice.optional().describe('Use this slice instead of the stored one (not saved)'),
-  taskFile: projectFields.taskFile
-    .optional()
-    .describe('Use this task file instead of the stored one (not saved)'),
-  instruction: projectFields.instruction
-    .optional()
-    .describe('Use this instruction type instead of the stored one, e.g. "design" (not saved)'),
-  developmentPhase: projectFields.developmentPhase
-    .optional()
-    .describe('Use this development phase instead of the stored one (not saved)'),
-  workType: workTypeSchema
-    .optional()
-    .describe('Use "start" or "continue" instead of the stored value (not saved)'),
+  slice: projectFields.slice.optional().describe('Override'),
+  taskFile: projectFields.taskFile.optional().describe('Override'),
+  instruction: projectFields.instruction.optional().describe('Override, e.g. "design"'),
+  developmentPhase: projectFields.developmentPhase.optional().describe('Override'),
+  workType: workTypeSchema.optional().describe('Override'),
   additionalInstructions: z
     .string()
     .max(MAX_NOTE)
     .optional()
-    .describe('Text appended after the generated context, e.g. the task for this session'),
+    .describe('Appended to the context, e.g. the task of this session'),
 };
 
 export const summaryText = z.string().max(MAX_NOTE);

@@ -7,12 +7,7 @@ export const MAX_EVENT_TITLE = 500;
 export const MAX_EVENT_DESCRIPTION = 10_000;
 
 export const summarySchema = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_EVENT_TITLE)
-    .describe(`${what}, one line (at most ${MAX_EVENT_TITLE} characters)`);
+  z.string().trim().min(1).max(MAX_EVENT_TITLE).describe(`${what}, one line`);
 
 export const eventOutputSchema = z.object({
   success: z.boolean(),

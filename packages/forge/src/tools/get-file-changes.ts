@@ -9,7 +9,7 @@ export const createGetFileChanges = (client: ForgeClient) =>
   defineTool({
     name: 'get_file_changes',
     title: 'List the files a ticket changes',
-    description: `Returns only the planned file changes of a Forge ticket as { ticketId, fileChanges: [{ path, action: create|modify|delete, notes? }] }; an empty list when the ticket plans none. Use it to know which files to touch; ${toolRef('get_ticket_context')} has the whole spec. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Returns only the files a Forge ticket plans to change (path, action, notes); empty when it plans none. The whole spec: ${toolRef('get_ticket_context')}.`,
     inputSchema: z.strictObject({ ticketId: ticketIdSchema }),
     outputSchema: z.object({ ticketId: z.string(), fileChanges: z.array(FileChangeSchema) }),
     annotations: READS_FORGE,

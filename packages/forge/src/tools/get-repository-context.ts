@@ -7,22 +7,20 @@ export const createGetRepositoryContext = (cwd: () => string) =>
     name: 'get_repository_context',
     title: 'Read the local git repository state',
     description:
-      "Returns the local git repository's current branch, staged, modified and untracked files, the origin remote and a bounded list of tracked files, read with git on this machine (Forge is not called). Use it before implementing a ticket to see where you are. path must stay inside the server's working directory.",
+      'Returns the local git state: current branch, staged, modified and untracked files, the origin remote and the tracked files, read with git on this machine (not from Forge). Use it before implementing a ticket.',
     inputSchema: z.strictObject({
       path: z
         .string()
         .max(4_096)
         .optional()
-        .describe(
-          "A directory inside the server's working directory, relative or absolute; default: the working directory",
-        ),
+        .describe("A directory inside the server's working directory (default: that directory)"),
       maxFiles: z
         .number()
         .int()
         .min(1)
         .max(2_000)
         .default(200)
-        .describe('Most tracked files to list (1-2000, default 200); totalFiles always gives the full count'),
+        .describe('Most tracked files to list; totalFiles gives the full count'),
     }),
     outputSchema: z.object({
       path: z.string(),

@@ -1,4 +1,4 @@
-import { defineTool, toolRef, toolSuccess } from '@x/mcp-core';
+import { defineTool, toolSuccess } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import { withAssigneeName } from '../tickets/assignees.js';
@@ -11,7 +11,8 @@ export const createGetTicketContext = (client: ForgeClient) =>
   defineTool({
     name: 'get_ticket_context',
     title: 'Get a Forge ticket with its full spec',
-    description: `Returns one Forge ticket as Markdown for implementing or reviewing it: title, status, priority, assignee (name), description, problem, solution, numbered acceptance criteria, file changes, API changes, test plan and review Q&A (the same data is in structuredContent). Call it before working on a ticket. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description:
+      'Returns one Forge ticket with its whole spec as Markdown (and structuredContent): status, assignee, description, problem, solution, acceptance criteria, file changes, API changes, test plan, review Q&A. Read it before implementing or reviewing a ticket.',
     inputSchema: z.strictObject({ ticketId: ticketIdSchema }),
     outputSchema: TicketContextSchema,
     annotations: READS_FORGE,

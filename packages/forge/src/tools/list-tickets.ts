@@ -12,19 +12,16 @@ export const createListTickets = (client: ForgeClient) =>
     name: 'list_tickets',
     title: 'List Forge tickets',
     description:
-      "Lists the Forge tickets of the current team, one line each: id (and slug), status, priority, title and assignee name; the same data is in structuredContent. Use it to find the ticket id every other Forge tool takes. filter 'mine' shows only tickets assigned to you.",
+      'Lists the Forge tickets of the current team, one line each (id, slug, status, priority, title, assignee), with the same data in structuredContent. Gives the ticket id every other Forge tool takes.',
     inputSchema: z.strictObject({
-      filter: z
-        .enum(['all', 'mine'])
-        .default('all')
-        .describe("'all' (default): every ticket of the team; 'mine': only tickets assigned to you"),
+      filter: z.enum(['all', 'mine']).default('all').describe('mine: only the tickets assigned to you'),
       limit: z
         .number()
         .int()
         .min(1)
         .max(500)
         .default(100)
-        .describe('Most tickets to return (1-500, default 100); the total is always reported'),
+        .describe('Most tickets to return; the total is always reported'),
     }),
     outputSchema: z.object({
       filter: z.enum(['all', 'mine']),

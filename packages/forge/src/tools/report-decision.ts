@@ -14,7 +14,7 @@ export const createReportDecision = (client: ForgeClient) =>
   defineTool({
     name: 'report_decision',
     title: 'Report an implementation decision',
-    description: `Records a decision made while implementing a Forge ticket (e.g. choosing one approach over another), so the reviewer understands why. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Records a decision made while implementing a Forge ticket (e.g. one approach over another), so the reviewer knows why. Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The decision'),
@@ -24,7 +24,7 @@ export const createReportDecision = (client: ForgeClient) =>
         .min(1)
         .max(MAX_EVENT_DESCRIPTION)
         .optional()
-        .describe('Why it was decided this way, and which alternatives were rejected'),
+        .describe('Why, and which alternatives were rejected'),
     }),
     outputSchema: eventOutputSchema,
     annotations: EVENT_ANNOTATIONS,

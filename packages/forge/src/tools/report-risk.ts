@@ -14,21 +14,18 @@ export const createReportRisk = (client: ForgeClient) =>
   defineTool({
     name: 'report_risk',
     title: 'Report a risk found while implementing',
-    description: `Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern), with an optional severity. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern). Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The risk'),
-      severity: z
-        .enum(['low', 'medium', 'high'])
-        .optional()
-        .describe('How serious the risk is: low, medium or high'),
+      severity: z.enum(['low', 'medium', 'high']).optional().describe('How serious it is'),
       details: z
         .string()
         .trim()
         .min(1)
         .max(MAX_EVENT_DESCRIPTION - 100)
         .optional()
-        .describe('The possible impact and any mitigation'),
+        .describe('Possible impact and mitigation'),
     }),
     outputSchema: eventOutputSchema,
     annotations: EVENT_ANNOTATIONS,

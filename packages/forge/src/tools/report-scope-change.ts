@@ -14,17 +14,11 @@ export const createReportScopeChange = (client: ForgeClient) =>
   defineTool({
     name: 'report_scope_change',
     title: 'Report a change of scope',
-    description: `Records that the implementation deviates from the Forge ticket's spec (something added, dropped or done differently) and why. Only works while the ticket is executing (after ${toolRef('start_implementation')}). Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Records that the implementation departs from the Forge ticket's spec (something added, dropped or done differently) and why. Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('What changed compared with the spec'),
-      reason: z
-        .string()
-        .trim()
-        .min(1)
-        .max(MAX_EVENT_DESCRIPTION)
-        .optional()
-        .describe('Why the change was necessary'),
+      reason: z.string().trim().min(1).max(MAX_EVENT_DESCRIPTION).optional().describe('Why it was necessary'),
     }),
     outputSchema: eventOutputSchema,
     annotations: EVENT_ANNOTATIONS,

@@ -7,11 +7,11 @@ export const ticketIdSchema = z
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a ticket id or slug such as "aec_1f2e…" or "FOR-12"')
-  .describe(`Ticket id (e.g. "aec_…") or slug (e.g. "FOR-12"), as listed by ${toolRef('list_tickets')}`);
+  .describe(`Ticket id or slug (e.g. "FOR-12") from ${toolRef('list_tickets')}`);
 
 export const qaItemSchema = z.strictObject({
-  question: z.string().trim().min(1).max(2_000).describe('The question that was asked'),
-  answer: z.string().trim().min(1).max(10_000).describe("The developer's answer"),
+  question: z.string().trim().min(1).max(2_000),
+  answer: z.string().trim().min(1).max(10_000),
 });
 
 /** Annotations of a tool that only reads from Forge. */

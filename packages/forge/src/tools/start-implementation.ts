@@ -7,7 +7,7 @@ export const createStartImplementation = (client: ForgeClient) =>
   defineTool({
     name: 'start_implementation',
     title: 'Start implementing a Forge ticket',
-    description: `Records the branch the work happens on (it must start with "forge/") and optional preparation Q&A, and moves the Forge ticket to 'executing'. Call it after creating the branch and before writing code; then report with ${toolRef('report_decision')}, ${toolRef('report_risk')}, ${toolRef('report_scope_change')} and finish with ${toolRef('submit_settlement')}. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Records the branch the work happens on and optional preparation Q&A, and moves the Forge ticket to 'executing'. Call it after creating the branch, before writing code; then report with ${toolRef('report_decision')}, ${toolRef('report_risk')} and ${toolRef('report_scope_change')}, and finish with ${toolRef('submit_settlement')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       branchName: z
@@ -18,14 +18,12 @@ export const createStartImplementation = (client: ForgeClient) =>
           /^forge\/[A-Za-z0-9._/-]+$/,
           'must start with "forge/" followed by letters, digits, ".", "_", "-" or "/", e.g. "forge/FOR-12-add-login"',
         )
-        .describe(
-          'The git branch of the implementation; must start with "forge/", e.g. "forge/FOR-12-add-login"',
-        ),
+        .describe('The git branch, e.g. "forge/FOR-12-add-login"'),
       qaItems: z
         .array(qaItemSchema)
         .max(50)
         .optional()
-        .describe('Optional question and answer pairs from preparing the implementation, up to 50'),
+        .describe('Questions and answers from preparing the work'),
     }),
     outputSchema: z.object({
       success: z.boolean(),

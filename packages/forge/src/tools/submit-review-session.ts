@@ -7,10 +7,10 @@ export const createSubmitReviewSession = (client: ForgeClient) =>
   defineTool({
     name: 'submit_review_session',
     title: 'Submit review answers for a Forge ticket',
-    description: `Sends the questions and the developer's answers from a review of a Forge ticket back to Forge, replacing any earlier review; the ticket moves to 'refined' so the product manager can see them. Call it once every question is answered. Take the ticket id from ${toolRef('list_tickets')}; read the ticket with ${toolRef('get_ticket_context')} first.`,
+    description: `Sends the questions and the developer's answers from a review of a Forge ticket to Forge, replacing any earlier review, and moves the ticket to 'refined' for the product manager. Call it once every question is answered; read the ticket with ${toolRef('get_ticket_context')} first.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
-      qaItems: z.array(qaItemSchema).min(1).max(50).describe('The question and answer pairs, 1 to 50'),
+      qaItems: z.array(qaItemSchema).min(1).max(50).describe('The questions with their answers'),
     }),
     outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

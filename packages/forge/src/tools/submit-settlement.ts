@@ -7,13 +7,13 @@ import { ticketIdSchema, ticketPath } from './shared.js';
 const MAX_SUMMARY = 10_000;
 const MAX_PR_URL = 2_000;
 
-const count = (what: string) => z.number().int().min(0).max(10_000_000).default(0).describe(`Lines ${what}`);
+const count = () => z.number().int().min(0).max(10_000_000).default(0);
 
 export const createSubmitSettlement = (client: ForgeClient) =>
   defineTool({
     name: 'submit_settlement',
     title: 'Finish a Forge ticket',
-    description: `Submits the final summary of an implementation, the files changed and any divergences from the spec; Forge builds a change record and moves the ticket from 'executing' to 'delivered' for review. Call it once the work is committed and tests pass. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Submits the final summary of an implementation, the files changed and any departures from the spec; Forge builds a change record and moves the ticket from 'executing' to 'delivered' for review. Call it once the work is committed and tests pass.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: z
@@ -25,31 +25,29 @@ export const createSubmitSettlement = (client: ForgeClient) =>
       filesChanged: z
         .array(
           z.union([
-            z.string().trim().min(1).max(1_000).describe('A changed file path'),
+            z.string().trim().min(1).max(1_000),
             z.strictObject({
-              path: z.string().trim().min(1).max(1_000).describe('The changed file path'),
-              additions: count('added'),
-              deletions: count('deleted'),
+              path: z.string().trim().min(1).max(1_000),
+              additions: count(),
+              deletions: count(),
             }),
           ]),
         )
         .max(500)
         .default([])
-        .describe('Files changed: paths, or { path, additions, deletions } (at most 500)'),
+        .describe('Paths, or { path, additions, deletions }'),
       divergences: z
         .array(
           z.strictObject({
             area: z.string().trim().min(1).max(500).describe('Part of the spec affected'),
             intended: z.string().trim().min(1).max(5_000).describe('What the spec asked for'),
             actual: z.string().trim().min(1).max(5_000).describe('What was done instead'),
-            justification: z.string().trim().min(1).max(5_000).describe('Why'),
+            justification: z.string().trim().min(1).max(5_000),
           }),
         )
         .max(50)
         .optional()
-        .describe(
-          `Deviations from the spec, at most 50 (${toolRef('report_scope_change')} records them as they happen)`,
-        ),
+        .describe(`Departures from the spec (${toolRef('report_scope_change')} records them as they happen)`),
       prUrl: z.url().max(MAX_PR_URL).optional().describe('The pull request URL, added to the summary'),
     }),
     outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),

@@ -10,12 +10,12 @@ export const createUpdateTicketStatus = (client: ForgeClient) =>
   defineTool({
     name: 'update_ticket_status',
     title: 'Change the status of a Forge ticket',
-    description: `Moves a Forge ticket to another status (${ALLOWED}). Forge enforces the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use ${toolRef('start_implementation')}, to finish use ${toolRef('submit_settlement')}. Take the ticket id from ${toolRef('list_tickets')}.`,
+    description: `Moves a Forge ticket to another status. Forge keeps the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use ${toolRef('start_implementation')}, to finish ${toolRef('submit_settlement')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       status: z
         .enum(SETTABLE_STATUSES, { error: () => `must be one of: ${ALLOWED}` })
-        .describe(`The new status, one of: ${ALLOWED}`),
+        .describe('The new status'),
     }),
     outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

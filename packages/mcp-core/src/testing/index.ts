@@ -8,6 +8,12 @@ export {
 export { type DescribeToolProviderOptions, describeToolProvider } from './conformance.js';
 export { type ConformanceOptions, conformanceProblems } from './conformance-checks.js';
 export {
+  BYTES_PER_TOKEN,
+  type ContextCost,
+  contextCost,
+  measureContextCost,
+} from './context.js';
+export {
   type FakeFault,
   type FakeHandler,
   type FakeReply,
