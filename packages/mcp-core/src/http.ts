@@ -38,6 +38,7 @@ import {
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { requestTarget } from './request-target.js';
 import { createMcpServer } from './server.js';
+import { CALL_TOOL, type Surface } from './surface/search.js';
 import type { RequestInfo } from './tool.js';
 
 export interface ServeHttpOptions {
@@ -52,6 +53,12 @@ export interface ServeHttpOptions {
    * toolset or tool is a 400 naming the valid ones.
    */
   registry: ToolSource;
+  /**
+   * `search`: every connection gets `search_tools`, `describe_tool` and `call_tool` instead of
+   * the tools. With the default `list`, a connection asks for it with `/search` at the end of
+   * its path (`<path>/search`, `<path>/x/<toolsets>[/readonly]/search`).
+   */
+  surface?: Surface;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -211,20 +218,24 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const always = options.registry instanceof RegistryView ? options.registry.accesses : NO_ACCESS;
   const toolCount = registry.toMcpTools().length;
   const auth = options.auth;
-  // A narrowed request's view, built before the SDK sees the request (a challenge needs it) and
-  // handed to the SDK's per-request factory through the async context of that request.
-  const views = new AsyncLocalStorage<RegistryView>();
+  // A narrowed request's view (built before the SDK sees the request: a challenge needs it) and
+  // its surface, handed to the SDK's per-request factory through the async context of that request.
+  const connections = new AsyncLocalStorage<{ view: RegistryView; surface: Surface | undefined }>();
   const handler = createMcpHandler(
-    async ({ authInfo }) =>
-      createMcpServer({
+    async ({ authInfo }) => {
+      const connection = connections.getStore();
+      const surface = connection?.surface ?? options.surface;
+      return createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         registry:
-          views.getStore() ??
+          connection?.view ??
           (authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry),
         transport: 'http',
-      }),
+        ...(surface ? { surface } : {}),
+      });
+    },
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },
   );
   // The SDK answers a failed factory with a bare -32603 and reports it only to `onerror` (debug):
@@ -450,8 +461,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         }
       }
       const view = new RegistryView(base, accesses, { logger });
+      const surface = requested?.path?.search ? 'search' : options.surface;
       // Only a refusal with a challenge answers in HTTP: read the body's call for it, else never.
-      const called = body && accesses.some((access) => access.challenge) ? calledTool(body) : undefined;
+      const called =
+        body && accesses.some((access) => access.challenge) ? calledTool(body, surface) : undefined;
       const challenge =
         called === undefined ? undefined : view.challenge(called, { request: httpCaller(authInfo) });
       if (challenge) {
@@ -459,7 +472,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         return;
       }
       const fetchOptions = authInfo ? { authInfo } : undefined;
-      await sendResponse(res, await views.run(view, () => handler.fetch(request, fetchOptions)));
+      await sendResponse(
+        res,
+        await connections.run({ view, surface }, () => handler.fetch(request, fetchOptions)),
+      );
       return;
     }
     await sendResponse(res, await handler.fetch(request, authInfo ? { authInfo } : undefined));
@@ -507,11 +523,12 @@ const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 const TOOLS_CALL = Buffer.from('tools/call');
 
 /**
- * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else or unparsable JSON.
- * A body without the bytes `tools/call` is not parsed at all (a call written with escapes there
- * only misses the challenge: the view still refuses it, as a tool error).
+ * The tool a JSON-RPC `tools/call` body calls (on the search surface, the tool `call_tool`
+ * names); `undefined` for anything else or unparsable JSON. A body without the bytes
+ * `tools/call` is not parsed at all (a call written with escapes there only misses the
+ * challenge: the view still refuses it, as a tool error).
  */
-function calledTool(body: Buffer): string | undefined {
+function calledTool(body: Buffer, surface: Surface | undefined): string | undefined {
   if (!body.includes(TOOLS_CALL)) return undefined;
   let message: unknown;
   try {
@@ -519,8 +536,14 @@ function calledTool(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+  const { method, params } = (message ?? {}) as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: { name?: unknown } };
+  };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  if (surface !== 'search' || params.name !== CALL_TOOL) return params.name;
+  const inner = params.arguments?.name;
+  return typeof inner === 'string' ? inner : undefined;
 }
 
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {

@@ -6,10 +6,14 @@ import { DEFAULT_TIMEOUT_MS } from './registry.js';
 import { type CreateMcpServerOptions, createMcpServer } from './server.js';
 import type { StartCacheSession } from './start-cache/session.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, StdioWire } from './stdio-wire.js';
+import type { Surface } from './surface/search.js';
 
-export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registry' | 'transport'> {
+export interface ServeStdioOptions
+  extends Omit<CreateMcpServerOptions, 'registry' | 'transport' | 'surface'> {
   /** The tools, or a function that loads them on the first message (keeps start-up fast). */
   registry: CreateMcpServerOptions['registry'] | (() => Promise<CreateMcpServerOptions['registry']>);
+  /** `search` serves three tools that reach the others; a function is asked with the registry (a config file may say). */
+  surface?: Surface | (() => Promise<Surface>);
   logger?: Logger;
   /**
    * When stdin ends, requests already read are still answered, for at most this long; then
@@ -67,12 +71,15 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
   });
   const handle = sdkServeStdio(
     async (): Promise<McpServer> => {
+      const registry = await loadRegistry();
+      const surface = typeof options.surface === 'function' ? await options.surface() : options.surface;
       const server = createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry: await loadRegistry(),
+        registry,
         transport: 'stdio',
+        ...(surface ? { surface } : {}),
       });
       startCache?.attach(server);
       return server;

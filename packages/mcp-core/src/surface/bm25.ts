@@ -1,0 +1,144 @@
+/**
+ * A small BM25 index for finding tools by what a person asks: local, deterministic (the same
+ * documents and query always give the same ranking; ties go to the earlier document), no model
+ * and no network. Fields carry weights (a tool's name counts more than a word deep in its
+ * description), summed into one term frequency per document as BM25F does.
+ */
+
+/** One field of a document and how much a word in it counts. */
+export interface WeightedText {
+  text: string;
+  weight: number;
+}
+
+export interface Bm25Document {
+  id: string;
+  fields: readonly WeightedText[];
+}
+
+export interface Bm25Hit {
+  id: string;
+  score: number;
+}
+
+/** How term frequency saturates (k1) and how much long documents are discounted (b). */
+const K1 = 1.2;
+const B = 0.75;
+
+/** Words that say nothing about which tool is meant. */
+const STOPWORDS = new Set(
+  (
+    'a an the and or but of to in on at by for from with into onto as is are was were be been being it its ' +
+    'this that these those there here i me my we our us you your he she they them their his her what which ' +
+    'who whom when where how why can could would should will shall may might must do does did done have has ' +
+    'had please just some any all each every so than then too very not no yes up out off about over also ' +
+    'one let get got give show tell want need find use using used make'
+  ).split(' '),
+);
+
+/**
+ * The words of a text, as the index compares them: lower case, accents dropped, split at
+ * anything that is not a letter or digit and at camelCase humps (`projectId` → project, id),
+ * stop words dropped, and plural / -ing / -ed endings trimmed. A pair joined by a hyphen or
+ * underscore whose one half is a particle also counts as one word (`to-do` → todo, `check-in` → checkin).
+ */
+export function tokenize(text: string): string[] {
+  const spaced = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  const tokens: string[] = [];
+  for (const word of spaced.match(/[a-z0-9]+(?:[-_][a-z0-9]+)*/g) ?? []) {
+    const parts = word.split(/[-_]/);
+    for (const part of parts) {
+      if (!STOPWORDS.has(part)) tokens.push(stem(part));
+    }
+    for (let index = 0; index + 1 < parts.length; index += 1) {
+      const left = parts[index] ?? '';
+      const right = parts[index + 1] ?? '';
+      // Only where one half is a particle (`to-do`, `check-in`, `e-mail`), not every compound
+      // of an identifier such as `list_todos`.
+      if (left.length <= 2 || right.length <= 2) tokens.push(stem(`${left}${right}`));
+    }
+  }
+  return tokens;
+}
+
+/** A light, deterministic suffix trim so `todos`, `listing` and `listed` meet `todo` and `list`. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /^\d+$/.test(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:ches|shes|sses|xes|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
+  if (word.endsWith('ing') && word.length > 5) return undouble(word.slice(0, -3));
+  if (word.endsWith('ed') && word.length > 4) return undouble(word.slice(0, -2));
+  return word;
+}
+
+function undouble(word: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(word) && !/(?:ll|ss)$/.test(word) ? word.slice(0, -1) : word;
+}
+
+interface Indexed {
+  id: string;
+  /** Weighted term frequencies. */
+  terms: Map<string, number>;
+  /** The sum of the weighted frequencies: the document's length for BM25. */
+  length: number;
+}
+
+export class Bm25Index {
+  readonly #documents: Indexed[] = [];
+  /** How many documents hold each term. */
+  readonly #frequency = new Map<string, number>();
+  readonly #averageLength: number;
+
+  constructor(documents: readonly Bm25Document[]) {
+    let total = 0;
+    for (const document of documents) {
+      const terms = new Map<string, number>();
+      let length = 0;
+      for (const field of document.fields) {
+        for (const token of tokenize(field.text)) {
+          terms.set(token, (terms.get(token) ?? 0) + field.weight);
+          length += field.weight;
+        }
+      }
+      for (const term of terms.keys()) this.#frequency.set(term, (this.#frequency.get(term) ?? 0) + 1);
+      this.#documents.push({ id: document.id, terms, length });
+      total += length;
+    }
+    this.#averageLength = documents.length > 0 ? total / documents.length : 0;
+  }
+
+  get size(): number {
+    return this.#documents.length;
+  }
+
+  /**
+   * The documents that match the query, best first (`accept` filters them before `limit`
+   * applies). A query of stop words only, or of words no document has, matches nothing.
+   */
+  search(query: string, limit: number, accept: (id: string) => boolean = () => true): Bm25Hit[] {
+    const terms = [...new Set(tokenize(query))];
+    const count = this.#documents.length;
+    const weights = terms.map((term) => {
+      const holding = this.#frequency.get(term) ?? 0;
+      return holding === 0 ? 0 : Math.log(1 + (count - holding + 0.5) / (holding + 0.5));
+    });
+    const hits: Array<Bm25Hit & { order: number }> = [];
+    this.#documents.forEach((document, order) => {
+      let score = 0;
+      terms.forEach((term, index) => {
+        const frequency = document.terms.get(term);
+        if (frequency === undefined) return;
+        const norm = K1 * (1 - B + (B * document.length) / (this.#averageLength || 1));
+        score += ((weights[index] ?? 0) * (frequency * (K1 + 1))) / (frequency + norm);
+      });
+      if (score > 0 && accept(document.id)) hits.push({ id: document.id, score, order });
+    });
+    hits.sort((left, right) => right.score - left.score || left.order - right.order);
+    return hits.slice(0, limit).map(({ id, score }) => ({ id, score }));
+  }
+}
