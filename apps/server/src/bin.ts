@@ -8,9 +8,15 @@ const VERSION: string = packageJson.version;
 const configFile = ({ flags }: BinContext) =>
   typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
 
+/** The config file, read once for the providers and the surface. */
+let config: ReturnType<typeof readConfig> | undefined;
+async function readConfig(file: string) {
+  const { loadConfig } = await import('./config.js');
+  return loadConfig(file);
+}
+
 async function options(context: BinContext) {
   const { flags } = context;
-  const { loadConfig } = await import('./config.js');
   const file = configFile(context);
   const only =
     typeof flags.providers === 'string'
@@ -20,7 +26,7 @@ async function options(context: BinContext) {
           .filter(Boolean)
       : undefined;
   return {
-    ...(file ? { config: await loadConfig(file) } : {}),
+    ...(file ? { config: await (config ??= readConfig(file)) } : {}),
     ...(only ? { only } : {}),
     noPrefix: flags['no-prefix'] === true,
   };
@@ -122,6 +128,10 @@ await runBin({
       description: 'each provider’s own settings and secrets',
     },
   ],
+  surface: async (context) => {
+    const file = configFile(context);
+    return file ? (await (config ??= readConfig(file))).surface : undefined;
+  },
   // The served tools depend on the config file too: the start cache checks it at every start.
   startCache: { files: (context) => [configFile(context)] },
   createProvider: async (context) => (await import('./compose.js')).compose(await options(context)),

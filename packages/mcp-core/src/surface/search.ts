@@ -7,7 +7,7 @@ import { createLogger } from '../logger.js';
 import { DEFAULT_TIMEOUT_MS, type ToolRegistry } from '../registry.js';
 import { type ToolCallResult, toolError } from '../result.js';
 import { type AnyToolDefinition, defineTool, type ToolAnnotations } from '../tool.js';
-import { Bm25Index } from './bm25.js';
+import { ToolIndex } from './tool-index.js';
 
 /**
  * What `tools/list` offers: `list`, every served tool (the default), or `search`, three tools
@@ -36,9 +36,6 @@ export const SEARCH_INSTRUCTIONS = `This server lists three tools instead of all
 const DEFAULT_MATCHES = 5;
 const MAX_MATCHES = 10;
 const CANDIDATES = 3;
-
-/** How much a word counts in each part of a tool's definition. */
-const WEIGHTS = { name: 3, title: 2, description: 1, parameters: 1 } as const;
 
 const Definition = z.looseObject({
   name: z.string(),
@@ -70,7 +67,7 @@ const LOOKUP: ToolAnnotations = Object.freeze({
 interface Catalog {
   /** The registry's tool count when indexed: tools are only ever added (`enable_toolset`). */
   count: number;
-  index: Bm25Index;
+  index: ToolIndex;
 }
 
 /** One index per registry, rebuilt when tools were added since. */
@@ -82,17 +79,7 @@ function catalogOf(registry: ToolRegistry): Catalog {
   if (!catalog || catalog.count !== descriptors.length) {
     catalog = {
       count: descriptors.length,
-      index: new Bm25Index(
-        descriptors.map((descriptor) => ({
-          id: descriptor.name,
-          fields: [
-            { text: descriptor.name, weight: WEIGHTS.name },
-            { text: descriptor.title ?? '', weight: WEIGHTS.title },
-            { text: descriptor.description, weight: WEIGHTS.description },
-            { text: Object.keys(descriptor.inputSchema.properties).join(' '), weight: WEIGHTS.parameters },
-          ],
-        })),
-      ),
+      index: new ToolIndex(descriptors),
     };
     catalogs.set(registry, catalog);
   }
