@@ -23,7 +23,9 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['reply', 'respond', 'answer', 'comment'],
   ['move', 'reorder', 'put'],
   ['assign', 'assignee'],
-  ['chat', 'campfire'],
+  ['chat', 'campfire', 'talk', 'say', 'saying', 'discuss'],
+  ['react', 'reaction', 'emoji', 'boost'],
+  ['progress', 'percent', 'along', 'gauge'],
   ['schedule', 'calendar', 'event', 'meeting'],
   ['document', 'doc', 'note', 'page'],
   ['file', 'upload', 'attachment', 'pdf', 'image', 'screenshot'],
@@ -120,6 +122,9 @@ export class ToolIndex {
       }
       for (const synonym of SYNONYMS.get(stemmed) ?? []) add(synonym, SYNONYM_WEIGHT);
     });
+    // "which…", "show me…", "the latest…": asking for several things, which list tools answer.
+    // A hint, not a word asked: it joins no group, so a tool that does not list is not penalized.
+    if (LISTING.test(query)) terms.set('list', Math.max(terms.get('list') ?? 0, LISTING_WEIGHT));
     // A tool whose own name is all asked for ("add a to-do" and create_todo) is the precise
     // answer; one whose name says more (create_todolist) ranks after it.
     const hits = this.#index.searchTerms(terms, Number.MAX_SAFE_INTEGER, accept, groups);
@@ -132,6 +137,9 @@ export class ToolIndex {
     return ranked.slice(0, limit).map(({ id, score }) => ({ id, score }));
   }
 }
+
+const LISTING = /\b(?:which|show|any|latest)\b/i;
+const LISTING_WEIGHT = 0.3;
 
 /** A name word in more than this share of the names is a prefix, not a description. */
 const SHARED_NAME_WORD = 0.25;
