@@ -82,7 +82,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       `  ${result.cases} task phrasings: recall@1 ${percent(result.recallAt1)}, recall@3 ${percent(result.recallAt3)}`,
     );
     for (const miss of result.misses) {
-      console.log(`  miss: "${miss.query}" wanted ${miss.wanted.join(' | ')}, got ${miss.found.join(', ') || 'nothing'}`);
+      console.log(
+        `  miss: "${miss.query}" wanted ${miss.wanted.join(' | ')}, got ${miss.found.join(', ') || 'nothing'}`,
+      );
     }
   }
 }
