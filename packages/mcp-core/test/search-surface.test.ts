@@ -369,6 +369,71 @@ describe('the search surface over HTTP', () => {
   });
 });
 
+describe('a scope step-up through call_tool', () => {
+  let handle: HttpHandle;
+  beforeAll(async () => {
+    handle = await serveHttp({
+      name: 's',
+      version: '1',
+      registry: composed(),
+      port: 0,
+      logger: quiet,
+      auth: {
+        authenticate: async () => ({ token: 'read-token', clientId: 'reader', scopes: ['read'] }),
+        accessFor: () => [
+          {
+            source: "your token's scopes",
+            readOnly: true,
+            challenge: () =>
+              new Response(null, {
+                status: 403,
+                headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="write"' },
+              }),
+          },
+        ],
+      },
+    });
+  });
+  afterAll(() => handle.close());
+
+  /** A raw JSON-RPC POST, as a client sends a call without a session (stateless HTTP). */
+  const call = (path: string, name: string, args: Record<string, unknown>) =>
+    fetch(`${new URL(handle.url).origin}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer read-token',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      }),
+    });
+
+  it('answers the challenge of the tool call_tool names, as a direct call of it', async () => {
+    const direct = await call('/mcp', 'basecamp_create_todo', { list_id: '1', content: 'x' });
+    expect(direct.status).toBe(403);
+    const through = await call('/mcp/search', 'call_tool', {
+      name: 'basecamp_create_todo',
+      arguments: { list_id: '1', content: 'x' },
+    });
+    expect(through.status).toBe(403);
+    expect(through.headers.get('www-authenticate')).toContain('insufficient_scope');
+    // A read tool passes, and so does search_tools itself.
+    const read = await call('/mcp/search', 'call_tool', {
+      name: 'forge_get_ticket',
+      arguments: { ticket_id: 'a' },
+    });
+    expect(read.status).toBe(200);
+    expect(await read.text()).toContain('get_ticket');
+    expect((await call('/mcp/search', 'search_tools', { query: 'add a to-do' })).status).toBe(200);
+  });
+});
+
 describe('the search surface of a bin', () => {
   it('--surface search and MCP_SURFACE=search serve the three tools over stdio', async () => {
     for (const [args, env] of [
