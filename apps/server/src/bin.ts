@@ -9,8 +9,12 @@ const configFile = ({ flags }: BinContext) =>
   typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
 
 /** The config file, read once for the providers and the surface. */
-let config: ReturnType<typeof readConfig> | undefined;
-async function readConfig(file: string) {
+let config: ReturnType<typeof loadConfigOnce> | undefined;
+function readConfig(file: string) {
+  config ??= loadConfigOnce(file);
+  return config;
+}
+async function loadConfigOnce(file: string) {
   const { loadConfig } = await import('./config.js');
   return loadConfig(file);
 }
@@ -26,7 +30,7 @@ async function options(context: BinContext) {
           .filter(Boolean)
       : undefined;
   return {
-    ...(file ? { config: await (config ??= readConfig(file)) } : {}),
+    ...(file ? { config: await readConfig(file) } : {}),
     ...(only ? { only } : {}),
     noPrefix: flags['no-prefix'] === true,
   };
@@ -130,7 +134,7 @@ await runBin({
   ],
   surface: async (context) => {
     const file = configFile(context);
-    return file ? (await (config ??= readConfig(file))).surface : undefined;
+    return file ? (await readConfig(file)).surface : undefined;
   },
   // The served tools depend on the config file too: the start cache checks it at every start.
   startCache: { files: (context) => [configFile(context)] },

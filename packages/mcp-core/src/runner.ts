@@ -439,10 +439,11 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
     );
   }
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+  // --help and --version answer whatever the environment says.
   const surfaceSetting =
     values.surface !== undefined
       ? { value: values.surface, source: '--surface' }
-      : process.env.MCP_SURFACE
+      : process.env.MCP_SURFACE && !values.help && !values.version
         ? { value: process.env.MCP_SURFACE, source: 'MCP_SURFACE' }
         : undefined;
   const surface = surfaceSetting && parseSurface(surfaceSetting.value, surfaceSetting.source);

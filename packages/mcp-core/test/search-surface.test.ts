@@ -464,7 +464,8 @@ describe('the search surface of a bin', () => {
     const env = runFixtureBin([], { ...process.env, MCP_SURFACE: 'all' });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain('MCP_SURFACE must be list or search');
-    const help = runFixtureBin(['--help']);
+    const help = runFixtureBin(['--help'], { ...process.env, MCP_SURFACE: 'all' });
+    expect(help.status).toBe(0);
     expect(help.stdout).toContain('--surface <list|search>');
     expect(help.stdout).toContain('MCP_SURFACE');
   });
