@@ -434,7 +434,8 @@ describe('a scope step-up through call_tool', () => {
   });
 });
 
-describe('the search surface of a bin', () => {
+// Each test spawns the fixture bin several times: on a loaded machine that takes a while.
+describe('the search surface of a bin', { timeout: 60_000 }, () => {
   it('--surface search and MCP_SURFACE=search serve the three tools over stdio', async () => {
     for (const [args, env] of [
       [['--surface', 'search'], {}],
