@@ -3,6 +3,8 @@ import { type Bm25Hit, Bm25Index, stem, tokenize, words } from './bm25.js';
 
 /** How much a word counts in each part of a tool's definition. */
 const WEIGHTS = { name: 3, title: 2, description: 1, parameters: 1 } as const;
+/** How much the description after its first sentence counts, against the first. */
+const REST_WEIGHT = 0.5;
 /** How much a synonym of a word asked counts, against the word itself. */
 const SYNONYM_WEIGHT = 0.5;
 
@@ -55,9 +57,9 @@ const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
 })();
 
 /**
- * The tools of one registry, indexed for `search_tools`: BM25 over each tool's name, title,
- * description (without the names of other tools it mentions, which say nothing about what it
- * does) and parameter names. A query also matches the identifiers tools are named with when
+ * The tools of one registry, indexed for `search_tools`: BM25F over each tool's name, title,
+ * description (its first sentence, what the tool does, counting more than the rest; without the
+ * names of other tools it mentions, which say nothing about what it does) and parameter names. A query also matches the identifiers tools are named with when
  * people write them as two words ("to-do lists" → todolist), and everyday synonyms at half weight.
  */
 export class ToolIndex {
@@ -86,10 +88,9 @@ export class ToolIndex {
         fields: [
           { text: descriptor.name, tokens: nameTokens(descriptor.name), weight: WEIGHTS.name },
           { text: descriptor.title ?? '', weight: WEIGHTS.title },
-          {
-            text: mentions ? descriptor.description.replace(mentions, ' ') : descriptor.description,
-            weight: WEIGHTS.description,
-          },
+          ...describeFields(
+            mentions ? descriptor.description.replace(mentions, ' ') : descriptor.description,
+          ),
           { text: Object.keys(descriptor.inputSchema.properties).join(' '), weight: WEIGHTS.parameters },
         ],
       })),
@@ -157,6 +158,15 @@ function nameTokens(name: string): string[] {
   return [...found.map(stem), ...found.filter((word) => stem(word) !== word).map(surface)];
 }
 
+/** The first sentence says what the tool does; the rest (when to use another, details) counts less. */
+function describeFields(description: string) {
+  const end = description.search(/[.;:](?:\s|$)/);
+  const first = end < 0 ? description : description.slice(0, end + 1);
+  return [
+    { text: first, weight: WEIGHTS.description },
+    { text: description.slice(first.length), weight: REST_WEIGHT },
+  ];
+}
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
