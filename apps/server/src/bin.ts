@@ -8,9 +8,19 @@ const VERSION: string = packageJson.version;
 const configFile = ({ flags }: BinContext) =>
   typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
 
+/** The config file, read once for the providers and the surface. */
+let config: ReturnType<typeof loadConfigOnce> | undefined;
+function readConfig(file: string) {
+  config ??= loadConfigOnce(file);
+  return config;
+}
+async function loadConfigOnce(file: string) {
+  const { loadConfig } = await import('./config.js');
+  return loadConfig(file);
+}
+
 async function options(context: BinContext) {
   const { flags } = context;
-  const { loadConfig } = await import('./config.js');
   const file = configFile(context);
   const only =
     typeof flags.providers === 'string'
@@ -20,7 +30,7 @@ async function options(context: BinContext) {
           .filter(Boolean)
       : undefined;
   return {
-    ...(file ? { config: await loadConfig(file) } : {}),
+    ...(file ? { config: await readConfig(file) } : {}),
     ...(only ? { only } : {}),
     noPrefix: flags['no-prefix'] === true,
   };
@@ -122,6 +132,10 @@ await runBin({
       description: 'each provider’s own settings and secrets',
     },
   ],
+  surface: async (context) => {
+    const file = configFile(context);
+    return file ? (await readConfig(file)).surface : undefined;
+  },
   createProvider: async (context) => {
     await (await import('./local-audit.js')).startLocalAudit(context);
     return (await import('./compose.js')).compose(await options(context));

@@ -28,6 +28,11 @@ export const ConfigSchema = z.strictObject({
   prefix: z.boolean().optional(),
   /** Serve only read-only tools, of every provider. */
   readOnly: z.boolean().optional(),
+  /**
+   * `search`: offer search_tools, describe_tool and call_tool instead of every tool (below
+   * `--surface` and `MCP_SURFACE`). Default `list`.
+   */
+  surface: z.enum(['list', 'search']).optional(),
   /** The providers to serve; default: all of them. */
   providers: z
     .strictObject({

@@ -38,6 +38,7 @@ import {
 import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { requestTarget } from './request-target.js';
 import { createMcpServer } from './server.js';
+import { CALL_TOOL, type Surface } from './surface/search.js';
 import type { RequestInfo } from './tool.js';
 
 export interface ServeHttpOptions {
@@ -52,6 +53,12 @@ export interface ServeHttpOptions {
    * toolset or tool is a 400 naming the valid ones.
    */
   registry: ToolSource;
+  /**
+   * `search`: every connection gets `search_tools`, `describe_tool` and `call_tool` instead of
+   * the tools. With the default `list`, a connection asks for it with `/search` at the end of
+   * its path (`<path>/search`, `<path>/x/<toolsets>[/readonly]/search`).
+   */
+  surface?: Surface;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -213,11 +220,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const auth = options.auth;
   // What the server of one request is built for, found before the SDK sees the request and handed
   // to its per-request factory through the async context of that request: a narrowed request's
-  // view (a challenge needs it first), and the tool a `tools/call` calls (only it is mounted).
-  const served = new AsyncLocalStorage<{ view?: RegistryView; tool?: string }>();
+  // view (a challenge needs it first) and surface, and the tool a `tools/call` calls (only it is
+  // mounted).
+  const served = new AsyncLocalStorage<{ view?: RegistryView; surface?: Surface; tool?: string }>();
   const handler = createMcpHandler(
     async ({ authInfo }) => {
       const scope = served.getStore();
+      const surface = scope?.surface ?? options.surface;
       return createMcpServer({
         name: options.name,
         version: options.version,
@@ -226,6 +235,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
           scope?.view ??
           (authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry),
         transport: 'http',
+        ...(surface ? { surface } : {}),
         ...(scope?.tool === undefined ? {} : { only: scope.tool }),
       });
     },
@@ -437,7 +447,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     const granted =
       auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;
     // The tool a `tools/call` calls: its challenge, and a server that mounts only that tool.
-    const called = body ? calledTool(body) : undefined;
+    const call = body ? toolCall(body) : undefined;
     if (requested || granted.length > 0) {
       const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
       let accesses = granted;
@@ -456,7 +466,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         }
       }
       const view = new RegistryView(base, accesses, { logger });
-      // Only a refusal with a challenge answers in HTTP.
+      const surface = requested?.path?.search ? 'search' : options.surface;
+      // Only a refusal with a challenge answers in HTTP (on the search surface, for the tool that
+      // call_tool names).
+      const called = call && (surface === 'search' && call.name === CALL_TOOL ? call.inner : call.name);
       const challenge =
         called !== undefined && accesses.some((access) => access.challenge)
           ? view.challenge(called, { request: httpCaller(authInfo) })
@@ -466,16 +479,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         return;
       }
       const fetchOptions = authInfo ? { authInfo } : undefined;
-      const scope = called === undefined ? { view } : { view, tool: called };
+      const scope = { view, surface, ...(call ? { tool: call.name } : {}) };
       await sendResponse(res, await served.run(scope, () => handler.fetch(request, fetchOptions)));
       return;
     }
     const fetchOptions = authInfo ? { authInfo } : undefined;
     await sendResponse(
       res,
-      await (called === undefined
+      await (call === undefined
         ? handler.fetch(request, fetchOptions)
-        : served.run({ tool: called }, () => handler.fetch(request, fetchOptions))),
+        : served.run({ tool: call.name }, () => handler.fetch(request, fetchOptions))),
     );
   }
 
@@ -521,12 +534,13 @@ const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 const TOOLS_CALL = Buffer.from('tools/call');
 
 /**
- * The tool a JSON-RPC `tools/call` body calls; `undefined` for anything else (a batch, another
+ * The tool a JSON-RPC `tools/call` body calls, and the tool named by its `name` argument (which
+ * `call_tool` of the search surface calls); `undefined` for anything else (a batch, another
  * method) or unparsable JSON. A body without the bytes `tools/call` is not parsed at all (a call
  * written with escapes there only misses the challenge and gets a server with every tool: the
  * view still refuses it, as a tool error).
  */
-function calledTool(body: Buffer): string | undefined {
+function toolCall(body: Buffer): { name: string; inner: string | undefined } | undefined {
   if (!body.includes(TOOLS_CALL)) return undefined;
   let message: unknown;
   try {
@@ -534,8 +548,13 @@ function calledTool(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+  const { method, params } = (message ?? {}) as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: { name?: unknown } };
+  };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  const inner = params.arguments?.name;
+  return { name: params.name, inner: typeof inner === 'string' ? inner : undefined };
 }
 
 function tokenMatches(header: string | undefined, expected: Buffer): boolean {

@@ -108,6 +108,7 @@ export {
   toolSuccess,
 } from './result.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
+export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOLS, type Surface } from './surface/search.js';
 export {
   type AnyToolDefinition,
   CREATES,

@@ -6,6 +6,7 @@ import type { ToolDescriptor } from './descriptor.js';
 import type { CallContext } from './execute.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
+import { SearchSurface, type Surface } from './surface/search.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
 /**
@@ -37,9 +38,15 @@ export interface MountOptions {
   /** Reported to handlers as `context.request.transport`. */
   transport?: RequestInfo['transport'];
   /**
+   * `search`: three tools (`search_tools`, `describe_tool`, `call_tool`) that reach every tool
+   * of the source, instead of the tools themselves. Default `list`.
+   */
+  surface?: Surface;
+  /**
    * A server that answers one `tools/call` of this tool (a stateless HTTP request): only that
    * tool is mounted, no prompts or resources, instead of all of them. Ignored when the source
-   * has no tool of that name, so an unknown tool is answered as on a full server.
+   * has no tool of that name (an unknown tool is answered as on a full server), and on the
+   * search surface (its three tools are always mounted).
    */
   only?: string;
 }
@@ -53,6 +60,19 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   const view = source instanceof RegistryView ? source : undefined;
   const registry = toRegistry(source);
   const register = server.registerTool.bind(server) as unknown as RegisterTool;
+  const content = () =>
+    mountContent(
+      server,
+      registry.content,
+      (extra) => callContext(extra, options.transport),
+      options.transport ?? 'unknown',
+      view && { prompt: (name) => view.allowsPrompt(name), resource: (name) => view.allowsResource(name) },
+    );
+  if (options.surface === 'search') {
+    mountSearch(server, new SearchSurface(registry, view), register, options.transport);
+    content();
+    return;
+  }
   // Narrowed on our own SDK v2 server: every tool is registered, so a call to a refused one
   // reaches the view (a PERMISSION_DENIED tool error that says why, not "tool not found"), and
   // tools/list shows only the allowed ones. Any other server gets the allowed tools only.
@@ -101,13 +121,59 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   listeners.set(server, onAdded);
   registry.onToolsAdded(onAdded);
   if (single) return;
-  mountContent(
-    server,
-    registry.content,
-    (extra) => callContext(extra, options.transport),
-    options.transport ?? 'unknown',
-    view && { prompt: (name) => view.allowsPrompt(name), resource: (name) => view.allowsResource(name) },
-  );
+  content();
+}
+
+/**
+ * The search surface's three tools. When tools are added while serving (`enable_toolset`
+ * through `call_tool`), a tool whose description or annotations change with them is updated,
+ * which sends `notifications/tools/list_changed`; the list itself stays the same three tools.
+ */
+function mountSearch(
+  server: McpServerLike,
+  surface: SearchSurface,
+  register: RegisterTool,
+  transport: RequestInfo['transport'] | undefined,
+): void {
+  let shown = surface.descriptors();
+  const handles = new Map<string, { update?(changes: Record<string, unknown>): void }>();
+  for (const descriptor of shown) {
+    const schemas = sdkSchemas(descriptor);
+    const name = descriptor.name;
+    const handle = register(
+      name,
+      {
+        ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
+        description: descriptor.description,
+        inputSchema: schemas.input,
+        ...(schemas.output === undefined ? {} : { outputSchema: schemas.output }),
+        annotations: descriptor.annotations,
+      },
+      (args, extra) =>
+        surface.call(name, args, callContext(extra, transport)) ??
+        Promise.reject(new Error(`${name} is not a search surface tool`)),
+    );
+    handles.set(name, (handle ?? {}) as { update?(changes: Record<string, unknown>): void });
+  }
+  const onAdded = () => {
+    const next = surface.descriptors();
+    for (const descriptor of next) {
+      const before = shown.find((each) => each.name === descriptor.name);
+      if (
+        before &&
+        before.description === descriptor.description &&
+        JSON.stringify(before.annotations) === JSON.stringify(descriptor.annotations)
+      ) {
+        continue;
+      }
+      handles
+        .get(descriptor.name)
+        ?.update?.({ description: descriptor.description, annotations: descriptor.annotations });
+    }
+    shown = next;
+  };
+  listeners.set(server, onAdded);
+  surface.registry.onToolsAdded(onAdded);
 }
 
 const listeners = new WeakMap<McpServerLike, (names: readonly string[]) => void>();

@@ -10,7 +10,11 @@ import type { ToolRegistry } from './registry.js';
  * - `<endpoint>/x/<toolset>[,<toolset>…]` and `<endpoint>/x/<toolsets>/readonly`: only tools of
  *   these toolsets (`basecamp`, `basecamp.todos`: a provider's id, or its id, a dot and one of
  *   its toolsets);
- * - `X-MCP-Toolsets: a,b`, `X-MCP-Tools: name,name`, `X-MCP-Readonly: true`.
+ * - `X-MCP-Toolsets: a,b`, `X-MCP-Tools: name,name`, `X-MCP-Readonly: true`;
+ * - `/search` after any of these paths (`<endpoint>/search`, `<endpoint>/readonly/search`,
+ *   `<endpoint>/x/<toolsets>[/readonly]/search`): the search surface (`search_tools`,
+ *   `describe_tool`, `call_tool`) over what the rest of the path leaves. It changes how the
+ *   tools are offered, not which.
  *
  * Each narrowing is one `ToolAccess`; with several, a tool is served only when every one allows
  * it (a header can narrow a narrowed URL further, never widen it).
@@ -29,11 +33,19 @@ const URL_SOURCE = "this connection's URL";
 
 /** What a connection asks for, read from its path and headers; the names are not checked yet. */
 export interface RequestedNarrowing {
-  /** From the path: `/x/<toolsets>` and `/readonly`. */
-  path?: { toolsets?: readonly string[]; readOnly: boolean };
+  /** From the path: `/x/<toolsets>`, `/readonly` and `/search`. */
+  path?: NarrowedPath;
   toolsets?: readonly string[];
   tools?: readonly string[];
   readOnly?: boolean;
+}
+
+/** What a path under the endpoint asks for. */
+export interface NarrowedPath {
+  toolsets?: readonly string[];
+  readOnly: boolean;
+  /** `/search` ends the path: serve the search surface. */
+  search?: true;
 }
 
 /** A path or header that cannot be read: the 400 answer's message. */
@@ -48,18 +60,24 @@ export class NarrowingSyntaxError extends Error {
  * a name given twice, a list too long). `pathname` is as the URL parser leaves it (dot segments
  * resolved, percent-escapes kept).
  */
-export function parseNarrowedPath(
-  endpoint: string,
-  pathname: string,
-): { toolsets?: readonly string[]; readOnly: boolean } | undefined {
+export function parseNarrowedPath(endpoint: string, pathname: string): NarrowedPath | undefined {
   if (pathname === endpoint) return { readOnly: false };
   if (!pathname.startsWith(`${endpoint}/`)) return undefined;
-  const rest = pathname.slice(endpoint.length + 1).split('/');
-  if (rest.length === 1 && rest[0] === 'readonly') return { readOnly: true };
+  let rest = pathname.slice(endpoint.length + 1).split('/');
+  // `/x/search` names a toolset called search; `/search` after anything else is the surface.
+  const search = rest.at(-1) === 'search' && !(rest.length === 2 && rest[0] === 'x');
+  if (search) {
+    rest = rest.slice(0, -1);
+    if (rest.length === 0) return { readOnly: false, search };
+  }
+  const surface = search ? { search } : {};
+  if (rest.length === 1 && rest[0] === 'readonly') return { readOnly: true, ...surface };
   if (rest[0] !== 'x') return undefined;
-  const form = `${endpoint}/x/<toolset>[,<toolset>...][/readonly]`;
+  const form = `${endpoint}/x/<toolset>[,<toolset>...][/readonly][/search]`;
   if (rest.length > 3 || (rest.length === 3 && rest[2] !== 'readonly') || rest.length < 2) {
-    throw new NarrowingSyntaxError(`A narrowed endpoint is ${form} or ${endpoint}/readonly.`);
+    throw new NarrowingSyntaxError(
+      `A narrowed endpoint is ${form}, ${endpoint}/readonly[/search] or ${endpoint}/search.`,
+    );
   }
   let list: string;
   try {
@@ -67,7 +85,7 @@ export function parseNarrowedPath(
   } catch {
     throw new NarrowingSyntaxError(`The toolsets in this URL are not valid percent-encoding. Use ${form}.`);
   }
-  return { toolsets: parseList(list, 'toolset', URL_SOURCE, form), readOnly: rest.length === 3 };
+  return { toolsets: parseList(list, 'toolset', URL_SOURCE, form), readOnly: rest.length === 3, ...surface };
 }
 
 /** The narrowing the `X-MCP-*` headers ask for; throws `NarrowingSyntaxError` for a malformed one. */

@@ -9,6 +9,7 @@ export const RUNNER_ENVIRONMENT: readonly { name: string; description: string }[
     description: 'bearer token required by --http (needed to listen beyond loopback)',
   },
   { name: 'PORT', description: 'default for --port' },
+  { name: 'MCP_SURFACE', description: 'list (default) or search: the default for --surface' },
   {
     name: 'MCP_HTTP_HEADERS_TIMEOUT',
     description: 'with --http: milliseconds a client has to send its request headers (default 10000)',

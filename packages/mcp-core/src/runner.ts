@@ -8,6 +8,7 @@ import { isLoopbackHost } from './loopback.js';
 import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } from './registry.js';
 import { RUNNER_ENVIRONMENT } from './runner-environment.js';
 import { claimStdout, serveStdio } from './stdio.js';
+import { parseSurface, type Surface } from './surface/search.js';
 import type { ToolProvider } from './tool.js';
 
 /** A provider with its own `use` options (prefix, filters, read-only), for composed servers. */
@@ -103,6 +104,11 @@ export interface RunBinOptions {
   environment?: readonly EnvironmentVariable[];
   /** Defaults to `process.argv.slice(2)`. */
   argv?: readonly string[];
+  /**
+   * The surface the bin's own configuration asks for (a config file's `surface` key), below
+   * `--surface` and `MCP_SURFACE`. Asked only when neither is given, when the tools load.
+   */
+  surface?: (context: BinContext) => Surface | undefined | Promise<Surface | undefined>;
 }
 
 const OPTIONS = {
@@ -118,6 +124,7 @@ const OPTIONS = {
   include: { type: 'string' },
   exclude: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  surface: { type: 'string' },
   sandbox: { type: 'boolean' },
 } as const;
 
@@ -168,6 +175,12 @@ export async function runBin(options: RunBinOptions): Promise<void> {
 
   let sandbox: SandboxHandle | undefined;
   const context: BinContext = { flags: flags.own, transport: flags.http ? 'http' : 'stdio' };
+  // --surface, else MCP_SURFACE, else the bin's configuration, else list.
+  let surface: Promise<Surface> | undefined = flags.surface && Promise.resolve(flags.surface);
+  const servedSurface = (): Promise<Surface> => {
+    surface ??= Promise.resolve(options.surface?.(context)).then((configured) => configured ?? 'list');
+    return surface;
+  };
   const loadRegistry = async (): Promise<ToolRegistry> => {
     let source: ProviderSource;
     if (flags.sandbox && options.createSandbox) {
@@ -238,10 +251,12 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         return;
       }
       const allowedHosts = [...(flags.allowedHosts ?? []), ...(setup?.allowedHosts ?? [])];
+      const registry = setup?.provider ? compose(setup.provider) : await loadServed();
       const handle = await serveHttp({
         name: options.name,
         version: options.version,
-        registry: setup?.provider ? compose(setup.provider) : await loadServed(),
+        registry,
+        surface: await servedSurface(),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host,
         ...(token ? { token } : {}),
@@ -271,6 +286,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           registry ??= loadServed();
           return registry;
         },
+        surface: servedSurface,
         logger,
         drainTimeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
@@ -284,6 +300,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
       // Load the provider right after connecting, so a bad configuration shows at once.
       registry ??= loadServed();
       await registry;
+      await servedSurface();
     }
   } catch (error) {
     await stop?.().catch(() => {});
@@ -394,6 +411,14 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
     );
   }
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+  // --help and --version answer whatever the environment says.
+  const surfaceSetting =
+    values.surface !== undefined
+      ? { value: values.surface, source: '--surface' }
+      : process.env.MCP_SURFACE && !values.help && !values.version
+        ? { value: process.env.MCP_SURFACE, source: 'MCP_SURFACE' }
+        : undefined;
+  const surface = surfaceSetting && parseSurface(surfaceSetting.value, surfaceSetting.source);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new Error(`--timeout-ms must be a positive integer, got "${values['timeout-ms']}".`);
   }
@@ -411,6 +436,7 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
     include: list(values.include),
     exclude: list(values.exclude),
     timeoutMs,
+    surface,
     sandbox: values.sandbox ?? false,
     own: Object.fromEntries(
       Object.keys(own).map((name) => [name, (values as Record<string, string | boolean | undefined>)[name]]),
@@ -456,6 +482,7 @@ ${ownFlags.join('')}  --http                   serve stateless Streamable HTTP i
 ${options.flags?.toolsets ? '' : '  --toolsets <a,b>         serve only these toolsets: a provider (forge) or provider.toolset (basecamp.todos)\n'}  --include <a,b>          serve only these tools, prompts, resources (names or * patterns)
   --exclude <a,b>          do not serve these tools, prompts, resources (names or * patterns)
   --timeout-ms <n>         time budget of one tool call (default 60000)
+  --surface <list|search>  search: serve search_tools, describe_tool, call_tool instead of every tool
   --sandbox                serve against a local fake of the upstream (no account needed)${options.createSandbox ? '' : ' [not available]'}
   -h, --help               show this help
   -v, --version            print the version

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { RegistryView } from './access.js';
 import { mountTools, type ToolSource, toRegistry } from './mount.js';
+import { SEARCH_INSTRUCTIONS, type Surface } from './surface/search.js';
 import type { RequestInfo } from './tool.js';
 
 export interface CreateMcpServerOptions {
@@ -14,12 +15,21 @@ export interface CreateMcpServerOptions {
   transport?: RequestInfo['transport'];
   /** A server for one `tools/call` of this tool: see `MountOptions.only`. */
   only?: string;
+  /** `search`: serve `search_tools`, `describe_tool` and `call_tool` instead of every tool. Default `list`. */
+  surface?: Surface;
 }
 
 /** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
 export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   const source = options.registry instanceof RegistryView ? options.registry : toRegistry(options.registry);
-  const instructions = options.instructions ?? toRegistry(source).instructions;
+  const search = options.surface === 'search';
+  const given = options.instructions ?? toRegistry(source).instructions;
+  // On the search surface the model must learn that the tools it reads about are behind call_tool.
+  const instructions = search
+    ? given === undefined
+      ? SEARCH_INSTRUCTIONS
+      : `${given}\n\n${SEARCH_INSTRUCTIONS}`
+    : given;
   const server = new McpServer(
     { name: options.name, version: options.version },
     {
@@ -32,6 +42,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   mountTools(server, source, {
     transport: options.transport ?? 'in-process',
     ...(options.only === undefined ? {} : { only: options.only }),
+    ...(search ? { surface: 'search' as const } : {}),
   });
   return server;
 }

@@ -5,10 +5,14 @@ import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_TIMEOUT_MS } from './registry.js';
 import { type CreateMcpServerOptions, createMcpServer } from './server.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, StdioWire } from './stdio-wire.js';
+import type { Surface } from './surface/search.js';
 
-export interface ServeStdioOptions extends Omit<CreateMcpServerOptions, 'registry' | 'transport'> {
+export interface ServeStdioOptions
+  extends Omit<CreateMcpServerOptions, 'registry' | 'transport' | 'surface'> {
   /** The tools, or a function that loads them on the first message (keeps start-up fast). */
   registry: CreateMcpServerOptions['registry'] | (() => Promise<CreateMcpServerOptions['registry']>);
+  /** `search` serves three tools that reach the others; a function is asked with the registry (a config file may say). */
+  surface?: Surface | (() => Promise<Surface>);
   logger?: Logger;
   /**
    * When stdin ends, requests already read are still answered, for at most this long; then
@@ -50,14 +54,18 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
   });
   const handle = sdkServeStdio(
-    async (): Promise<McpServer> =>
-      createMcpServer({
+    async (): Promise<McpServer> => {
+      const registry = await loadRegistry();
+      const surface = typeof options.surface === 'function' ? await options.surface() : options.surface;
+      return createMcpServer({
         name: options.name,
         version: options.version,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        registry: await loadRegistry(),
+        registry,
         transport: 'stdio',
-      }),
+        ...(surface ? { surface } : {}),
+      });
+    },
     {
       transport,
       onerror: (error) => logger.error('stdio transport error', { error }),

@@ -2,6 +2,7 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@model
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ToolSource } from '../mount.js';
 import { createMcpServer } from '../server.js';
+import type { Surface } from '../surface/search.js';
 
 export interface ConnectedClient {
   client: Client;
@@ -13,7 +14,7 @@ const CLIENT_INFO = { name: 'x-mcp-core-testing', version: '0.0.0' };
 /** A real MCP client talking to a server for `registry` over an in-memory transport. */
 export async function connectInMemory(
   registry: ToolSource,
-  options: { name?: string; version?: string; instructions?: string } = {},
+  options: { name?: string; version?: string; instructions?: string; surface?: Surface } = {},
 ): Promise<ConnectedClient> {
   const server = createMcpServer({
     name: options.name ?? 'test-server',
@@ -21,6 +22,7 @@ export async function connectInMemory(
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     registry,
     transport: 'in-process',
+    ...(options.surface ? { surface: options.surface } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
