@@ -158,7 +158,18 @@ export function formatContextTable(rows, before) {
  * Markdown. The hook for the search surface's recall figures: an entry that imports
  * bench/search-recall.mjs and returns its recall@1 / recall@3 table.
  */
-const REPORTS = [];
+const REPORTS = [
+  async () => {
+    const { searchRecall } = await import('./search-recall.mjs');
+    const result = await searchRecall();
+    const percent = (value) => `${(value * 100).toFixed(1)} %`;
+    return [
+      '| search surface (x-mcp-server --surface search, every toolset) | tools reached | tokens | recall@1 | recall@3 |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      `| ${result.surface.join(', ')} | ${result.reached} | ${fmt(result.tokens, 0)} | ${percent(result.recallAt1)} | ${percent(result.recallAt3)} (${result.cases} phrasings) |`,
+    ].join('\n');
+  },
+];
 
 async function main() {
   const { values: flags } = parseArgs({

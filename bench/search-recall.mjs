@@ -12,32 +12,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BYTES_PER_TOKEN, contextCost } from '@x/mcp-core/testing';
 import { initializeParams, ROOT, StdioDriver, stop } from './lib.mjs';
 
-export const BYTES_PER_TOKEN = 3.6;
 const BIN = join(ROOT, 'apps/server/dist/bin.js');
 const EVAL = join(ROOT, 'bench/search-eval.json');
 
-/** UTF-8 bytes of what the model reads of one tool. */
-export const modelVisibleBytes = (tool) =>
-  Buffer.byteLength(
-    JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }),
-  );
-
 /**
- * Starts x-mcp-server on the search surface (every provider, every Basecamp toolset, no start
- * cache), asks search_tools every phrasing of the evaluation set, and returns the figures.
+ * Starts x-mcp-server on the search surface (every provider, every Basecamp toolset), asks search_tools every phrasing of the evaluation set, and returns the figures.
  */
 export async function searchRecall({ cases = JSON.parse(readFileSync(EVAL, 'utf8')).cases } = {}) {
   const server = new StdioDriver([BIN, '--surface', 'search'], {
-    env: { BASECAMP_TOOLSETS: 'all', MCP_START_CACHE: 'off', MCP_LOG_LEVEL: 'warn' },
+    env: { BASECAMP_TOOLSETS: 'all', MCP_LOG_LEVEL: 'warn' },
   });
   try {
     return await server.bounded(60_000, 'the search recall run', async () => {
       await server.request('initialize', initializeParams);
       server.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const { tools } = await server.request('tools/list');
-      const bytes = tools.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
+      const bytes = contextCost({ tools }).modelVisibleBytes;
       const reached = Number(/(\d+) tools/.exec(tools[0]?.description ?? '')?.[1] ?? Number.NaN);
       let first = 0;
       let top3 = 0;

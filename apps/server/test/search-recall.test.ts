@@ -1,18 +1,12 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ConnectedClient, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
+import { type ConnectedClient, contextCost, runProcess, spawnStdioClient } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from './helpers.js';
 
-/** What the model reads of a tool: name, description, input schema (bench/search-recall.mjs). */
-const modelVisibleBytes = (tool: { name: string; description?: string; inputSchema: unknown }) =>
-  Buffer.byteLength(
-    JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }),
-  );
-const BYTES_PER_TOKEN = 3.6;
 const SURFACE = ['search_tools', 'describe_tool', 'call_tool'];
-const EVERYTHING = { BASECAMP_TOOLSETS: 'all', MCP_START_CACHE: 'off' };
+const EVERYTHING = { BASECAMP_TOOLSETS: 'all' };
 
 interface EvalCase {
   query: string;
@@ -40,8 +34,7 @@ describe('x-mcp-server --surface search over every provider and every Basecamp t
     await list.close();
     const { tools } = await search.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(SURFACE);
-    const bytes = tools.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
-    expect(bytes / BYTES_PER_TOKEN).toBeLessThanOrEqual(1_500);
+    expect(contextCost({ tools }).tokens).toBeLessThanOrEqual(1_500);
     expect(tools[0]?.description).toContain(`${all.length} tools`);
     expect(all.length).toBeGreaterThan(150);
     // call_tool can reach tools that delete: its annotations say so.

@@ -16,7 +16,7 @@ import {
 const listCampfireLinesShape = lazy(() => ({
   name: 'list_campfire_lines',
   title: 'Read a project chat',
-  description: `Lists the latest lines of a project's chat (Campfire), newest first; a file line gives its download URL.`,
+  description: `Lists what people said lately in a project's chat (Campfire), newest line first; a file line gives its download URL.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     chat_id: dockOverride(),

@@ -8,7 +8,7 @@ import { dockOverride, limit, listPage, page, projectId, READS, type ToolDeps } 
 const listUploadsShape = lazy(() => ({
   name: 'list_uploads',
   title: 'List uploaded files',
-  description: `Lists the files uploaded to a project's Docs & Files (or in folder_id), with download URLs. Documents written in Basecamp: ${toolRef('list_documents')}.`,
+  description: `Lists the files that have been uploaded to a project's Docs & Files (or in folder_id), with download URLs. Documents written in Basecamp: ${toolRef('list_documents')}.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),

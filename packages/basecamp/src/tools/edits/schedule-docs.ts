@@ -35,7 +35,7 @@ const time = (description: string) =>
 const createScheduleEntryShape = lazy(() => ({
   name: 'create_schedule_entry',
   title: 'Add an event to a schedule',
-  description: `Adds an event to a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day.`,
+  description: `Puts an event or meeting on a project's schedule, with optional description (Markdown), participants (from ${toolRef('list_people')}) and all_day.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     schedule_id: dockOverride(),
@@ -85,7 +85,7 @@ export const createCreateScheduleEntry = (deps: ToolDeps) =>
 const updateScheduleEntryShape = lazy(() => ({
   name: 'update_schedule_entry',
   title: 'Change an event',
-  description: `Changes a schedule entry: title, times (reschedule), all_day, description (Markdown) or participants (replaced).`,
+  description: `Changes a schedule entry (an event or meeting): title, times (reschedule), all_day, description (Markdown) or participants (replaced).`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     entry_id: id(`Schedule entry ID, from ${toolRef('list_schedule_entries')}`),

@@ -184,7 +184,7 @@ export const createListBoosts = (deps: ToolDeps) =>
 const boostShape = lazy(() => ({
   name: 'boost',
   title: 'Boost an item',
-  description: `Adds a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!") to an item, or to one of its events with event_id.`,
+  description: `Reacts to an item with a boost (an emoji or up to 16 characters, e.g. "🎉" or "Nice!"), or to one of its events with event_id.`,
   inputSchema: z.strictObject({
     project_id: itemProjectId(),
     recording_id: id(`ID of the item, from a list tool or ${toolRef('search')}`),
