@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createBasecampProvider } from '@x/mcp-basecamp';
+import { createBasecampProvider, TOOLSET_NAMES as BASECAMP_TOOLSETS } from '@x/mcp-basecamp';
 import { createBbjRagProvider } from '@x/mcp-bbj-rag';
 import { createContextForgeProvider } from '@x/mcp-context-forge';
 import { type ToolProvider, ToolRegistry } from '@x/mcp-core';
@@ -27,19 +27,6 @@ interface ContextBench {
 const bench = async () =>
   (await import(new URL('../../../bench/context.mjs', import.meta.url).href)) as ContextBench;
 
-const BASECAMP_TOOLSETS = [
-  'projects',
-  'todos',
-  'messages',
-  'docs',
-  'schedule',
-  'cards',
-  'checkins',
-  'chat',
-  'clients',
-  'activity',
-  'admin',
-];
 
 /** No environment: the bench starts the bins with an empty one too. */
 const basecamp = (settings: { toolsets?: string; dynamicToolsets?: boolean } = {}) =>
