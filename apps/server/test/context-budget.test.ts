@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createBasecampProvider, TOOLSET_NAMES as BASECAMP_TOOLSETS } from '@x/mcp-basecamp';
+import { TOOLSET_NAMES as BASECAMP_TOOLSETS, createBasecampProvider } from '@x/mcp-basecamp';
 import { createBbjRagProvider } from '@x/mcp-bbj-rag';
 import { createContextForgeProvider } from '@x/mcp-context-forge';
 import { type ToolProvider, ToolRegistry } from '@x/mcp-core';
@@ -26,7 +26,6 @@ interface ContextBench {
 }
 const bench = async () =>
   (await import(new URL('../../../bench/context.mjs', import.meta.url).href)) as ContextBench;
-
 
 /** No environment: the bench starts the bins with an empty one too. */
 const basecamp = (settings: { toolsets?: string; dynamicToolsets?: boolean } = {}) =>
