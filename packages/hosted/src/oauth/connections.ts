@@ -2,6 +2,7 @@ import { type Logger, McpToolError, TokenExpiredError, UpstreamUnavailableError 
 import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
+import { CachedStore } from '../store/cached.js';
 import type { KvEntry, KvStore } from '../store/kv.js';
 import { type SealedEntry, SealedRecords } from '../store/sealed.js';
 import { type Launchpad, LaunchpadGrantError } from './launchpad.js';
@@ -66,6 +67,8 @@ export interface ConnectionsOptions {
 export class Connections {
   readonly #store: KvStore;
   readonly #records: SealedRecords;
+  /** The store itself, not a replica's copy: for the read that decides to end a sign-in. */
+  readonly #direct: SealedRecords;
   readonly #refresher: RefreshCoordinator;
   readonly #breaker: InvalidGrantBreaker;
   readonly #launchpad: Launchpad;
@@ -81,6 +84,7 @@ export class Connections {
   constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
     this.#store = store;
     this.#records = new SealedRecords(store, keyring, { openedCacheSize: OPENED_CACHE_SIZE });
+    this.#direct = new SealedRecords(CachedStore.direct(store), keyring);
     this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring, { records: this.#records });
     this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
     this.#launchpad = launchpad;
@@ -263,7 +267,9 @@ export class Connections {
    */
   async rejected(userId: string, accessToken: string): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const entry = await this.#records.get<BasecampConnection>(connectionKey(userId));
+      // Read from the store itself: this replica's copy may not have seen a write that made the
+      // token due (or replaced it) yet, and ending a sign-in on a stale copy cannot be undone.
+      const entry = await this.#direct.get<BasecampConnection>(connectionKey(userId));
       if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
       if (this.#due(entry.value)) return;
       const why = 'Basecamp refused an access token before its expiry: the sign-in has ended';
