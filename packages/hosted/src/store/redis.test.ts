@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { closedPort } from '@x/mcp-core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +96,82 @@ describe('redis:// when Redis is unreachable', () => {
     } finally {
       await store.close();
       await own.stop();
+    }
+  });
+});
+
+describe('redis:// watch across a reconnection', () => {
+  // A TCP relay in front of Redis that can drop its connections and hold back a command, so
+  // the moment between a watch's reconnection and its re-subscription can be reached on purpose.
+  async function relay(target: number) {
+    const sockets = new Set<Socket>();
+    let holdSubscribe: (() => void) | undefined;
+    const server = createServer((client) => {
+      const upstream = tcpConnect(target, '127.0.0.1');
+      sockets.add(client).add(upstream);
+      upstream.pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        if (holdSubscribe && /subscribe/i.test(chunk.toString('latin1'))) {
+          const held = holdSubscribe;
+          holdSubscribe = undefined;
+          held(); // never forwarded: the subscription stays unanswered
+          return;
+        }
+        upstream.write(chunk);
+      });
+      for (const socket of [client, upstream]) {
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(socket);
+        });
+      }
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return {
+      port: (server.address() as { port: number }).port,
+      /** Resolves when the next SUBSCRIBE reaches the relay (it is swallowed). */
+      nextSubscribe: () => new Promise<void>((resolve) => (holdSubscribe = resolve)),
+      dropAll: () => {
+        for (const socket of sockets) socket.destroy();
+      },
+      close: async () => {
+        for (const socket of sockets) socket.destroy();
+        server.close();
+        await once(server, 'close');
+      },
+    };
+  }
+
+  it('closing while the re-subscription is unanswered leaves no unhandled rejection', async (context) => {
+    guard(context);
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    const proxy = await relay((server as RedisServer).port);
+    const store = await createStore(`redis://127.0.0.1:${proxy.port}`, { prefix: `resub:${randomUUID()}:` });
+    try {
+      let live!: () => void;
+      let becameLive = new Promise<void>((resolve) => (live = resolve));
+      let lost = 0;
+      const stop = await store.watch?.({ changed: () => undefined, lost: () => lost++, live: () => live() });
+      expect(stop).toBeDefined();
+      await becameLive;
+      becameLive = new Promise<void>((resolve) => (live = resolve));
+      const held = proxy.nextSubscribe();
+      proxy.dropAll(); // the watch reconnects and subscribes again: that SUBSCRIBE is held
+      await held;
+      expect(lost).toBe(1);
+      await store.close(); // resolves once the watch's connection has ended (its commands rejected)
+      // Unhandled rejections are reported once the microtasks of that turn are done.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled.map(String)).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+      await store.close();
+      await proxy.close();
     }
   });
 });

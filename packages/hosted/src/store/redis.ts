@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { InternalError } from '@x/mcp-core';
 import type { Redis, RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
@@ -305,14 +306,16 @@ export class RedisStore implements KvStore {
   async watch(watcher: KvWatcher): Promise<() => Promise<void>> {
     if (this.#closed) throw new StoreUnavailableError('The redis store is closed.');
     const channel = this.#channel;
-    // Retries forever: a subscriber has no commands to fail, only a connection to get back.
-    const subscriber = this.#client.duplicate({ maxRetriesPerRequest: null });
+    // Retries forever: a subscriber has no commands to fail, only a connection to get back. It
+    // subscribes on every 'ready' itself: ioredis's own re-subscription leaves its promise without
+    // a handler, so a connection closed before the answer would be an unhandled rejection.
+    const subscriber = this.#client.duplicate({ maxRetriesPerRequest: null, autoResubscribe: false });
     this.#subscribers.add(subscriber);
     let live = false;
     subscriber.on('message', (from: string, key: string) => {
       if (from === channel) watcher.changed(key);
     });
-    // On the first connection and every reconnection (ioredis resubscribes too; twice is harmless).
+    // On the first connection and every reconnection.
     subscriber.on('ready', () => {
       subscriber.subscribe(channel).then(
         () => {
@@ -341,15 +344,16 @@ export class RedisStore implements KvStore {
     return async () => {
       if (!this.#subscribers.delete(subscriber)) return;
       subscriber.removeAllListeners('message');
-      subscriber.disconnect();
+      await disconnected(subscriber);
     };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const subscriber of this.#subscribers) subscriber.disconnect();
+    const subscribers = [...this.#subscribers];
     this.#subscribers.clear();
+    await Promise.all(subscribers.map(disconnected));
     if (this.#client.status === 'ready') await this.#client.quit().catch(() => {});
     this.#client.disconnect();
   }
@@ -381,4 +385,16 @@ export class RedisStore implements KvStore {
       });
     }
   }
+}
+
+/** Closes `client` and resolves once it has ended (its pending commands have been rejected). */
+function disconnected(client: Redis): Promise<void> {
+  // Between reconnection attempts there is no socket left to close, and no 'end' follows.
+  if (client.status === 'end' || client.status === 'reconnecting') {
+    client.disconnect();
+    return Promise.resolve();
+  }
+  const ended = once(client, 'end').then(() => undefined);
+  client.disconnect();
+  return ended;
 }
