@@ -11,7 +11,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/compilers/${
 export const compilers = {
   valid: fixture('bbjcpl-valid.mjs'),
   invalid: fixture('bbjcpl-invalid.mjs'),
-  hanging: fixture('bbjcpl-hanging.mjs'),
+  hanging: fixture('bbjcpl-hanging.sh'),
   crashing: fixture('bbjcpl-crashing.mjs'),
   notExecutable: fixture('record.mjs'),
   missing: fixture('bbjcpl-does-not-exist'),

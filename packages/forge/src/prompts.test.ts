@@ -63,7 +63,7 @@ describe('Forge prompts', () => {
     ]);
     for (const prompt of prompts.slice(1)) {
       expect(prompt.arguments).toEqual([
-        { name: 'ticketId', description: expect.stringContaining('list_tickets'), required: true },
+        { name: 'ticketId', description: expect.stringContaining('FOR-12'), required: true },
       ]);
     }
   });

@@ -278,6 +278,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   const expectedMetricsToken = metricsToken ? digest(metricsToken) : undefined;
   const requestLog = options.requestLog ?? logFormatFromEnv() === 'json';
   const hashKey = requestLog ? (options.userHashKey ?? userHashKey()) : undefined;
+  // A user's pseudonym is the same on every request: an HMAC once per user, not per request.
+  const pseudonyms = new Map<string, string>();
+  const pseudonym = (userId: string): string => {
+    let hashed = pseudonyms.get(userId);
+    if (hashed === undefined) {
+      if (pseudonyms.size >= 10_000) pseudonyms.clear();
+      hashed = hashUserId(userId, hashKey as string);
+      pseudonyms.set(userId, hashed);
+    }
+    return hashed;
+  };
   let previousLogContext: ReturnType<typeof setLogContext> | undefined;
   if (requestLog) {
     previousLogContext = setLogContext(() => requestContext.getStore());
@@ -439,10 +450,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     const logContext = hashKey && authInfo && auth ? requestContext.getStore() : undefined;
     if (logContext && authInfo) {
       const userId = authInfo.extra?.userId;
-      logContext.user = hashUserId(
-        typeof userId === 'string' ? userId : authInfo.clientId,
-        hashKey as string,
-      );
+      logContext.user = pseudonym(typeof userId === 'string' ? userId : authInfo.clientId);
     }
     const granted =
       auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;

@@ -31,7 +31,9 @@ export function openPlainObjects(context: OverrideContext): void {
 /**
  * Drops what says nothing, in place: the root's `$schema` (2020-12 is MCP's default dialect, and
  * every tool's schema would repeat it) and integer bounds that are the safe-integer range
- * (`z.int()` writes ±9007199254740991 on every integer).
+ * (`z.int()` writes ±9007199254740991 on every integer). An integer's exclusive bound is written
+ * as the inclusive one it equals (`.positive()`'s `exclusiveMinimum: 0` is `minimum: 1`): shorter,
+ * and the form clients that map schemas onto function declarations know.
  */
 export function dropNoise(root: Record<string, unknown>): Record<string, unknown> {
   delete root.$schema;
@@ -46,11 +48,31 @@ export function dropNoise(root: Record<string, unknown>): Record<string, unknown
     if (types.includes('integer')) {
       if (schema.minimum === -SAFE_BOUND) delete schema.minimum;
       if (schema.maximum === SAFE_BOUND) delete schema.maximum;
+      if (types.length === 1) inclusiveBounds(schema);
     }
     for (const value of Object.values(schema)) visit(value);
   };
   visit(root);
   return root;
+}
+
+/** `exclusiveMinimum: n` of an integer as `minimum: n + 1` (and the maximum alike), when equal. */
+function inclusiveBounds(schema: Record<string, unknown>): void {
+  const { exclusiveMinimum: low, exclusiveMaximum: high } = schema;
+  if (
+    Number.isSafeInteger(low) &&
+    (schema.minimum === undefined || (schema.minimum as number) <= (low as number))
+  ) {
+    delete schema.exclusiveMinimum;
+    schema.minimum = (low as number) + 1;
+  }
+  if (
+    Number.isSafeInteger(high) &&
+    (schema.maximum === undefined || (schema.maximum as number) >= (high as number))
+  ) {
+    delete schema.exclusiveMaximum;
+    schema.maximum = (high as number) - 1;
+  }
 }
 
 /** Keywords whose value is one schema, a map of schemas, or a list of schemas (2020-12). */

@@ -35,6 +35,8 @@ const listTodos = defineTool({
     list: z.int().positive().describe('The list'),
     limit: z.int().min(1).max(500).default(100).describe('At most this many'),
     offset: z.int().describe('Skip this many'),
+    before: z.int().lt(10).optional(),
+    weight: z.number().positive().optional(),
   }),
   outputSchema: TodoPage,
   annotations: readOnly,
@@ -60,14 +62,16 @@ const goodPage = {
 describe('the published schemas', () => {
   const { inputSchema, outputSchema = { type: 'object', properties: {} } } = describeTool(listTodos);
 
-  it('carry no $schema and no safe-integer bounds, and keep every bound a tool set', () => {
+  it('carry no $schema and no safe-integer bounds, and keep every bound a tool set (an integer’s inclusive)', () => {
     const text = JSON.stringify({ inputSchema, outputSchema });
     expect(text).not.toContain('$schema');
     expect(text).not.toContain('9007199254740991');
     expect(inputSchema.properties).toEqual({
-      list: { type: 'integer', exclusiveMinimum: 0, description: 'The list' },
+      list: { type: 'integer', minimum: 1, description: 'The list' },
       limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'At most this many' },
       offset: { type: 'integer', description: 'Skip this many' },
+      before: { type: 'integer', maximum: 9 },
+      weight: { type: 'number', exclusiveMinimum: 0 },
     });
     expect(inputSchema.additionalProperties).toBe(false);
     expect((outputSchema.properties as Record<string, unknown>).page).toEqual({
@@ -127,6 +131,9 @@ describe('the published schemas', () => {
       { list: 1.5, offset: 0 },
       { list: 1, offset: 0, extra: 1 },
       { offset: 0 },
+      { list: 1, offset: 0, before: 9, weight: 0.5 },
+      { list: 1, offset: 0, before: 10 },
+      { list: 1, offset: 0, weight: 0 },
     ];
     for (const value of inputs) {
       expect([validInput(value), value]).toEqual([listTodos.inputSchema.safeParse(value).success, value]);

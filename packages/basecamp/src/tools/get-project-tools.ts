@@ -9,7 +9,7 @@ const ids = ['message_board', 'todoset', 'vault', 'chat', 'schedule'] as const;
 const getProjectToolsShape = lazy(() => ({
   name: 'get_project_tools',
   title: 'Get a project and its tools',
-  description: `Returns a project and its tools (Basecamp's dock) with their IDs and enabled state. Rarely needed: other tools find these IDs from project_id. Use it when a tool says the project has two of a tool (e.g. two chats), or to see what is switched on.`,
+  description: `Returns a project and its tools (Basecamp's dock) with their IDs and enabled state. Rarely needed: other tools find these IDs from project_id. Use it when a project has two of a tool (e.g. two chats).`,
   inputSchema: z.strictObject({ project_id: projectId() }),
   outputSchema: z.object({
     id: z.number(),

@@ -50,7 +50,7 @@ export async function folderTarget(
 const listFoldersShape = lazy(() => ({
   name: 'list_folders',
   title: 'List Docs & Files folders',
-  description: `Lists the folders in a project's Docs & Files (or in folder_id), with counts of what each holds. Pass a folder's ID as folder_id to ${toolRef('list_documents')}, ${toolRef('list_uploads')} or ${toolRef('list_folders')} to look inside.`,
+  description: `Lists the folders in a project's Docs & Files (or in folder_id), with counts of what each holds. Pass a folder's ID as folder_id here or to ${toolRef('list_documents')} / ${toolRef('list_uploads')} to look inside.`,
   inputSchema: z.strictObject({
     project_id: projectId(),
     folder_id: folderId(),

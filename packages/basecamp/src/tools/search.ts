@@ -6,7 +6,7 @@ import { basecampTool } from '../toolsets.js';
 import { capList, id, LIST_BODY_CHARS, limit, page, READS, type ToolDeps } from './shared.js';
 
 const TYPE_HELP =
-  'Only this kind, e.g. "Message", "Todo", "Document", "Comment", "Attachment" (files), "Schedule::Entry" (events), "Chat::Transcript", "Kanban::Card", "Vault" (folders); an unknown type is answered with the accepted ones';
+  'Only this kind, e.g. Message, Todo, Document, Comment, Attachment (files), Schedule::Entry (events), Chat::Transcript, Kanban::Card, Vault (folders); an unknown one is answered with the accepted ones';
 
 const searchShape = lazy(() => ({
   name: 'search',

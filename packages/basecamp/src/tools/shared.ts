@@ -63,8 +63,7 @@ export const id = (description: string) => positiveId().describe(description);
 export const projectId = () => id(`Project ID, from ${toolRef('list_projects')}`);
 
 /** `project_id` on a tool whose item has a route of its own: optional, and checked when given. */
-export const itemProjectId = () =>
-  id(`Optional project ID (${toolRef('list_projects')}): when given, the item must be in it`).optional();
+export const itemProjectId = () => id('Optional: when given, the item must be in it').optional();
 
 /**
  * Where an item lives, for a tool that takes an item ID and an optional `project_id`. With a
@@ -175,10 +174,10 @@ export function itemRoute(
 }
 
 /** An optional override for a project's tool ID, needed only when the project has two of that tool. */
-export const dockOverride = () => id('Only if the project has several (the error lists them)').optional();
+export const dockOverride = () => id('Only if the project has several').optional();
 
 /** Paging is explained once, in the server instructions (page, limit, has_more, next_page). */
-export const page = () => z.number().int().min(1).max(1000).default(1).describe('Page, from next_page');
+export const page = () => z.number().int().min(1).max(1000).default(1).describe('From next_page');
 
 export const limit = (fallback: number) =>
   z.number().int().min(1).max(100).default(fallback).describe('Items per page');

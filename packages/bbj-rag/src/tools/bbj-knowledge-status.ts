@@ -12,7 +12,7 @@ export const createBbjKnowledgeStatus = (runtime: BbjRagRuntime) =>
     name: 'bbj_knowledge_status',
     title: 'BBj documentation index status',
     description:
-      'Reports whether the BBj documentation service can answer searches: its health (database, embedding model) and what the index holds (chunks per source type and generation). ' +
+      'Reports whether the BBj documentation service can answer searches: its health and what its index holds. ' +
       `Call it when ${toolRef('search_bbj_knowledge')} fails or finds nothing, to tell a service that is down or empty from a query that matched nothing.`,
     inputSchema: z.strictObject({}),
     outputSchema: z.object({

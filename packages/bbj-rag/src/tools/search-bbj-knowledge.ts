@@ -32,9 +32,9 @@ export const createSearchBbjKnowledge = (runtime: BbjRagRuntime) =>
     name: 'search_bbj_knowledge',
     title: 'Search the BBj documentation',
     description:
-      'Searches the BBj documentation (BASIS reference, tutorials, PDF manuals, knowledge base, source examples) and returns the best passages as Markdown, each with its source link. ' +
-      'Use it before writing, reviewing or explaining BBj code: API classes and methods (BBjWindow, BBjSysGui, ...), verbs, functions, patterns. ' +
-      'Set generation when the code targets one BBj generation; [DEPRECATED] passages describe legacy features to avoid in new code. ' +
+      'Searches the BBj documentation (reference, tutorials, manuals, knowledge base, examples) and returns the best passages as Markdown with their source links. ' +
+      'Use it before writing, reviewing or explaining BBj code: classes and methods (BBjWindow, ...), verbs (OPEN, READ, ...), functions, patterns. ' +
+      '[DEPRECATED] passages describe legacy BBj features to avoid in new code. ' +
       `On an UPSTREAM_* error, ${toolRef('bbj_knowledge_status')} says why.`,
     inputSchema: z.strictObject({
       query: z

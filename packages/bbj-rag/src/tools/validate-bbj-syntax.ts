@@ -12,9 +12,9 @@ export const createValidateBbjSyntax = (runtime: BbjRagRuntime) =>
     name: 'validate_bbj_syntax',
     title: 'Check BBj syntax',
     description:
-      'Checks BBj code for syntax errors with the BBj compiler (bbjcpl -N: nothing is written or run). ' +
-      'Call it on BBj code before proposing it; on "invalid", fix the lines the compiler output names (the code is snippet.bbj there) and check again. ' +
-      'Needs a local BBj installation: TOOL_NOT_ENABLED when the compiler is missing, a timeout when it hangs; neither means the code is wrong.',
+      'Checks BBj code for syntax errors with the BBj compiler (nothing is written or run). ' +
+      'Call it on BBj code before proposing it; on "invalid", fix the lines the output names (as snippet.bbj) and check again. ' +
+      'Needs a local BBj installation: TOOL_NOT_ENABLED or a timeout does not mean the code is wrong.',
     inputSchema: z.strictObject({
       code: z.string().min(1).max(MAX_CODE_LENGTH).describe('A snippet or a whole program'),
     }),

@@ -24,7 +24,7 @@ export const createContextBuild = (store: () => ProjectStore) =>
     description:
       'Builds the context prompt of a project (header, tools, monorepo note, recent events, the prompt its ' +
       'instruction selects, additional notes). Use it at the start of a session. Overrides apply to this ' +
-      `context only (${toolRef('project_update')} saves changes).`,
+      'context only.',
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),
@@ -35,8 +35,8 @@ export const createTemplatePreview = (store: () => ProjectStore) =>
     name: 'template_preview',
     title: 'Preview a context prompt',
     description:
-      'Shows the context prompt a project would get with other settings, changing nothing: ' +
-      `${toolRef('context_build')}'s output, to compare variants before saving one with ${toolRef('project_update')}.`,
+      'Shows the context prompt a project would get with other settings, changing nothing, to compare ' +
+      `variants before saving one with ${toolRef('project_update')}.`,
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: (input) => generate(store(), input),

@@ -7,7 +7,7 @@ export const createGetRepositoryContext = (cwd: () => string) =>
     name: 'get_repository_context',
     title: 'Read the local git repository state',
     description:
-      'Returns the local git state: current branch, staged, modified and untracked files, the origin remote and the tracked files, read with git on this machine (not from Forge). Use it before implementing a ticket.',
+      'Returns the local git state: current branch, staged, modified and untracked files, the origin remote and the tracked files, read with git here (not from Forge). Use it before implementing a ticket.',
     inputSchema: z.strictObject({
       path: z
         .string()

@@ -12,7 +12,7 @@ export const createGetTicketContext = (client: ForgeClient) =>
     name: 'get_ticket_context',
     title: 'Get a Forge ticket with its full spec',
     description:
-      'Returns one Forge ticket with its whole spec as Markdown (and structuredContent): status, assignee, description, problem, solution, acceptance criteria, file changes, API changes, test plan, review Q&A. Read it before implementing or reviewing a ticket.',
+      'Returns one Forge ticket with its whole spec as Markdown: status, assignee, description, problem, solution, acceptance criteria, file changes, API changes, test plan, review Q&A. Read it before implementing or reviewing a ticket.',
     inputSchema: z.strictObject({ ticketId: ticketIdSchema }),
     outputSchema: TicketContextSchema,
     annotations: READS_FORGE,

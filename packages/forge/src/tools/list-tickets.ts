@@ -12,7 +12,7 @@ export const createListTickets = (client: ForgeClient) =>
     name: 'list_tickets',
     title: 'List Forge tickets',
     description:
-      'Lists the Forge tickets of the current team, one line each (id, slug, status, priority, title, assignee), with the same data in structuredContent. Gives the ticket id every other Forge tool takes.',
+      'Lists the Forge tickets of the current team, one line each (id, slug, status, priority, title, assignee). Gives the ticket id every other Forge tool takes.',
     inputSchema: z.strictObject({
       filter: z.enum(['all', 'mine']).default('all').describe('mine: only the tickets assigned to you'),
       limit: z

@@ -1,4 +1,4 @@
-import { defineTool, toolRef } from '@x/mcp-core';
+import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,7 +14,7 @@ export const createReportDecision = (client: ForgeClient) =>
   defineTool({
     name: 'report_decision',
     title: 'Report an implementation decision',
-    description: `Records a decision made while implementing a Forge ticket (e.g. one approach over another), so the reviewer knows why. Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
+    description: `Records a decision made while implementing a Forge ticket (e.g. one approach over another), so the reviewer knows why. Only while the ticket is executing.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The decision'),

@@ -1,4 +1,4 @@
-import { defineTool, toolRef } from '@x/mcp-core';
+import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,7 +14,7 @@ export const createReportRisk = (client: ForgeClient) =>
   defineTool({
     name: 'report_risk',
     title: 'Report a risk found while implementing',
-    description: `Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern). Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
+    description: `Records a risk or blocker noticed while implementing a Forge ticket (a fragile dependency, a missing test, a security concern). Only while the ticket is executing.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('The risk'),

@@ -1,4 +1,4 @@
-import { defineTool, toolRef } from '@x/mcp-core';
+import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
 import type { ForgeClient } from '../client/client.js';
 import {
@@ -14,7 +14,7 @@ export const createReportScopeChange = (client: ForgeClient) =>
   defineTool({
     name: 'report_scope_change',
     title: 'Report a change of scope',
-    description: `Records that the implementation departs from the Forge ticket's spec (something added, dropped or done differently) and why. Only while the ticket is executing (after ${toolRef('start_implementation')}).`,
+    description: `Records that the implementation departs from the Forge ticket's spec (something added, dropped or done differently) and why. Only while the ticket is executing.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       summary: summarySchema('What changed compared with the spec'),

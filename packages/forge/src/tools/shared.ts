@@ -1,13 +1,11 @@
-import { toolRef } from '@x/mcp-core';
 import { z } from 'zod';
 
 export const ticketIdSchema = z
   .string()
   .trim()
-  .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a ticket id or slug such as "aec_1f2e…" or "FOR-12"')
-  .describe(`Ticket id or slug (e.g. "FOR-12") from ${toolRef('list_tickets')}`);
+  .describe('Ticket id or slug, e.g. "FOR-12"');
 
 export const qaItemSchema = z.strictObject({
   question: z.string().trim().min(1).max(2_000),

@@ -10,7 +10,7 @@ export const createUpdateTicketStatus = (client: ForgeClient) =>
   defineTool({
     name: 'update_ticket_status',
     title: 'Change the status of a Forge ticket',
-    description: `Moves a Forge ticket to another status. Forge keeps the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow (archiving is not possible here); moving back can clear generated data. To start work use ${toolRef('start_implementation')}, to finish ${toolRef('submit_settlement')}.`,
+    description: `Moves a Forge ticket to another status. Forge keeps the order draft → defined → refined → approved → executing → delivered and rejects moves it does not allow; moving back can clear generated data. To start work use ${toolRef('start_implementation')}, to finish ${toolRef('submit_settlement')}.`,
     inputSchema: z.strictObject({
       ticketId: ticketIdSchema,
       status: z
