@@ -57,7 +57,8 @@ if (flags.help) {
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
                       [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
                       [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
-                                     each with and without it; with --baseline, the same four on each build)
+                                     each with and without it, and oauth with JSON logs and audit off;
+                                     oauth ÷ token with JSON logs, paired by round; with --baseline, on each build)
                       [--audit] (what the audit log costs: one oauth replica with MCP_AUDIT=off, the
                                  default Redis stream, and a file; on ÷ off paired by round)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
@@ -369,6 +370,13 @@ const SETUPS = [
     jsonLogsOnly: true,
   },
   {
+    name: 'oauth + Redis, 1 replica, JSON logs, audit off',
+    mode: 'oauth',
+    replicas: 1,
+    env: { MCP_LOG_FORMAT: 'json', MCP_AUDIT: 'off' },
+    jsonLogsOnly: true,
+  },
+  {
     name: 'token, metrics + JSON logs + traces',
     mode: 'token',
     env: { MCP_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
@@ -474,7 +482,16 @@ const JSON_LOG_PAIRS = [
   { mode: 'token', text: 'token, metrics on (default)', json: 'token, metrics + JSON logs' },
   { mode: 'oauth', text: 'oauth + Redis, 1 replica', json: 'oauth + Redis, 1 replica, JSON logs' },
 ];
-const jsonLogSetups = new Set(JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]));
+// Issue #23's ratio: the oauth mode with JSON logs ÷ the token mode with JSON logs, with the
+// audit log the oauth mode writes by default and without it (the token mode writes none).
+const OAUTH_VS_TOKEN = {
+  token: 'token, metrics + JSON logs',
+  oauth: ['oauth + Redis, 1 replica, JSON logs', 'oauth + Redis, 1 replica, JSON logs, audit off'],
+};
+const jsonLogSetups = new Set([
+  ...JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]),
+  ...OAUTH_VS_TOKEN.oauth,
+]);
 // --audit: the three setups that price the audit log.
 const AUDIT_OFF = 'oauth + Redis, 1 replica, audit off';
 const AUDIT_ON = ['oauth + Redis, 1 replica', 'oauth + Redis, 1 replica, audit file'];
@@ -731,6 +748,24 @@ if (flags['json-logs']) {
       const jsonCpu = results.cpu[label + pair.json];
       jsonRows.push(
         `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.mode} | ${fmt(text, 0)} | ${fmt(json, 0)} | ${fmt(json / text, 2)}× | ${fmt(textCpu, 0)} | ${fmt(jsonCpu, 0)} | ${fmt(jsonCpu - textCpu, 0)} | ${fmt(paired(label + pair.text, label + pair.json), 3)}× |`,
+      );
+    }
+  }
+  jsonRows.push(
+    '',
+    '| build | oauth setup | ÷ token + JSON logs (calls/s, paired by round, median) | server CPU per call ÷ token (paired) |',
+    '| --- | --- | ---: | ---: |',
+  );
+  for (const label of labels) {
+    const token = label + OAUTH_VS_TOKEN.token;
+    if (samples[token] === undefined) continue;
+    for (const name of OAUTH_VS_TOKEN.oauth) {
+      const full = label + name;
+      if (samples[full] === undefined) continue;
+      const calls = median(samples[full].map((value, round) => value / samples[token][round]));
+      const cpu = median((cpuSamples[full] ?? []).map((value, round) => value / cpuSamples[token][round]));
+      jsonRows.push(
+        `| ${label.replace(/: $/, '') || 'this checkout'} | ${name} | ${fmt(calls, 3)}× | ${fmt(cpu, 3)}× |`,
       );
     }
   }
