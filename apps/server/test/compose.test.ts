@@ -200,15 +200,16 @@ describe('composition', () => {
       const { tools } = await client.listTools();
       const described = tools.find((tool) => tool.name === 'forge_get_file_changes');
       expect(described?.description).toContain('The whole spec: forge_get_ticket_context.');
-      expect(JSON.stringify(described?.inputSchema.properties?.ticketId)).toContain(
-        'from forge_list_tickets',
+      const settlement = tools.find((tool) => tool.name === 'forge_submit_settlement');
+      expect(JSON.stringify(settlement?.inputSchema.properties?.divergences)).toContain(
+        '(forge_report_scope_change records them',
       );
       expect(JSON.stringify(tools)).not.toMatch(/[\u2060\u2063]/);
       expect(instructions).toContain('Start with bc_list_projects');
       const message = tools.find((tool) => tool.name === 'bc_get_message');
       expect(message?.description).toContain('Replies: bc_list_comments.');
       const messageFields = JSON.stringify(message?.inputSchema.properties);
-      expect(messageFields).toContain('(bc_list_projects)');
+      expect(messageFields).toContain('from bc_list_messages');
       expect(messageFields).toContain('or bc_search');
       expect(`${message?.description} ${messageFields}`).not.toMatch(
         /\b(list_projects|list_comments|search)\b/,

@@ -172,11 +172,13 @@ describe('project_id on every project-scoped tool', () => {
     ]) {
       const tool = tools.find((candidate) => candidate.name === name);
       expect(Object.keys(tool?.inputSchema.properties ?? {})).toContain('project_id');
-      // Where it comes from, and (on an item's tool, where it is optional) what it checks.
+      // Where it comes from when it is required; on an item's tool, where it is optional, what it
+      // checks (list_projects' own description says every project_id comes from it).
       const projectId = tool?.inputSchema.properties?.project_id as { description?: string } | undefined;
-      expect(projectId?.description).toMatch(/list_projects/);
-      if (!tool?.inputSchema.required?.includes('project_id')) {
-        expect(projectId?.description).toMatch(/^Optional .*the item must be in it/);
+      if (tool?.inputSchema.required?.includes('project_id')) {
+        expect(projectId?.description).toMatch(/list_projects/);
+      } else {
+        expect(projectId?.description).toMatch(/^Optional: .*the item must be in it/);
       }
     }
     expect(connection.client.getInstructions()).toContain('get_message {project_id, message_id}');

@@ -177,15 +177,15 @@ describe('toolRef to a tool of a toolset that is not served', () => {
     const registry = new ToolRegistry().use(createBasecampProvider(settings({ toolsets: 'cards' })), {
       prefix: 'bc_',
     });
-    // move_card's project_id names list_projects, of the projects toolset.
+    // get_card_table's project_id names list_projects, of the projects toolset.
     const projectIdText = (tool: { inputSchema: { properties?: Record<string, unknown> } } | undefined) =>
       (tool?.inputSchema.properties?.project_id as { description?: string } | undefined)?.description;
-    const moveCard = registry.toMcpTools().find((tool) => tool.name === 'bc_move_card');
-    expect(projectIdText(moveCard)).toContain('(bc_list_projects (toolset projects, not served here))');
+    const cardTable = registry.toMcpTools().find((tool) => tool.name === 'bc_get_card_table');
+    expect(projectIdText(cardTable)).toContain('from bc_list_projects (toolset projects, not served here)');
     const dynamic = new ToolRegistry().use(
       createBasecampProvider(settings({ toolsets: 'cards', dynamicToolsets: true })),
     );
-    expect(projectIdText(dynamic.toMcpTools().find((tool) => tool.name === 'move_card'))).toContain(
+    expect(projectIdText(dynamic.toMcpTools().find((tool) => tool.name === 'get_card_table'))).toContain(
       'list_projects (toolset projects; if not listed, call enable_toolset first)',
     );
   });
