@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolRegistry } from '@x/mcp-core';
@@ -171,6 +172,17 @@ describe('confirmations through the built bin over stdio', () => {
     expect(errorBody(result)).toMatchObject({ error_code: 'DECLINED' });
     expect(asked).toEqual([`Trash project 'The Leto Laptop' (${LAPTOP}) and everything in it?`]);
     expect(deletes()).toEqual([]);
+  });
+
+  it('documents --no-confirm and MCP_CONFIRM in --help, and refuses another MCP_CONFIRM value', () => {
+    const run = (args: string[], extra: Record<string, string>) =>
+      spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...extra } });
+    const help = run(['--help'], {});
+    expect(help.stdout).toContain('--no-confirm');
+    expect(help.stdout).toContain('MCP_CONFIRM');
+    const bad = run([], { MCP_CONFIRM: 'maybe' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('MCP_CONFIRM must be on or off, got "maybe"');
   });
 
   it.each([
