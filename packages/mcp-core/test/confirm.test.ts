@@ -184,6 +184,29 @@ describe.each([
   });
 });
 
+describe('which elicitation capability asks', () => {
+  it.each<{ declared: Record<string, Record<string, never>>; asks: boolean }>([
+    { declared: {}, asks: true },
+    { declared: { form: {}, url: {} }, asks: true },
+    { declared: { url: {} }, asks: false },
+  ])('elicitation $declared: asked $asks', async ({ declared, asks }) => {
+    const asked: unknown[] = [];
+    const client = new Client(
+      { name: 'modes', version: '0.0.0' },
+      { capabilities: { elicitation: declared } },
+    );
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params);
+      return { action: 'decline' };
+    });
+    connection = await connectInMemory(registry(), { client });
+    const result = await call('orders');
+    expect(asked).toHaveLength(asks ? 1 : 0);
+    expect(dropped).toEqual(asks ? [] : ['orders']);
+    expect(result.isError ?? false).toBe(asks);
+  });
+});
+
 describe('a 2025-11-25 client over stateless HTTP', () => {
   it("is not asked (no connection carries the question) and gets today's answer", async () => {
     const { client, asked } = elicitingClient('decline');
