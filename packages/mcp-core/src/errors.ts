@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'UPSTREAM_ERROR',
   'LIMIT_EXCEEDED',
   'CONFLICT',
+  'DECLINED',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -117,6 +118,12 @@ export const LimitExceededError = errorClass('LIMIT_EXCEEDED', 'LimitExceededErr
 export type LimitExceededError = McpToolError;
 export const ConflictError = errorClass('CONFLICT', 'ConflictError');
 export type ConflictError = McpToolError;
+/**
+ * The person was asked to confirm a destructive call (a tool's `confirm` question) and declined
+ * or dismissed it: nothing was changed. Not worth retrying unless the person asks again.
+ */
+export const DeclinedError = errorClass('DECLINED', 'DeclinedError');
+export type DeclinedError = McpToolError;
 export const InternalError = errorClass('INTERNAL_ERROR', 'InternalError');
 export type InternalError = McpToolError;
 

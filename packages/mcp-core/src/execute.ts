@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
+import { DeclinedError, ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
@@ -21,6 +21,33 @@ export interface CallContext {
   signal?: AbortSignal;
   reportProgress?: ToolContext['reportProgress'];
   request?: RequestInfo;
+  /**
+   * Set when the person behind the client can be asked to confirm a destructive call (see
+   * `ToolDefinition.confirm`); absent, nobody is asked and the handler runs as it always did.
+   */
+  confirmation?: Confirmation;
+}
+
+/** What the client answered to the confirmation asked under a key, in this round of the call. */
+export interface Confirmation {
+  answer(key: string): 'accept' | 'decline' | 'cancel' | undefined;
+}
+
+/** The question a call must ask before its handler runs, for the serving layer to ask. */
+export interface PendingConfirmation {
+  /** Names the exact call (tool and arguments), so an answer is never used for another one. */
+  key: string;
+  message: string;
+}
+
+const PENDING: unique symbol = Symbol('@x/mcp-core.pendingConfirmation');
+
+/**
+ * The question a result stands for, when the call stopped to ask the person: only a caller that
+ * passed `confirmation` ever gets such a result, and it must ask instead of answering with it.
+ */
+export function pendingConfirmation(result: ToolCallResult): PendingConfirmation | undefined {
+  return (result as { [PENDING]?: PendingConfirmation })[PENDING];
 }
 
 const noProgress: ToolContext['reportProgress'] = async () => {};
@@ -53,7 +80,7 @@ async function observedCall(
   let outcome: ToolCallOutcome = 'INTERNAL_ERROR';
   try {
     const result = await scope.run(() => runTool(tool, args, context, options));
-    outcome = result.isError ? errorCodeOf(result) : 'ok';
+    outcome = pendingConfirmation(result) ? 'input_required' : result.isError ? errorCodeOf(result) : 'ok';
     return result;
   } finally {
     scope.end({ outcome });
@@ -76,7 +103,19 @@ async function runTool(
       context.request ?? IN_PROCESS,
       context.reportProgress ?? noProgress,
     );
-    const output = await call.run(tool, input, options.timeoutMs);
+    if (tool.confirm && context.confirmation) {
+      const key = await confirmationKey(tool.name, input);
+      const answer = context.confirmation.answer(key);
+      if (answer === undefined) {
+        const message = await call.run(tool.confirm, input, options.timeoutMs);
+        if (typeof message === 'string') return asking({ key, message });
+      } else if (answer !== 'accept') {
+        throw new DeclinedError(
+          `The person ${answer === 'decline' ? 'declined' : 'dismissed'} the confirmation: nothing was changed. Do not call ${tool.name} again for this unless they ask you to.`,
+        );
+      }
+    }
+    const output = await call.run(tool.handler, input, options.timeoutMs);
     return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
   } catch (error) {
     // Messages and hints name tools wherever they were built, client code included.
@@ -85,6 +124,25 @@ async function runTool(
 }
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** A result that stands for the question; its text is the question, should anyone show it. */
+function asking(pending: PendingConfirmation): ToolCallResult {
+  const result: ToolCallResult = { content: [{ type: 'text', text: pending.message }] };
+  Object.defineProperty(result, PENDING, { value: pending });
+  return result;
+}
+
+/**
+ * `confirm_` and 16 hex digits of SHA-256 over the tool's name and its validated input (keys in
+ * the schema's order): an answer given for other arguments is not an answer to this call.
+ */
+async function confirmationKey(toolName: string, input: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify([toolName, input]));
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  let hex = '';
+  for (const byte of digest.subarray(0, 8)) hex += byte.toString(16).padStart(2, '0');
+  return `confirm_${hex}`;
+}
 
 /** The `error_code` of an error result; `error` when it carries none of ours (a bounded label). */
 function errorCodeOf(result: ToolCallResult): ToolCallOutcome {
@@ -154,8 +212,9 @@ class ToolCall implements ToolContext {
     );
   }
 
-  run(tool: AnyToolDefinition, input: unknown, timeoutMs: number): unknown {
-    const output: unknown = tool.handler(input, this);
+  /** Runs the handler (or the `confirm` question); once per call. */
+  run(work: (input: never, context: ToolContext) => unknown, input: unknown, timeoutMs: number): unknown {
+    const output: unknown = work(input as never, this);
     if (!isPromiseLike(output)) {
       this.#unlink();
       return output;

@@ -59,6 +59,8 @@ export interface ServeHttpOptions {
    * its path (`<path>/search`, `<path>/x/<toolsets>[/readonly]/search`).
    */
   surface?: Surface;
+  /** Ask the person to confirm destructive calls when the client can: see `MountOptions.confirm`. Default `true`. */
+  confirm?: boolean;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -237,6 +239,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         transport: 'http',
         ...(surface ? { surface } : {}),
         ...(scope?.tool === undefined ? {} : { only: scope.tool }),
+        ...(options.confirm === false ? { confirm: false } : {}),
       });
     },
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },

@@ -23,6 +23,7 @@ export {
   AuthRequiredError,
   ConfigError,
   ConflictError,
+  DeclinedError,
   DuplicateToolError,
   ERROR_CODES,
   type ErrorCode,

@@ -1,9 +1,17 @@
-import { type ListToolsResult, McpServer } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type ListToolsResult,
+  McpServer,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RegistryView } from './access.js';
 import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
-import type { CallContext } from './execute.js';
+import { type CallContext, type Confirmation, pendingConfirmation } from './execute.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
 import { SearchSurface, type Surface } from './surface/search.js';
@@ -49,6 +57,12 @@ export interface MountOptions {
    * search surface (its three tools are always mounted).
    */
   only?: string;
+  /**
+   * Ask the person to confirm a destructive call (a tool's `confirm` question) when the client
+   * can (form elicitation, or `input_required` on 2026-07-28); SDK v2 servers only. `false`
+   * never asks (`--no-confirm`, `MCP_CONFIRM=off`: unattended agents). Default `true`.
+   */
+  confirm?: boolean;
 }
 
 /**
@@ -69,7 +83,7 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       view && { prompt: (name) => view.allowsPrompt(name), resource: (name) => view.allowsResource(name) },
     );
   if (options.surface === 'search') {
-    mountSearch(server, new SearchSurface(registry, view), register, options.transport);
+    mountSearch(server, new SearchSurface(registry, view), register, contextMaker(server, options));
     content();
     return;
   }
@@ -77,11 +91,10 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   // reaches the view (a PERMISSION_DENIED tool error that says why, not "tool not found"), and
   // tools/list shows only the allowed ones. Any other server gets the allowed tools only.
   const listAll = view !== undefined && server instanceof McpServer;
+  const context = contextMaker(server, options);
   const call = view
-    ? (name: string, args: unknown, extra: unknown) =>
-        view.call(name, args, callContext(extra, options.transport))
-    : (name: string, args: unknown, extra: unknown) =>
-        registry.call(name, args, callContext(extra, options.transport));
+    ? (name: string, args: unknown, extra: unknown) => asked(view.call(name, args, context(extra)))
+    : (name: string, args: unknown, extra: unknown) => asked(registry.call(name, args, context(extra)));
   const mount = (descriptor: ToolDescriptor) => {
     const schemas = sdkSchemas(descriptor);
     register(
@@ -133,7 +146,7 @@ function mountSearch(
   server: McpServerLike,
   surface: SearchSurface,
   register: RegisterTool,
-  transport: RequestInfo['transport'] | undefined,
+  context: (extra: unknown) => CallContext,
 ): void {
   let shown = surface.descriptors();
   const handles = new Map<string, { update?(changes: Record<string, unknown>): void }>();
@@ -150,8 +163,10 @@ function mountSearch(
         annotations: descriptor.annotations,
       },
       (args, extra) =>
-        surface.call(name, args, callContext(extra, transport)) ??
-        Promise.reject(new Error(`${name} is not a search surface tool`)),
+        asked(
+          surface.call(name, args, context(extra)) ??
+            Promise.reject(new Error(`${name} is not a search surface tool`)),
+        ),
     );
     handles.set(name, (handle ?? {}) as { update?(changes: Record<string, unknown>): void });
   }
@@ -190,8 +205,67 @@ export function toRegistry(source: ToolSource): ToolRegistry {
 type RegisterTool = (
   name: string,
   config: Record<string, unknown>,
-  callback: (args: unknown, extra: unknown) => Promise<ToolCallResult>,
+  callback: (args: unknown, extra: unknown) => Promise<ToolCallResult | InputRequiredResult>,
 ) => unknown;
+
+/**
+ * How a mounted tool's call context is built. On an SDK v2 server with confirmations on, a call
+ * whose client declared form elicitation (in `initialize` on 2025-11-25, on the request itself on
+ * 2026-07-28) can ask the person; its answer arrives as one of the round's `inputResponses` (on
+ * 2025-11-25 the SDK sends `elicitation/create` itself and calls again with the answer there).
+ */
+function contextMaker(server: McpServerLike, options: MountOptions): (extra: unknown) => CallContext {
+  const transport = options.transport;
+  if (options.confirm === false || !(server instanceof McpServer))
+    return (extra) => callContext(extra, transport);
+  return (extra) => {
+    const context = callContext(extra, transport);
+    const request = (extra as SdkExtra | undefined)?.mcpReq;
+    if (canAskForm(server, request)) context.confirmation = new RoundAnswers(request?.inputResponses);
+    return context;
+  };
+}
+
+/** The client's capabilities as the SDK's own input-required gate reads them for this request. */
+function canAskForm(server: McpServer, request: SdkExtra['mcpReq']): boolean {
+  const version = server.server.getNegotiatedProtocolVersion();
+  const modern = version !== undefined && version >= '2026-07-28';
+  const capabilities: ClientCapabilities | undefined = modern
+    ? request?.envelope?.[CLIENT_CAPABILITIES_META_KEY]
+    : server.server.getClientCapabilities();
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  // An empty `elicitation: {}` means form mode (the spec keeps it for older clients).
+  return 'form' in elicitation || !('url' in elicitation);
+}
+
+class RoundAnswers implements Confirmation {
+  constructor(private readonly responses: Record<string, unknown> | undefined) {}
+
+  answer(key: string): 'accept' | 'decline' | 'cancel' | undefined {
+    if (this.responses === undefined) return undefined;
+    const response = inputResponse(this.responses, key);
+    return response.kind === 'elicit' ? response.action : undefined;
+  }
+}
+
+/**
+ * Empty: the question is the message, and the person answers with the client's accept and
+ * decline; no field to fill in.
+ */
+const YES_OR_NO = { type: 'object', properties: {} } as const;
+
+/** A call that stopped to ask the person becomes the SDK's `input_required` answer. */
+async function asked(pending: Promise<ToolCallResult>): Promise<ToolCallResult | InputRequiredResult> {
+  const result = await pending;
+  const question = pendingConfirmation(result);
+  if (!question) return result;
+  return inputRequired({
+    inputRequests: {
+      [question.key]: inputRequired.elicit({ message: question.message, requestedSchema: YES_OR_NO }),
+    },
+  });
+}
 
 interface SdkSchemas {
   input: z.ZodType;
@@ -240,6 +314,8 @@ interface SdkExtra {
   mcpReq?: {
     signal?: AbortSignal;
     _meta?: { progressToken?: string | number };
+    envelope?: { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities };
+    inputResponses?: Record<string, unknown>;
     notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
   };
   http?: { authInfo?: SdkAuthInfo };

@@ -11,6 +11,10 @@ export const RUNNER_ENVIRONMENT: readonly { name: string; description: string }[
   { name: 'PORT', description: 'default for --port' },
   { name: 'MCP_SURFACE', description: 'list (default) or search: the default for --surface' },
   {
+    name: 'MCP_CONFIRM',
+    description: 'on (default) or off: off is --no-confirm (no person is asked to confirm destructive calls)',
+  },
+  {
     name: 'MCP_HTTP_HEADERS_TIMEOUT',
     description: 'with --http: milliseconds a client has to send its request headers (default 10000)',
   },

@@ -126,6 +126,7 @@ const OPTIONS = {
   'timeout-ms': { type: 'string' },
   surface: { type: 'string' },
   sandbox: { type: 'boolean' },
+  'no-confirm': { type: 'boolean' },
 } as const;
 
 /**
@@ -257,6 +258,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         version: options.version,
         registry,
         surface: await servedSurface(),
+        ...(flags.confirm ? {} : { confirm: false }),
         port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
         host,
         ...(token ? { token } : {}),
@@ -287,6 +289,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           return registry;
         },
         surface: servedSurface,
+        ...(flags.confirm ? {} : { confirm: false }),
         logger,
         drainTimeoutMs: flags.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
@@ -419,6 +422,11 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
         ? { value: process.env.MCP_SURFACE, source: 'MCP_SURFACE' }
         : undefined;
   const surface = surfaceSetting && parseSurface(surfaceSetting.value, surfaceSetting.source);
+  // --no-confirm, else MCP_CONFIRM (on, the default, or off).
+  const confirmSetting = process.env.MCP_CONFIRM?.trim().toLowerCase() || 'on';
+  if (!values['no-confirm'] && !values.help && !values.version && !['on', 'off'].includes(confirmSetting)) {
+    throw new Error(`MCP_CONFIRM must be on or off, got "${process.env.MCP_CONFIRM?.slice(0, 40)}".`);
+  }
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new Error(`--timeout-ms must be a positive integer, got "${values['timeout-ms']}".`);
   }
@@ -438,6 +446,7 @@ function parseFlags(argv: readonly string[], own: Readonly<Record<string, BinFla
     timeoutMs,
     surface,
     sandbox: values.sandbox ?? false,
+    confirm: !values['no-confirm'] && confirmSetting !== 'off',
     own: Object.fromEntries(
       Object.keys(own).map((name) => [name, (values as Record<string, string | boolean | undefined>)[name]]),
     ),
@@ -484,6 +493,7 @@ ${options.flags?.toolsets ? '' : '  --toolsets <a,b>         serve only these to
   --timeout-ms <n>         time budget of one tool call (default 60000)
   --surface <list|search>  search: serve search_tools, describe_tool, call_tool instead of every tool
   --sandbox                serve against a local fake of the upstream (no account needed)${options.createSandbox ? '' : ' [not available]'}
+  --no-confirm             never ask the person to confirm a destructive call (unattended agents)
   -h, --help               show this help
   -v, --version            print the version
 

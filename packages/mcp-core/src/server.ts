@@ -17,6 +17,8 @@ export interface CreateMcpServerOptions {
   only?: string;
   /** `search`: serve `search_tools`, `describe_tool` and `call_tool` instead of every tool. Default `list`. */
   surface?: Surface;
+  /** Ask the person to confirm destructive calls when the client can: see `MountOptions.confirm`. Default `true`. */
+  confirm?: boolean;
 }
 
 /** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
@@ -43,6 +45,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
     transport: options.transport ?? 'in-process',
     ...(options.only === undefined ? {} : { only: options.only }),
     ...(search ? { surface: 'search' as const } : {}),
+    ...(options.confirm === false ? { confirm: false } : {}),
   });
   return server;
 }

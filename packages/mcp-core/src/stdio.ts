@@ -64,6 +64,7 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
         registry,
         transport: 'stdio',
         ...(surface ? { surface } : {}),
+        ...(options.confirm === false ? { confirm: false } : {}),
       });
     },
     {

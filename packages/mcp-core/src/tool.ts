@@ -95,6 +95,19 @@ export interface ToolDefinition<
   /** Overrides the registry's per-call time budget. */
   timeoutMs?: number;
   /**
+   * For a destructive tool: the question that names exactly what this call will destroy, built
+   * from the validated input (it may read upstream first), e.g. "Trash project 'The Leto Laptop'
+   * (1001) and everything in it?". When the client can ask its user (form elicitation, or an
+   * `input_required` result on 2026-07-28), the person is asked it before the handler runs; a
+   * decline answers `DECLINED` and the handler never runs. `undefined`: this call needs no
+   * question (e.g. a restore). A thrown `McpToolError` is the call's answer, and nobody is asked.
+   * Not asked when the client cannot ask, or the server runs with `--no-confirm`.
+   */
+  confirm?: (
+    input: z.output<Input>,
+    context: ToolContext,
+  ) => Promise<string | undefined> | string | undefined;
+  /**
    * Returns data (sent as JSON, and as `structuredContent` when it is an object), a
    * string (sent as text), or a result built with `toolSuccess`. Failures are thrown as
    * `McpToolError` subclasses.

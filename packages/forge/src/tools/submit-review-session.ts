@@ -14,6 +14,8 @@ export const createSubmitReviewSession = (client: ForgeClient) =>
     }),
     outputSchema: z.object({ success: z.boolean(), ticketId: z.string(), status: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    confirm: ({ ticketId, qaItems }) =>
+      `Send ${qaItems.length} review answer${qaItems.length === 1 ? '' : 's'} for Forge ticket ${ticketId}? They replace any earlier review, and the ticket moves to 'refined'.`,
     handler: async ({ ticketId, qaItems }, { signal }) => {
       const result = await client.request<Record<string, unknown> | undefined>(
         'POST',

@@ -12,8 +12,11 @@ import type { RequestInfo } from '../tool.js';
  * for an audit log only: it receives what the caller sent, and must redact it.
  */
 
-/** `ok`, a code of the shared vocabulary, or `error` for an `isError` result in no known code. */
-export type ToolCallOutcome = 'ok' | ErrorCode | 'error';
+/**
+ * `ok`, a code of the shared vocabulary, `error` for an `isError` result in no known code, or
+ * `input_required` for a round that asked the person to confirm (the handler has not run yet).
+ */
+export type ToolCallOutcome = 'ok' | ErrorCode | 'error' | 'input_required';
 
 export interface ToolCallEvent {
   /** The name the tool is served under. */

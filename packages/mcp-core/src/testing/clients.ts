@@ -14,7 +14,16 @@ const CLIENT_INFO = { name: 'x-mcp-core-testing', version: '0.0.0' };
 /** A real MCP client talking to a server for `registry` over an in-memory transport. */
 export async function connectInMemory(
   registry: ToolSource,
-  options: { name?: string; version?: string; instructions?: string; surface?: Surface } = {},
+  options: {
+    name?: string;
+    version?: string;
+    instructions?: string;
+    surface?: Surface;
+    /** Ask the person to confirm destructive calls (when this client can elicit). Default `true`. */
+    confirm?: boolean;
+    /** The client to connect, e.g. one that declares elicitation and answers it. Default: a plain one. */
+    client?: Client;
+  } = {},
 ): Promise<ConnectedClient> {
   const server = createMcpServer({
     name: options.name ?? 'test-server',
@@ -23,10 +32,11 @@ export async function connectInMemory(
     registry,
     transport: 'in-process',
     ...(options.surface ? { surface: options.surface } : {}),
+    ...(options.confirm === false ? { confirm: false } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client(CLIENT_INFO);
+  const client = options.client ?? new Client(CLIENT_INFO);
   await client.connect(clientTransport);
   return {
     client,
@@ -50,6 +60,8 @@ export async function spawnStdioClient(options: {
   /** Added to this process's environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** The client to connect, e.g. one that declares elicitation and answers it. Default: a plain one. */
+  client?: Client;
 }): Promise<SpawnedClient> {
   const transport = new StdioClientTransport({
     command: options.command,
@@ -62,7 +74,7 @@ export async function spawnStdioClient(options: {
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client(CLIENT_INFO);
+  const client = options.client ?? new Client(CLIENT_INFO);
   await client.connect(transport);
   return {
     client,
@@ -75,7 +87,12 @@ export async function spawnStdioClient(options: {
 /** A real MCP client over Streamable HTTP. */
 export async function connectHttp(
   url: string,
-  options: { token?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    headers?: Record<string, string>;
+    /** The client to connect, e.g. one that declares elicitation and answers it. Default: a plain one. */
+    client?: Client;
+  } = {},
 ): Promise<ConnectedClient> {
   const headers = {
     ...options.headers,
@@ -84,7 +101,7 @@ export async function connectHttp(
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(Object.keys(headers).length > 0 ? { requestInit: { headers } } : {}),
   });
-  const client = new Client(CLIENT_INFO);
+  const client = options.client ?? new Client(CLIENT_INFO);
   await client.connect(transport);
   return { client, close: () => client.close() };
 }

@@ -91,6 +91,13 @@ const setRecordingStatusShape = lazy(() => ({
 export const createSetRecordingStatus = (deps: ToolDeps) =>
   defineTool({
     ...setRecordingStatusShape(),
+    confirm: (input) => {
+      const where = input.project_id === undefined ? '' : ` in project ${input.project_id}`;
+      if (input.status === 'trashed')
+        return `Trash item ${input.recording_id}${where}? It can be restored for 30 days.`;
+      if (input.status === 'archived') return `Archive item ${input.recording_id}${where}?`;
+      return undefined;
+    },
     handler: async (input, { signal }) => {
       await send(deps, 'PUT', `/recordings/${input.recording_id}/status/${input.status}.json`, {
         signal,

@@ -256,6 +256,8 @@ const deleteChatbotShape = lazy(() => ({
 export const createDeleteChatbot = (deps: ToolDeps) =>
   defineTool({
     ...deleteChatbotShape(),
+    confirm: (input) =>
+      `Remove chatbot ${input.chatbot_id} from the whole Basecamp account? Its posting URL stops working.`,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request(

@@ -148,6 +148,7 @@ const deleteWebhookShape = lazy(() => ({
 export const createDeleteWebhook = (deps: ToolDeps) =>
   defineTool({
     ...deleteWebhookShape(),
+    confirm: (input) => `Delete webhook ${input.webhook_id} for good? Basecamp stops sending to its URL.`,
     handler: async (input, { signal }) => {
       const path = itemRoute(
         deps,
@@ -269,6 +270,7 @@ const trashTemplateShape = lazy(() => ({
 export const createTrashTemplate = (deps: ToolDeps) =>
   defineTool({
     ...trashTemplateShape(),
+    confirm: (input) => `Trash project template ${input.template_id}? Projects made from it stay.`,
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/templates/${input.template_id}.json`, {
         signal,

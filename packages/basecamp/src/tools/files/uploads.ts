@@ -298,6 +298,7 @@ const removeAccountLogoShape = lazy(() => ({
 export const createRemoveAccountLogo = (deps: ToolDeps) =>
   defineTool({
     ...removeAccountLogoShape(),
+    confirm: () => "Remove the Basecamp account's logo for everyone?",
     handler: async (_input, { signal }) => {
       await deps.client.request('DELETE', '/account/logo.json', { signal });
       return account(deps, signal);

@@ -223,6 +223,7 @@ const deleteGaugeNeedleShape = lazy(() => ({
 export const createDeleteGaugeNeedle = (deps: ToolDeps) =>
   defineTool({
     ...deleteGaugeNeedleShape(),
+    confirm: (input) => `Delete progress reading (gauge needle) ${input.needle_id}?`,
     handler: async (input, { signal }) => {
       const path = itemRoute(
         deps,

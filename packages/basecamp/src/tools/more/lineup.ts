@@ -137,6 +137,7 @@ const deleteLineupMarkerShape = lazy(() => ({
 export const createDeleteLineupMarker = (deps: ToolDeps) =>
   defineTool({
     ...deleteLineupMarkerShape(),
+    confirm: (input) => `Remove Lineup marker ${input.marker_id} for everyone? It is not kept in the trash.`,
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/lineup/markers/${input.marker_id}.json`, {
         signal,

@@ -218,6 +218,7 @@ const deleteMessageTypeShape = lazy(() => ({
 export const createDeleteMessageType = (deps: ToolDeps) =>
   defineTool({
     ...deleteMessageTypeShape(),
+    confirm: (input) => `Delete message type ${input.type_id}? Its messages stay, without a type.`,
     handler: async (input, { signal }) => {
       await deps.client.request('DELETE', `/categories/${input.type_id}.json`, {
         signal,

@@ -108,16 +108,25 @@ const trashProjectShape = lazy(() => ({
   annotations: DESTROYS,
 }));
 
+function checkConfirmName(projectId: number, confirmName: string, name: string): void {
+  if (name !== confirmName) {
+    throw new InvalidInputError(
+      `confirm_name "${confirmName.slice(0, 200)}" is not the name of project ${projectId} ("${name}"). Nothing was trashed.`,
+    );
+  }
+}
+
 export const createTrashProject = (deps: ToolDeps) =>
   defineTool({
     ...trashProjectShape(),
+    confirm: async (input, { signal }) => {
+      const project = await deps.docks.project(input.project_id, signal);
+      checkConfirmName(input.project_id, input.confirm_name, project.name);
+      return `Trash project '${project.name}' (${input.project_id}) and everything in it?`;
+    },
     handler: async (input, { signal }) => {
       const project = await deps.docks.project(input.project_id, signal);
-      if (project.name !== input.confirm_name) {
-        throw new InvalidInputError(
-          `confirm_name "${input.confirm_name.slice(0, 200)}" is not the name of project ${input.project_id} ("${project.name}"). Nothing was trashed.`,
-        );
-      }
+      checkConfirmName(input.project_id, input.confirm_name, project.name);
       await send(deps, 'DELETE', `/projects/${input.project_id}.json`, {
         signal,
         scope: projectScope(input.project_id),
@@ -150,6 +159,12 @@ const updateProjectAccessShape = lazy(() => ({
 export const createUpdateProjectAccess = (deps: ToolDeps) =>
   defineTool({
     ...updateProjectAccessShape(),
+    confirm: async (input, { signal }) => {
+      if (input.revoke.length === 0) return undefined;
+      const project = await deps.docks.project(input.project_id, signal);
+      const people = input.revoke.length === 1 ? 'person' : 'people';
+      return `Remove ${input.revoke.length} ${people} (ID ${input.revoke.join(', ')}) from project '${project.name}' (${input.project_id})?`;
+    },
     handler: async (input, { signal }) => {
       if (input.grant.length === 0 && input.revoke.length === 0) {
         throw new InvalidInputError('Nothing to change: pass grant or revoke with person IDs.');

@@ -228,6 +228,7 @@ const deleteBoostShape = lazy(() => ({
 export const createDeleteBoost = (deps: ToolDeps) =>
   defineTool({
     ...deleteBoostShape(),
+    confirm: (input) => `Remove boost ${input.boost_id}?`,
     handler: async (input, { signal }) => {
       const path = itemRoute(
         deps,
@@ -299,6 +300,7 @@ const deleteCampfireLineShape = lazy(() => ({
 export const createDeleteCampfireLine = (deps: ToolDeps) =>
   defineTool({
     ...deleteCampfireLineShape(),
+    confirm: (input) => `Delete chat line ${input.line_id} in project ${input.project_id}?`,
     handler: async (input, { signal }) => {
       const chat = await deps.docks.resolve(input.project_id, 'chat', input.chat_id, signal);
       await deps.client.request(

@@ -20,6 +20,7 @@ const trashTodoShape = lazy(() => ({
 export const createTrashTodo = (deps: ToolDeps) =>
   defineTool({
     ...trashTodoShape(),
+    confirm: (input) => `Trash to-do ${input.todo_id}? It can be restored for 30 days.`,
     handler: async (input, { signal }) => {
       await send(deps, 'DELETE', `/todos/${input.todo_id}.json`, {
         signal,
