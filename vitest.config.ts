@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // packages/hosted needs Node 22.12+: `pnpm test:hosted` runs it on Node 22 (see its scripts/test.mjs).
-    projects: ['packages/*', '!packages/hosted', 'apps/*'],
+    projects: ['packages/*', '!packages/hosted', 'apps/*', 'scripts'],
     reporters: ['default', './vitest.summary.ts'],
     // Test files wait on spawned bins, fakes and sockets much of the time: three workers on a
     // 2-core machine keep both cores busy (docs/benchmarks.md, "Dev loop"). Every project also sets

@@ -5,7 +5,8 @@
 //   node scripts/server-json.mjs --sync     after `changeset version`: copy each package's
 //                                           version into its server.json, then check
 //
-// Checks, for every publishable package:
+// Checks, for every publishable package (and the schema alone, its 100-character description
+// included, for a private package's server.json, such as the template's):
 // - a package with a bin has a server.json next to its package.json (and one without has none);
 // - it validates against the registry's server.json schema (scripts/schemas/server.schema.json,
 //   the schema's validation keywords) and the official registry's extra rules (npm only from
@@ -17,7 +18,7 @@
 // - its environment variables are the ones the built bin documents in `--help` (minus the
 //   HTTP-only ones), and a variable named like a credential is marked isSecret.
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
@@ -122,6 +123,28 @@ for (const pkg of packages) {
   for (const variable of entry.environmentVariables ?? []) {
     if (/TOKEN|SECRET|PASSWORD|API_KEY/.test(variable.name) && variable.isSecret !== true) {
       fail(`environment variable ${variable.name} looks like a credential: set "isSecret": true`);
+    }
+  }
+}
+
+// A private package's server.json (the template, which every new provider copies) is held to the
+// registry's schema too, its 100-character description included: a copy must not fail at release.
+for (const group of ['packages', 'apps']) {
+  const base = join(ROOT, group);
+  for (const folder of await readdir(base).catch(() => [])) {
+    const dir = join(base, folder);
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8').catch(() => '{}'));
+    if (!manifest.private) continue;
+    const text = await readFile(join(dir, 'server.json'), 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    checked++;
+    if (!validate(JSON.parse(text))) {
+      for (const error of validate.errors ?? []) {
+        failures.push({
+          pkg: manifest.name,
+          text: `${group}/${folder}/server.json: schema: ${error.instancePath || '/'} ${error.message}`,
+        });
+      }
     }
   }
 }

@@ -4,7 +4,7 @@ import { resultText, spawnStdioClient } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeNotes, startFakeNotes } from './testing/index.js';
 
-// The built bin (`pnpm build` first, as `pnpm test` does): the template works as a real command.
+// The built bin (`pnpm build` first, as `pnpm test` does): the provider works as a real command.
 const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 let fake: FakeNotes;

@@ -5,7 +5,7 @@ import { VERSION } from './version.js';
 await runBin({
   name: 'template-mcp',
   version: VERSION,
-  description: 'The Notes API for AI agents (the copy-me provider template)',
+  description: 'The Notes API for AI agents',
   environment: ENVIRONMENT,
   createProvider: async () => (await import('./index.js')).createTemplateProvider(),
   createSandbox: async () => (await import('./testing/index.js')).createSandbox(),

@@ -164,7 +164,6 @@ export class DuplicateToolError extends Error {
   }
 }
 
-/** A tool definition breaks the published contract. `field` names the first bad field. */
 /** One problem of a definition: the field (a dotted path) and what is wrong with it. */
 export interface ValidationIssue {
   field: string;
@@ -172,33 +171,84 @@ export interface ValidationIssue {
 }
 
 /**
- * A tool, prompt or resource definition that does not validate. Built from the issues found, or
- * from the `ZodError` of a failed parse, which is then kept as `cause`.
+ * A tool, prompt or resource definition that breaks the published contract; `field` names the
+ * first bad field. Built from the issues found (`(toolName, issues)`), from the `ZodError` of a
+ * failed parse (`(zodError)` or `(toolName, zodError)`), which is then kept as `cause`, or from a
+ * message alone (`('message')`, its field `(root)`).
  */
 export class ToolValidationError extends Error {
   readonly field: string;
   readonly issues: readonly ValidationIssue[];
+  constructor(zodError: z.core.$ZodError);
+  constructor(message: string, options?: { cause?: unknown });
   constructor(
     toolName: string | undefined,
     problems: readonly ValidationIssue[] | z.core.$ZodError,
     options?: { cause?: unknown },
+  );
+  constructor(
+    first: string | undefined | z.core.$ZodError,
+    second?: readonly ValidationIssue[] | z.core.$ZodError | { cause?: unknown },
+    third?: { cause?: unknown },
   ) {
-    const issues = problems instanceof z.core.$ZodError ? issuesOf(problems) : problems;
-    const label = toolName ? `Invalid tool definition "${toolName}"` : 'Invalid tool definition';
-    const cause = problems instanceof z.core.$ZodError ? problems : options?.cause;
-    super(
-      `${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
-      cause === undefined ? undefined : { cause },
-    );
+    const { message, issues, cause } = describeProblems(first, second, third);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'ToolValidationError';
     this.field = issues[0]?.field ?? '';
     this.issues = issues;
   }
 }
 
+/** The message, issues and cause of each form of the `ToolValidationError` constructor. */
+function describeProblems(
+  first: string | undefined | z.core.$ZodError,
+  second: readonly ValidationIssue[] | z.core.$ZodError | { cause?: unknown } | undefined,
+  third: { cause?: unknown } | undefined,
+): { message: string; issues: readonly ValidationIssue[]; cause: unknown } {
+  let toolName: string | undefined;
+  let problems: readonly ValidationIssue[] | z.core.$ZodError;
+  let cause: unknown;
+  if (isZodError(first)) {
+    problems = first;
+  } else if (Array.isArray(second) || isZodError(second)) {
+    toolName = first;
+    problems = second as readonly ValidationIssue[] | z.core.$ZodError;
+    cause = third?.cause;
+  } else if (typeof first === 'string') {
+    // A message alone is said as it is.
+    return {
+      message: first,
+      issues: [{ field: ROOT, message: first }],
+      cause: (second as { cause?: unknown } | undefined)?.cause,
+    };
+  } else {
+    problems = [];
+  }
+  const issues = isZodError(problems) ? issuesOf(problems) : problems;
+  const label = toolName ? `Invalid tool definition "${toolName}"` : 'Invalid tool definition';
+  return {
+    message: `${label}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+    issues,
+    cause: isZodError(problems) ? problems : cause,
+  };
+}
+
+/** A ZodError, also one of another copy of zod (an error with an `issues` list). */
+function isZodError(value: unknown): value is z.core.$ZodError {
+  return (
+    value instanceof z.core.$ZodError ||
+    (value instanceof Error && Array.isArray((value as { issues?: unknown }).issues))
+  );
+}
+
+const ROOT = '(root)';
+
 function issuesOf(error: z.core.$ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.join('.') : '(root)',
-    message: issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message,
+    field: issue.path?.length > 0 ? issue.path.join('.') : ROOT,
+    message:
+      issue.code === 'unrecognized_keys' && Array.isArray(issue.keys)
+        ? `unknown field(s) ${issue.keys.join(', ')}`
+        : issue.message,
   }));
 }

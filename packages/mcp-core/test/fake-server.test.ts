@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeServer, type FakeServerOptions, startFakeServer } from '../src/testing/index.js';
+import {
+  type FakeServer,
+  type FakeServerOptions,
+  requestOperation,
+  startFakeServer,
+} from '../src/testing/index.js';
 
 let fake: FakeServer | undefined;
 
@@ -191,5 +196,114 @@ describe('startFakeServer', () => {
     expect(await pending).toBeInstanceOf(TypeError);
     await expect(fetch(`${server.url}/hello`)).rejects.toThrow(TypeError);
     fake = undefined;
+  });
+});
+
+describe('routes and faults keyed by operation (GraphQL, JSON-RPC)', () => {
+  const post = (server: FakeServer, path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const graphql: FakeServerOptions = {
+    routes: [
+      {
+        path: '/graphql',
+        operation: 'Viewer',
+        handle: () => ({ status: 200, body: { data: { viewer: 1 } } }),
+      },
+      {
+        path: '/graphql',
+        operation: /^Issue/,
+        handle: (request) => ({ status: 200, body: { op: request.operation } }),
+      },
+      {
+        path: '/graphql',
+        handle: () => ({ status: 200, body: { data: null, errors: [{ message: 'no op' }] } }),
+      },
+    ],
+  };
+
+  it('finds the operation from operationName, the query document, a GET query string, or a JSON-RPC method', () => {
+    const of = (body: unknown, query: Record<string, string> = {}) => requestOperation({ body, query });
+    expect(of({ query: 'query A { x }', operationName: 'B' })).toBe('B');
+    expect(of({ query: '  mutation IssueCreate($t: String!) { issueCreate(title: $t) { id } }' })).toBe(
+      'IssueCreate',
+    );
+    expect(of({ query: 'fragment F on Issue { id }\nquery Issues { issues { ...F } }' })).toBe('Issues');
+    expect(of({ query: '{ viewer { id } }' })).toBeUndefined();
+    expect(of({ query: 'find query results about pumps' })).toBeUndefined();
+    expect(of(undefined, { query: 'query Viewer { viewer { id } }' })).toBe('Viewer');
+    expect(of({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBe('tools/list');
+    expect(of([{ jsonrpc: '2.0', id: 1, method: 'a' }])).toBeUndefined();
+    expect(of({ name: 'rest body' })).toBeUndefined();
+  });
+
+  it('routes one path by operation, with a route without one taking the rest', async () => {
+    const server = await start(graphql);
+    const viewer = await post(server, '/graphql', { query: 'query Viewer { viewer { id } }' });
+    expect(await viewer.json()).toEqual({ data: { viewer: 1 } });
+    const issue = await post(server, '/graphql', { query: '{ x }', operationName: 'IssueUpdate' });
+    expect(await issue.json()).toEqual({ op: 'IssueUpdate' });
+    const anonymous = await post(server, '/graphql', { query: '{ x }' });
+    expect(await anonymous.json()).toEqual({ data: null, errors: [{ message: 'no op' }] });
+    expect(server.requests.map((request) => request.operation)).toEqual(['Viewer', 'IssueUpdate', undefined]);
+  });
+
+  it('fails one operation (401, 429, 5xx, errors in a 200) while the others on the path keep working', async () => {
+    const server = await start(graphql);
+    server.fail({ operation: 'Viewer', status: 401, body: { message: 'Bad credentials' } });
+    server.fail({ operation: /^Issue/, status: 429, headers: { 'retry-after': '3' }, times: 2 });
+    server.fail({
+      operation: 'Viewer',
+      status: 200,
+      body: { data: null, errors: [{ message: 'slow down', extensions: { code: 'RATE_LIMITED' } }] },
+    });
+    const issueBody = { query: 'mutation IssueCreate { x }' };
+    const viewerBody = { query: 'query Viewer { x }' };
+    const first = await post(server, '/graphql', issueBody);
+    expect([first.status, first.headers.get('retry-after')]).toEqual([429, '3']);
+    expect((await post(server, '/graphql', viewerBody)).status).toBe(401);
+    expect(await (await post(server, '/graphql', viewerBody)).json()).toEqual({
+      data: null,
+      errors: [{ message: 'slow down', extensions: { code: 'RATE_LIMITED' } }],
+    });
+    expect(await (await post(server, '/graphql', viewerBody)).json()).toEqual({ data: { viewer: 1 } });
+    expect((await post(server, '/graphql', issueBody)).status).toBe(429);
+    expect((await post(server, '/graphql', issueBody)).status).toBe(200);
+    // A fault keyed by operation never takes a request without one.
+    server.fail({ operation: /.*/, status: 503 });
+    expect((await post(server, '/graphql', { query: '{ x }' })).status).toBe(200);
+    expect((await post(server, '/graphql', viewerBody)).status).toBe(503);
+  });
+
+  it('takes a JSON-RPC method as the operation, and a provider rule of its own', async () => {
+    const rpc = await start({
+      routes: [
+        { path: '/rpc', operation: 'eth_chainId', handle: () => ({ status: 200, body: { result: '0x1' } }) },
+      ],
+    });
+    rpc.fail({
+      operation: 'eth_chainId',
+      status: 200,
+      body: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'x' } },
+    });
+    expect(
+      await (await post(rpc, '/rpc', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' })).json(),
+    ).toMatchObject({
+      error: { code: -32603 },
+    });
+    expect(await (await post(rpc, '/rpc', { jsonrpc: '2.0', id: 2, method: 'eth_chainId' })).json()).toEqual({
+      result: '0x1',
+    });
+    await rpc.close();
+    const custom = await start({
+      operation: (request) => request.headers['x-action'],
+      routes: [{ operation: 'Ping', handle: () => ({ status: 200, body: 'pong' }) }],
+    });
+    const pong = await fetch(`${custom.url}/anything`, { headers: { 'x-action': 'Ping' } });
+    expect(await pong.text()).toBe('pong');
+    expect((await fetch(`${custom.url}/anything`)).status).toBe(404);
   });
 });

@@ -38,7 +38,7 @@ export const SAMPLE_NOTES: readonly Note[] = [
   {
     id: 2,
     title: 'Meeting notes',
-    body: 'Ship the template before the release.',
+    body: 'Ship the release notes before Friday.',
     created_at: '2026-11-21T14:30:00Z',
   },
 ];

@@ -20,6 +20,12 @@ export interface FakeRequest {
   body: unknown;
   /** Whether the text parsed as JSON (`false` for an empty, form or non-JSON body). */
   json: boolean;
+  /**
+   * The operation it asks for, when the path alone does not say: a GraphQL request's
+   * `operationName` (or the name of the operation in its `query`), a JSON-RPC request's `method`.
+   * See `FakeServerOptions.operation`.
+   */
+  operation?: string;
   /** The status the fake answered (0 until it answered). */
   status: number;
   /** When it arrived (ms since the epoch). */
@@ -47,8 +53,10 @@ export type FakeHandler = (
 export interface FakeRoute {
   /** The method it answers; default any. */
   method?: string;
-  /** The exact path, or a pattern whose groups reach the handler as `params`. */
-  path: string | RegExp;
+  /** The exact path, or a pattern whose groups reach the handler as `params`; default any path. */
+  path?: string | RegExp;
+  /** The operation it answers (`FakeRequest.operation`: a GraphQL operation, a JSON-RPC method); default any. */
+  operation?: string | RegExp;
   handle: (request: FakeRequest, params: string[], response: ServerResponse) => ReturnType<FakeHandler>;
 }
 
@@ -57,7 +65,15 @@ export interface FakeFault {
   method?: string;
   /** The path (as in `FakeRequest.path`) or a pattern; default any path. */
   path?: string | RegExp;
-  /** The status to answer with. Default 500; ignored with `reset`. */
+  /**
+   * The operation (as in `FakeRequest.operation`) or a pattern; default any. Fails one GraphQL
+   * operation or JSON-RPC method while the others on the same path keep working.
+   */
+  operation?: string | RegExp;
+  /**
+   * The status to answer with. Default 500; ignored with `reset`. An error inside a success
+   * (GraphQL's `errors` in a 200) is `status: 200` with that `body`.
+   */
   status?: number;
   headers?: Record<string, string>;
   /** The body: a string as is, anything else as JSON. Default empty. */
@@ -90,6 +106,11 @@ export interface FakeServerOptions {
   onError?: (error: unknown, request: FakeRequest) => FakeReply;
   /** Headers added to every reply the fake builds (not to what handlers write themselves). */
   headers?: Record<string, string>;
+  /**
+   * How a request's `operation` is found, for routes and faults keyed by operation. Default
+   * `requestOperation`: a GraphQL operation name, else a JSON-RPC method.
+   */
+  operation?: (request: FakeRequest) => string | undefined;
 }
 
 export interface FakeServer {
@@ -134,6 +155,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
   async function answer(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const request = await readRequest(incoming, origin, options.basePath);
+    const operation = (options.operation ?? requestOperation)(request);
+    if (operation !== undefined) request.operation = operation;
     const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
     response.writeHead = ((status: number, ...rest: unknown[]) => {
       request.status = status;
@@ -184,6 +207,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   async function route(request: FakeRequest, response: ServerResponse): Promise<FakeReply | undefined> {
     for (const candidate of routes) {
       if (candidate.method !== undefined && candidate.method !== request.method) continue;
+      if (!nameMatches(candidate.operation, request.operation)) continue;
+      if (candidate.path === undefined) return candidate.handle(request, [], response);
       if (typeof candidate.path === 'string') {
         if (candidate.path === request.path) return candidate.handle(request, [], response);
         continue;
@@ -229,8 +254,37 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
 function matches(fault: FakeFault, request: FakeRequest): boolean {
   if (fault.method !== undefined && fault.method !== request.method) return false;
+  if (!nameMatches(fault.operation, request.operation)) return false;
   if (fault.path === undefined) return true;
   return typeof fault.path === 'string' ? fault.path === request.path : fault.path.test(request.path);
+}
+
+/** Whether a route's or fault's `operation` takes the request's; none takes any request. */
+function nameMatches(wanted: string | RegExp | undefined, operation: string | undefined): boolean {
+  if (wanted === undefined) return true;
+  if (operation === undefined) return false;
+  return typeof wanted === 'string' ? wanted === operation : wanted.test(operation);
+}
+
+/** `query Issues(...) {`, `mutation IssueCreate {`: the name of the first named operation. */
+const OPERATION_NAME = /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/m;
+
+/**
+ * The operation of a request, the default of `FakeServerOptions.operation`: a GraphQL request's
+ * `operationName` (in the JSON body, or the query string of a GET), else the name of the operation
+ * its `query` document declares; a JSON-RPC 2.0 request's `method`. `undefined` for anything else
+ * (a REST request, a batch, an anonymous GraphQL query).
+ */
+export function requestOperation(request: Pick<FakeRequest, 'body' | 'query'>): string | undefined {
+  const body = request.body;
+  const fields: Record<string, unknown> =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : request.query;
+  if (fields.jsonrpc === '2.0' && typeof fields.method === 'string') return fields.method;
+  if (typeof fields.operationName === 'string' && fields.operationName) return fields.operationName;
+  if (typeof fields.query === 'string') return OPERATION_NAME.exec(fields.query)?.[1];
+  return undefined;
 }
 
 async function readRequest(

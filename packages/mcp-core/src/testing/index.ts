@@ -22,6 +22,7 @@ export {
   type FakeServer,
   type FakeServerOptions,
   parseBody,
+  requestOperation,
   send,
   startFakeServer,
 } from './fake-server.js';

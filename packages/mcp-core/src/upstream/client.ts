@@ -7,6 +7,7 @@ import {
 } from '../errors.js';
 import { observed, startUpstreamRequest, type UpstreamRequestEnd } from '../observability/events.js';
 import type { CredentialSource } from './credentials.js';
+import type { UpstreamErrorFinding, UpstreamErrorReader } from './error-reader.js';
 import { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
 import { redactSecrets, upstreamMessage } from './redact.js';
 import {
@@ -54,6 +55,12 @@ export interface UpstreamClientOptions<C = never> {
   retry?: Partial<RetryPolicy>;
   /** The provider's own errors for some statuses; the default map covers the rest. */
   statusError?: StatusErrorMap;
+  /**
+   * Where the service puts its errors when not (only) in the status: `graphqlErrorReader()` for a
+   * GraphQL API (`errors[]` inside a 200). Default: the status, and the message read from the
+   * body's `error`, `message`, `errors` or `detail`.
+   */
+  errorReader?: UpstreamErrorReader;
   auth?: UpstreamAuth<C>;
   /** Known secrets (client secret, refresh token) to redact from quoted upstream text. */
   secrets?: () => Iterable<string | undefined>;
@@ -82,6 +89,13 @@ export interface UpstreamRequestOptions {
   notFound?: string;
   /** Sent as `Idempotency-Key`; lets a non-idempotent request be retried after a 5xx or a lost connection. */
   idempotencyKey?: string;
+  /**
+   * This request only reads (a GraphQL query, a JSON-RPC read sent as POST): retry it after a 5xx
+   * or a lost connection as a GET is, with no header sent. Never set it on a write.
+   */
+  safeToRetry?: boolean;
+  /** This call's error reader, in place of the client's. */
+  errorReader?: UpstreamErrorReader;
   /**
    * Statuses answered to the caller instead of thrown or retried (a 304, a health endpoint's
    * 503); `'any'` for every status, for a flow that reads each answer itself (an OAuth device flow).
@@ -122,8 +136,9 @@ export interface UpstreamClient<C = never> {
   /**
    * One request with the whole policy: credentials (renewed once on a 401), the time limit over
    * the whole exchange, bounded body, redirects only to the same origin and only for reads,
-   * retries (429 on any method; 5xx and lost connections only when idempotent or keyed), and
-   * every failure mapped onto the shared error vocabulary. `target` is a path below `baseUrl`, an
+   * retries (429 on any method; 5xx and lost connections only when idempotent, keyed or
+   * `safeToRetry`), and every failure, those an `errorReader` finds inside a 2xx included, mapped
+   * onto the shared error vocabulary. `target` is a path below `baseUrl`, an
    * absolute URL on its origin, or a function of the credentials giving either.
    */
   request<T = unknown>(
@@ -320,7 +335,8 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
     const upper = method.toUpperCase();
     const auth = options.auth;
     let credentials = auth ? await auth.source.current(call.signal) : undefined;
-    const retryable = isIdempotent(upper) || call.idempotencyKey !== undefined;
+    const retryable = isIdempotent(upper) || call.idempotencyKey !== undefined || call.safeToRetry === true;
+    const reader = call.errorReader ?? options.errorReader;
     let body: string | Uint8Array | undefined;
     const bodyHeaders: Record<string, string> = {};
     const callSecrets: (string | undefined)[] = [...(call.secrets ?? [])];
@@ -366,10 +382,12 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
         release?.();
       }
       stats.requests++;
-      const { status } = answer;
-      const accepted = call.accept === 'any' || (call.accept?.includes(status) ?? false);
-      if ((status >= 200 && status < 300) || accepted)
-        return success<T>(upper, answer, credentials, accepted);
+      const accepted = call.accept === 'any' || (call.accept?.includes(answer.status) ?? false);
+      // A reader may find a failure inside a 2xx (GraphQL errors) or a status behind another one.
+      const finding = reader && !accepted ? read(reader, answer) : undefined;
+      const ok = answer.status >= 200 && answer.status < 300;
+      if ((ok && finding === undefined) || accepted) return success<T>(upper, answer, credentials, accepted);
+      const status = finding?.status ?? answer.status;
 
       if (status === 401 && auth && credentials !== undefined) {
         // Credentials that were just renewed and are still refused will not get better by renewing again.
@@ -403,8 +421,13 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
         await sleep(wait, call.signal);
         continue;
       }
-      throw failureError(upper, answer, retryAfterMs, credentials, callSecrets, call);
+      throw failureError(upper, answer, retryAfterMs, credentials, callSecrets, call, finding);
     }
+  }
+
+  /** What the reader finds in an answer (its body parsed once more: readers are for small JSON answers). */
+  function read(reader: UpstreamErrorReader, answer: Exchange): UpstreamErrorFinding | undefined {
+    return reader({ status: answer.status, headers: answer.headers, body: parseJson(answer.text) });
   }
 
   function success<T>(method: string, answer: Exchange, credentials: C | undefined, accepted: boolean) {
@@ -441,6 +464,7 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
     credentials: C | undefined,
     callSecrets: readonly (string | undefined)[],
     call: UpstreamRequestOptions,
+    finding: UpstreamErrorFinding | undefined,
   ): McpToolError {
     const secrets = [
       ...callSecrets,
@@ -456,20 +480,18 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
           ]
         : []),
     ];
-    let body: unknown;
-    try {
-      body = answer.text.trim() === '' ? undefined : JSON.parse(answer.text);
-    } catch {
-      body = undefined;
-    }
+    const body = parseJson(answer.text);
+    const status = finding?.status ?? answer.status;
     const failure: UpstreamFailure = {
       service: name,
       method,
       path: answer.url.pathname,
-      status: answer.status,
+      status,
+      ...(status === answer.status ? {} : { httpStatus: answer.status }),
+      ...(finding?.code === undefined ? {} : { code: finding.code }),
       headers: answer.headers,
       body,
-      message: upstreamMessage(body ?? answer.text, secrets, options.maxMessageChars),
+      message: upstreamMessage(finding?.message ?? body ?? answer.text, secrets, options.maxMessageChars),
       notFound: call.notFound,
       retryAfterMs,
       redact: (text) => redactSecrets(text, secrets),
@@ -483,6 +505,16 @@ export function createUpstreamClient<C = never>(options: UpstreamClientOptions<C
     stats,
     request,
   };
+}
+
+/** The body parsed as JSON; `undefined` when empty or not JSON. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads at most `limit` bytes; the signal (time limit, caller) also stops a body that stalls. */

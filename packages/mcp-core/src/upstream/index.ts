@@ -33,6 +33,13 @@ export {
   RefreshRejectedError,
   staticCredentials,
 } from './credentials.js';
+export {
+  type GraphqlErrorReaderOptions,
+  graphqlErrorReader,
+  type UpstreamAnswer,
+  type UpstreamErrorFinding,
+  type UpstreamErrorReader,
+} from './error-reader.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
 export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-file.js';
 export { redactSecrets, upstreamMessage } from './redact.js';

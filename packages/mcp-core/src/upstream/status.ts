@@ -17,7 +17,15 @@ export interface UpstreamFailure {
   method: string;
   /** The request path on the upstream (no query, no origin), e.g. `/999/todos/1.json`. */
   path: string;
+  /**
+   * The status the answer stands for: the HTTP status, or the one an error reader found (a
+   * GraphQL `NOT_FOUND` inside a 200 is a 404 here).
+   */
   status: number;
+  /** The HTTP status, when an error reader gave the answer another `status`. */
+  httpStatus?: number;
+  /** The upstream's error code an error reader found, e.g. `RATE_LIMITED`. */
+  code?: string;
   headers: Headers;
   /** The body parsed as JSON; `undefined` when empty or not JSON. */
   body: unknown;
@@ -42,68 +50,91 @@ export type StatusErrorMap = (failure: UpstreamFailure) => McpToolError | undefi
  * after the credentials were renewed once, or when there are none to renew), 403
  * `PERMISSION_DENIED`, 404 `NOT_FOUND` with the caller's hint, 409 `CONFLICT`, 429 `RATE_LIMITED`
  * with `retry_after_ms`, 502/503/504 `UPSTREAM_UNAVAILABLE`, other 5xx `UPSTREAM_ERROR`
- * (retryable), anything else `UPSTREAM_ERROR`. The upstream's text is quoted, never matched.
+ * (retryable), anything else `UPSTREAM_ERROR`. The upstream's text is quoted, never matched. An
+ * error an error reader found is named by its code (`(NOT_FOUND)`), with `upstream_code` and, when
+ * the HTTP status differs, `http_status` in the details; one inside a 2xx that stands for no other
+ * status is an `UPSTREAM_ERROR` quoting the upstream's message.
  */
 export function defaultStatusError(failure: UpstreamFailure): McpToolError {
   const { service, status } = failure;
   const request = `${failure.method} ${failure.path}`;
   const said = failure.message ? ` ${service} said: "${failure.message}"` : '';
   const upstream = failure.message ? { upstream_message: failure.message } : {};
+  // An error a reader found is named by its code, not by a status the upstream never sent.
+  const found = failure.code !== undefined || failure.httpStatus !== undefined;
+  const label = failure.code ?? String(status);
+  const origin = {
+    status,
+    ...(failure.httpStatus === undefined ? {} : { http_status: failure.httpStatus }),
+    ...(failure.code === undefined ? {} : { upstream_code: failure.code }),
+  };
   if (status === 400 || status === 422) {
     return new InvalidInputError(
-      `${service} rejected ${request} (${status}).${said} Fix the input and call again.`,
-      {
-        details: { status, ...upstream },
-      },
+      `${service} rejected ${request} (${label}).${said} Fix the input and call again.`,
+      { details: { ...origin, ...upstream } },
     );
   }
   if (status === 401) {
     return new TokenExpiredError(
-      `${service} rejected the credentials (401) for ${request}: they expired or were revoked. Sign in again, then call the tool again.`,
-      { details: { status } },
+      `${service} rejected the credentials (${label}) for ${request}: they expired or were revoked. Sign in again, then call the tool again.`,
+      { details: origin },
     );
   }
   if (status === 403) {
     return new PermissionDeniedError(
-      `${service} refused ${request} (403): your account is not allowed to do this.${said}`,
-      { details: { status } },
+      `${service} refused ${request} (${label}): your account is not allowed to do this.${said}`,
+      { details: origin },
     );
   }
   if (status === 404) {
+    if (!found) {
+      return new NotFoundError(
+        failure.notFound ??
+          `${service} has nothing at ${request} (404): it does not exist, or your account cannot see it.`,
+      );
+    }
     return new NotFoundError(
       failure.notFound ??
-        `${service} has nothing at ${request} (404): it does not exist, or your account cannot see it.`,
+        `${service} found nothing for ${request} (${label}): it does not exist, or your account cannot see it.${said}`,
+      { details: { ...origin, ...upstream } },
     );
   }
   if (status === 409) {
     return new ConflictError(
-      `${service} reported a conflict for ${request} (409).${said} Read the current state, then decide whether to call again.`,
-      { details: { status } },
+      `${service} reported a conflict for ${request} (${label}).${said} Read the current state, then decide whether to call again.`,
+      { details: origin },
     );
   }
   if (status === 429) {
     const wait = failure.retryAfterMs;
     return new RateLimitedError(
       `${service} is rate limiting requests.${wait === undefined ? ' Wait a moment' : ` Wait ${Math.ceil(wait / 1000)} s`} and call again.`,
-      { details: { status, ...(wait === undefined ? {} : { retry_after_ms: wait }) } },
+      { details: { ...origin, ...(wait === undefined ? {} : { retry_after_ms: wait }) } },
     );
   }
   if (status === 502 || status === 503 || status === 504) {
     return new UpstreamUnavailableError(
-      `${service} is unavailable (${status} on ${request}). Try again in a moment.`,
+      `${service} is unavailable (${label} on ${request}). Try again in a moment.`,
       {
         details: {
-          status,
+          ...origin,
           ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
         },
       },
     );
   }
   if (status >= 500) {
-    return new UpstreamError(`${service} failed with ${status} on ${request}. Try again in a moment.`, {
+    return new UpstreamError(`${service} failed with ${label} on ${request}. Try again in a moment.`, {
       retryable: true,
-      details: { status },
+      details: origin,
     });
+  }
+  if (status >= 200 && status < 300) {
+    // An error a reader found inside a success, with no code it knows.
+    return new UpstreamError(
+      `${service} reported an error for ${request}${failure.code === undefined ? '' : ` (${failure.code})`}.${said}`,
+      { details: { ...origin, ...upstream } },
+    );
   }
   return new UpstreamError(`${service} answered ${status} to ${request}.${said}`, { details: { status } });
 }
