@@ -224,8 +224,11 @@ export async function createOAuthSetup(
   }
   const servesForge = policy.perUser.includes('forge');
   const sharedIds = policy.shared;
-  const shared: ProviderEntry[] =
-    sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : [];
+  // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
+  // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
+  const shared: ProviderEntry[] = (
+    sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : []
+  ).map((entry) => ({ ...entry, use: { ...entry.use, readiness: 'reported' as const } }));
   const cache = new UserRegistryCache();
   // Who may use which tools (MCP_POLICY) and how often (MCP_RATE_LIMIT), checked at start against
   // the toolsets this server serves; the policy file is read again when it changes and on SIGHUP.

@@ -340,7 +340,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
       const report = await readiness();
-      sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+      const status = report.ready ? (report.unavailable.length > 0 ? 'degraded' : 'ready') : 'not ready';
+      sendJson(res, report.ready ? 200 : 503, { status, ...report });
       return;
     }
     if (url.pathname === '/metrics' && metrics && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -75,6 +75,14 @@ describe('x-mcp-server --auth oauth', () => {
         );
         expect(tokens.length).toBeGreaterThan(0);
         for (const token of tokens) expect(fake.identityOf(token)?.id).toBe(identity.id);
+        // The BBj RAG service is down (a closed port): its tools answer unavailable, nothing else does.
+        const search = await user.client.callTool({
+          name: 'bbj_rag_search_bbj_knowledge',
+          arguments: { query: 'READ RECORD' },
+        });
+        expect(search.isError).toBe(true);
+        const searchError = JSON.parse((search.content as Array<{ text: string }>)[0]?.text ?? '{}');
+        expect(searchError).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true });
       } finally {
         await user.close();
       }
@@ -107,11 +115,24 @@ describe('x-mcp-server --auth oauth', () => {
     await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
   });
 
-  it('reports the store and the Launchpad refresh breaker on /readyz', async () => {
+  it('reports the store and the Launchpad refresh breaker on /readyz; BBj RAG unreachable names itself without making it 503', async () => {
     const response = await fetch(new URL('/readyz', server.url));
     const report = (await response.json()) as {
+      status: string;
+      unavailable: string[];
       providers: Array<{ id: string; ready: boolean; checks: Array<{ name: string; ok: boolean }> }>;
     };
+    // BBJ_RAG_API_URL points at a closed port: the service every replica shares is down, so only
+    // its tools fail; the replica itself (store, keys) is ready and stays in rotation.
+    expect(response.status).toBe(200);
+    expect(report.status).toBe('degraded');
+    expect(report.unavailable).toEqual(['bbj-rag']);
+    expect(report.providers.find((provider) => provider.id === 'bbj-rag')).toMatchObject({
+      ready: false,
+      readiness: 'reported',
+      checks: [expect.objectContaining({ name: 'service', ok: false })],
+    });
+    await server.waitForStderr('bbj-rag is not available');
     const hosted = report.providers.find((provider) => provider.id === 'hosted');
     expect(hosted?.checks).toEqual([
       expect.objectContaining({ name: 'store', ok: true }),
