@@ -15,6 +15,7 @@ import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
 import type { ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
+import { hostedImport } from './hosted-import.js';
 
 /** Providers every signed-in user shares: no per-user credentials. */
 const SHARED = new Set(['bbj-rag']);
@@ -202,7 +203,7 @@ export async function createOAuthSetup(
     throw new ConfigError(`--auth oauth needs Node.js 22.12 or newer (this is ${process.versions.node}).`);
   }
   const logger = createLogger('x-mcp-server');
-  const hosted = await import('@x/mcp-hosted');
+  const hosted = await hostedImport(import('@x/mcp-hosted'));
   const publicUrl = hosted.parsePublicUrl(
     (typeof context.flags['public-url'] === 'string' ? context.flags['public-url'] : undefined) ??
       env.MCP_PUBLIC_URL,
@@ -600,11 +601,27 @@ async function withStore(
     );
     return 2;
   }
-  const hosted = await import('@x/mcp-hosted');
+  let hosted: HostedModule;
+  try {
+    hosted = await hostedImport(import('@x/mcp-hosted'));
+  } catch (error) {
+    process.stderr.write(`x-mcp-server ${command}: ${(error as Error).message}\n`);
+    return 1;
+  }
   let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
   try {
     const keyring = hosted.Keyring.fromEnv(env);
-    store = await hosted.createStore(location);
+    // Only a store a server has made: a wrong or missing --store is an error, never an empty
+    // answer from a store made on the spot.
+    store = await hosted.createStore(location, { existing: true });
+    if (!(await hosted.readKeyMeta(store))) {
+      const where = location.startsWith('sqlite:')
+        ? location
+        : `${new URL(location).protocol}//${new URL(location).host}`;
+      throw new ConfigError(
+        `${where} holds no server's data yet (no keys): give the store the server uses (--store or MCP_STORE).`,
+      );
+    }
     await run(hosted, store, keyring);
     return 0;
   } catch (error) {
@@ -786,8 +803,8 @@ export async function policyCommand(
     );
     return 2;
   }
-  const { readPolicyFile, rateFromEnv } = await import('@x/mcp-hosted');
   try {
+    const { readPolicyFile, rateFromEnv } = await hostedImport(import('@x/mcp-hosted'));
     const policy = await readPolicyFile(file);
     if (check) {
       process.stdout.write(
@@ -891,8 +908,8 @@ export async function auditCommand(
     return 2;
   }
   // The audit log alone (no authorization server): it reads on Node 20 too.
-  const hosted = await import('@x/mcp-hosted/audit');
   try {
+    const hosted = await hostedImport(import('@x/mcp-hosted/audit'));
     const target = hosted.auditTarget(values.sink ?? env.MCP_AUDIT, storeUrl(values.store, env));
     if (action === 'verify') {
       const report = await hosted.verifyAudit(target);

@@ -174,7 +174,13 @@ describe('x-mcp-server users', () => {
       return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
     };
     const cli = (...args: string[]) => run(['users', ...args, '--store', store]);
-    expect(await run(['users', 'list'])).toMatchObject({ code: 0, stdout: '' });
+    // MCP_STORE names a store no server has made: an error in one line, and nothing is created.
+    const nowhere = await run(['users', 'list']);
+    expect(nowhere).toMatchObject({ code: 1, stdout: '' });
+    expect(nowhere.stderr).toBe(
+      `x-mcp-server users: No store at ${elsewhere.slice('sqlite:'.length)} (nothing was created): give the store the server uses (--store or MCP_STORE).\n`,
+    );
+    expect(existsSync(elsewhere.slice('sqlite:'.length))).toBe(false);
     const help = await run(['users', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--store <url>');
