@@ -2,7 +2,7 @@
 // `pnpm build`: a bin or a package that is not built is one line naming `pnpm build` (never Node's
 // ERR_MODULE_NOT_FOUND stack), and the admin commands refuse a store no server has made (never
 // an empty answer, never a store made on the spot).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,7 @@ describe('a checkout that is not built', () => {
     });
     expect(result.code).toBe(1);
     oneLine(result.stderr, 'x-mcp-server: not built in this checkout (apps/server/dist/bin.js is missing)');
-  });
+  }, 60_000);
 
   it('@x/mcp-hosted linked but not built: the hosted server and every admin command say pnpm build in one line', async () => {
     // apps/server as the demo leaves it: its bin built, @x/mcp-hosted (not bundled) linked without dist/.
@@ -86,7 +86,7 @@ describe('a checkout that is not built', () => {
     expect(local.code).toBe(2);
     oneLine(local.stderr, `x-mcp-server: ${hostedMessage}`);
     expect(existsSync(state)).toBe(false);
-  });
+  }, 60_000);
 });
 
 describe('admin commands against a store no server has made', () => {
@@ -117,7 +117,7 @@ describe('admin commands against a store no server has made', () => {
     expect(audit.stderr).toBe(
       `x-mcp-server audit: No audit log at ${join(state, 'x-mcp-server/audit.jsonl')}.\n`,
     );
-  });
+  }, 60_000);
 
   it('a file no server wrote, and memory:, are refused too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'empty-store-'));
@@ -131,13 +131,29 @@ describe('admin commands against a store no server has made', () => {
     const memory = await run(['keys', 'rotate'], { MCP_STORE: 'memory:' });
     expect(memory).toMatchObject({ code: 1, stdout: '' });
     expect(memory.stderr).toContain('memory: lives in the server process alone');
-  });
+  }, 60_000);
 });
 
-describe('the bins from a checkout', () => {
-  it('`pnpm -s x-mcp-server …` at the repository root runs the composed server’s bin, stdout its own', async () => {
-    const pnpm = await runProcess({ command: 'pnpm', args: ['-s', 'x-mcp-server', '--version'], cwd: root });
-    expect(pnpm.code, pnpm.stderr).toBe(0);
-    expect(pnpm.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
-  });
+describe('docs/deployment.md from a checkout', () => {
+  const deployment = readFileSync(join(root, 'docs/deployment.md'), 'utf8');
+  /** The lines of the page's fenced `sh` blocks, comments cut. */
+  const shellLines = [...deployment.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
+    (block[1] as string).split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()),
+  );
+
+  it('builds every package before the hosted server, and serves the providers it names', () => {
+    expect(shellLines).toContain('pnpm install --frozen-lockfile && pnpm build');
+    const hosted = deployment.slice(deployment.indexOf('## Hosted for many users'));
+    const command = /node apps\/server\/dist\/bin\.js[^`]*?--auth oauth[^`]*?\n```/.exec(hosted)?.[0] ?? '';
+    expect(command).toContain('--providers basecamp');
+  }, 60_000);
+
+  it('runs the bin as the page shows: `pnpm -s x-mcp-server …` at the repository root, stdout its own', async () => {
+    const line = shellLines.find((text) => text.startsWith('pnpm -s x-mcp-server ')) ?? '';
+    expect(line).toBe('pnpm -s x-mcp-server --version');
+    const [command, ...args] = line.split(' ');
+    const result = await runProcess({ command: command as string, args, cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  }, 60_000);
 });

@@ -111,8 +111,13 @@ describe('x-mcp-server --auth oauth', () => {
     }
   });
 
-  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
+  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS and logs the accounts it had', async () => {
     await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
+    // The operator finds the value BASECAMP_ALLOWED_ACCOUNTS would need in the log.
+    const stderr = await server.waitForStderr('sign-in refused: no allowed Basecamp account');
+    const line = stderr.split('\n').find((text) => text.includes('sign-in refused: no allowed')) ?? '';
+    expect(line).toContain('555555555');
+    expect(line).not.toContain(SECRET);
   });
 
   it('reports the store and the Launchpad refresh breaker on /readyz; BBj RAG unreachable names itself without making it 503', async () => {
