@@ -27,6 +27,15 @@ const PER_USER = new Set(['basecamp', 'forge']);
  */
 const FORGE_LOCAL_TOOLS = ['get_repository_context'];
 
+/** Forge's local tools excluded like a config rule, so the prompts that name them go with them. */
+function withoutForgeLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
+  return entries.map((entry) =>
+    entry.provider.id === 'forge'
+      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] } }
+      : entry,
+  );
+}
+
 /**
  * Which selected providers oauth mode serves, and how: Basecamp and Forge per user (each user's
  * own sign-in and link), BBj RAG shared by every signed-in user, Context Forge (the server's local
@@ -353,15 +362,7 @@ export async function createOAuthSetup(
               ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
             },
           });
-          // Excluded like a config rule, so the prompts that name these tools go with them.
-          const entries = own.map((entry) =>
-            entry.provider.id === 'forge'
-              ? {
-                  ...entry,
-                  use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] },
-                }
-              : entry,
-          );
+          const entries = withoutForgeLocalTools(own);
           return context.compose([...entries, ...shared, ...hostedEntry]);
         });
       },
@@ -473,17 +474,30 @@ export async function createOAuthSetup(
     logger.info(
       `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}, audit ${audit?.sink.name ?? 'off'}`,
     );
+    // /healthz: the tools a signed-in user gets without narrowing (their own providers, the
+    // shared ones, hosted_whoami), counted once on the first probe, not the shared ones alone.
+    let userToolCount: Promise<number> | undefined;
+    const toolCount = () => {
+      userToolCount ??= compose({ ...composition, only: policy.perUser }).then(
+        (own) =>
+          context.compose([...withoutForgeLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
+      );
+      return userToolCount;
+    };
     return {
-      auth: hosted.governedAuth(auth.auth, governance, (info) =>
-        audit?.record({
-          event: 'request',
-          outcome: 'PERMISSION_DENIED',
-          denied: true,
-          userId: typeof info.extra?.userId === 'string' ? info.extra.userId : undefined,
-          clientId: info.clientId,
-          reason: 'the policy denies this user',
-        }),
-      ),
+      auth: {
+        ...hosted.governedAuth(auth.auth, governance, (info) =>
+          audit?.record({
+            event: 'request',
+            outcome: 'PERMISSION_DENIED',
+            denied: true,
+            userId: typeof info.extra?.userId === 'string' ? info.extra.userId : undefined,
+            clientId: info.clientId,
+            reason: 'the policy denies this user',
+          }),
+        ),
+        toolCount,
+      },
       allowedHosts: [new URL(publicUrl).hostname],
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],

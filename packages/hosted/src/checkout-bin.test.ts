@@ -155,5 +155,9 @@ describe('docs/deployment.md from a checkout', () => {
     const result = await runProcess({ command: command as string, args, cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // The command Forge's "not logged in" answer names for a checkout.
+    const forge = await runProcess({ command: 'pnpm', args: ['-s', 'forge-mcp', '--version'], cwd: root });
+    expect(forge.code, forge.stderr).toBe(0);
+    expect(forge.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   }, 60_000);
 });

@@ -139,6 +139,11 @@ export interface HttpAuth {
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /** The tools this caller sees; default: the `registry` option. */
   registryFor?(auth: AuthInfo): Promise<ToolRegistry>;
+  /**
+   * What `/healthz` reports as `tools` when callers get registries of their own: the number a
+   * caller gets without narrowing (asked at each `/healthz`; cache it). Default: the `registry` option's.
+   */
+  toolCount?(): Promise<number>;
   /** The narrowings this caller's request is served under (scopes, policy), next to the URL's. */
   accessFor?(auth: AuthInfo, request: Request): readonly ToolAccess[] | Promise<readonly ToolAccess[]>;
 }
@@ -335,7 +340,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       return;
     }
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
+      const tools = auth?.toolCount ? await auth.toolCount() : toolCount;
+      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools });
       return;
     }
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {

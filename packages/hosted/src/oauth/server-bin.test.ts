@@ -58,6 +58,9 @@ describe('x-mcp-server --auth oauth', () => {
       try {
         const names = (await user.client.listTools()).tools.map((tool) => tool.name);
         expect(names).toContain('basecamp_list_projects');
+        // /healthz counts what a signed-in user gets, not the shared providers alone.
+        const health = (await (await fetch(new URL('/healthz', server.url))).json()) as { tools: number };
+        expect(health.tools).toBe(names.length);
         expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
         expect(names.some((name) => name.startsWith('forge_'))).toBe(false);
         const me = await user.client.callTool({ name: 'hosted_whoami', arguments: {} });
