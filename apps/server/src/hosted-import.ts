@@ -10,10 +10,11 @@ export async function hostedImport<T>(loading: Promise<T>): Promise<T> {
     return await loading;
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
+    // What is missing is the package itself (not linked, or no dist/), not one of its dependencies.
+    const missing = /Cannot find (?:module|package) '([^']+)'/.exec(String(message))?.[1] ?? '';
     if (
       code === 'ERR_MODULE_NOT_FOUND' &&
-      typeof message === 'string' &&
-      /mcp-hosted|hosted[\\/]dist/.test(message)
+      /^@x\/mcp-hosted(\/|$)|[\\/](mcp-)?hosted[\\/]dist[\\/]/.test(missing)
     ) {
       throw new ConfigError(
         '@x/mcp-hosted is not built in this checkout (packages/hosted/dist is missing): run `pnpm build` at the repository root, then run this again.',
