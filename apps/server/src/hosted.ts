@@ -631,7 +631,7 @@ async function withStore(
     if (!(await hosted.readKeyMeta(store))) {
       const where = location.startsWith('sqlite:')
         ? location
-        : `${new URL(location).protocol}//${new URL(location).host}`;
+        : `${new URL(location).protocol}//${new URL(location).host}${new URL(location).pathname}`;
       throw new ConfigError(
         `${where} holds no server's data yet (no keys): give the store the server uses (--store or MCP_STORE).`,
       );
