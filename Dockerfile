@@ -13,8 +13,10 @@ FROM ${NODE_IMAGE} AS build
 ENV PNPM_HOME=/pnpm \
     PATH=/pnpm:$PATH \
     CI=true
-# The pnpm version of package.json's packageManager field.
-RUN corepack enable
+# pnpm from npm, the version of package.json's packageManager field (deploy-files.test.ts keeps
+# them equal), as .ci/run installs it: corepack's download of pnpm fails its signature check on
+# some machines.
+RUN npm install --global --no-audit --no-fund pnpm@10.34.9
 WORKDIR /src
 # Dependencies first, from the lockfile alone: this layer is reused until the lockfile changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./

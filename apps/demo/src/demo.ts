@@ -56,6 +56,9 @@ const first = (list: unknown): Data => {
   return item as Data;
 };
 
+/** The tools a new session starts with, as the stdio session saw them first. */
+let firstToolCount = 0;
+
 async function agentSession(client: Client): Promise<void> {
   let listChanged = 0;
   client.setNotificationHandler('notifications/tools/list_changed', () => {
@@ -63,6 +66,7 @@ async function agentSession(client: Client): Promise<void> {
   });
   const info = client.getServerVersion();
   const { tools } = await client.listTools();
+  firstToolCount = tools.length;
   console.log(`connected to ${info?.name} ${info?.version}: ${tools.length} tools`);
   for (const provider of ['basecamp', 'forge', 'context_forge', 'bbj_rag']) {
     const own = tools.filter((tool) => tool.name.startsWith(`${provider}_`));
@@ -186,7 +190,8 @@ async function agentSession(client: Client): Promise<void> {
     {
       summary: items(
         'columns',
-        (column) => `${column.id}  ${column.title} ${dim(`(${column.cards_count} cards)`)}`,
+        (column) =>
+          `${column.id}  ${column.title} ${dim(`(${column.cards_count} card${column.cards_count === 1 ? '' : 's'})`)}`,
       ),
     },
   );
@@ -281,12 +286,12 @@ async function promptsAndResources(client: Client, ticketId: string): Promise<vo
   );
 }
 
-async function httpSession(env: Record<string, string | undefined>): Promise<void> {
+async function httpSession(env: Record<string, string | undefined>, config: string): Promise<void> {
   const token = `demo-${process.pid}-${Date.now()}`;
   // info level: the server announces its URL on stderr.
   const server = await startHttpBin({
     command: process.execPath,
-    args: [serverBin, '--sandbox', '--http', '--port', '0'],
+    args: [serverBin, '--sandbox', '--config', config, '--http', '--port', '0'],
     env: { ...env, MCP_HTTP_TOKEN: token, MCP_LOG_LEVEL: 'info' },
   });
   try {
@@ -303,7 +308,15 @@ async function httpSession(env: Record<string, string | undefined>): Promise<voi
     console.log(`POST /mcp without the token → ${unauthorized.status}`);
     const http = await connectHttp(url, { token });
     try {
-      console.log(`tools/list over HTTP → ${(await http.client.listTools()).tools.length} tools`);
+      const count = (await http.client.listTools()).tools.length;
+      // Stateless: every request starts from the configured tools; what the stdio session enabled stays there.
+      console.log(
+        `tools/list over HTTP → ${count} tools ${dim(
+          count === firstToolCount
+            ? `(as the stdio session began: each HTTP request is served afresh, so the toolsets enabled over stdio are not there)`
+            : `(the stdio session began with ${firstToolCount})`,
+        )}`,
+      );
       await call(
         http.client,
         'basecamp_search',
@@ -360,7 +373,7 @@ try {
     await stdio.close();
   }
   step('HTTP: the same server as a stateless Streamable HTTP service');
-  await httpSession(env);
+  await httpSession(env, config);
   console.log(`\n${bold('Demo complete.')}`);
 } finally {
   await rm(home, { recursive: true, force: true });

@@ -44,6 +44,10 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
     'GET /readyz  → 200 basecamp: ready, forge: ready, context-forge: ready, bbj-rag: ready',
   );
   expect(out).toContain('POST /mcp without the token → 401');
+  // The same configuration over HTTP: a request starts where the stdio session began.
+  expect(out).toMatch(/tools\/list over HTTP → 49 tools \(as the stdio session began/);
+  expect(out).not.toMatch(/\(1 cards\)/);
+  expect(out).toMatch(/\(\d+ cards?\)/);
   expect(out).toContain('✓ 7 prompts: forge_list, forge_execute, forge_develop, forge_review, forge_exec');
   expect(out).toMatch(/completion\/complete forge_execute ticketId "FOR"\n {2}✓ FOR-1, FOR-2/);
   expect(out).toContain('✓ Execute a Forge ticket: Add password reset by email');

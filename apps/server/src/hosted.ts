@@ -15,6 +15,7 @@ import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
 import type { ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
+import { hostedImport } from './hosted-import.js';
 
 /** Providers every signed-in user shares: no per-user credentials. */
 const SHARED = new Set(['bbj-rag']);
@@ -25,6 +26,15 @@ const PER_USER = new Set(['basecamp', 'forge']);
  * a user's: not served in oauth mode.
  */
 const FORGE_LOCAL_TOOLS = ['get_repository_context'];
+
+/** Forge's local tools excluded like a config rule, so the prompts that name them go with them. */
+function withoutForgeLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
+  return entries.map((entry) =>
+    entry.provider.id === 'forge'
+      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] } }
+      : entry,
+  );
+}
 
 /**
  * Which selected providers oauth mode serves, and how: Basecamp and Forge per user (each user's
@@ -202,7 +212,7 @@ export async function createOAuthSetup(
     throw new ConfigError(`--auth oauth needs Node.js 22.12 or newer (this is ${process.versions.node}).`);
   }
   const logger = createLogger('x-mcp-server');
-  const hosted = await import('@x/mcp-hosted');
+  const hosted = await hostedImport(import('@x/mcp-hosted'));
   const publicUrl = hosted.parsePublicUrl(
     (typeof context.flags['public-url'] === 'string' ? context.flags['public-url'] : undefined) ??
       env.MCP_PUBLIC_URL,
@@ -224,8 +234,11 @@ export async function createOAuthSetup(
   }
   const servesForge = policy.perUser.includes('forge');
   const sharedIds = policy.shared;
-  const shared: ProviderEntry[] =
-    sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : [];
+  // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
+  // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
+  const shared: ProviderEntry[] = (
+    sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : []
+  ).map((entry) => ({ ...entry, use: { ...entry.use, readiness: 'reported' as const } }));
   const cache = new UserRegistryCache();
   // Who may use which tools (MCP_POLICY) and how often (MCP_RATE_LIMIT), checked at start against
   // the toolsets this server serves; the policy file is read again when it changes and on SIGHUP.
@@ -349,15 +362,7 @@ export async function createOAuthSetup(
               ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
             },
           });
-          // Excluded like a config rule, so the prompts that name these tools go with them.
-          const entries = own.map((entry) =>
-            entry.provider.id === 'forge'
-              ? {
-                  ...entry,
-                  use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] },
-                }
-              : entry,
-          );
+          const entries = withoutForgeLocalTools(own);
           return context.compose([...entries, ...shared, ...hostedEntry]);
         });
       },
@@ -469,17 +474,30 @@ export async function createOAuthSetup(
     logger.info(
       `OAuth: issuer ${auth.issuer}, resource ${auth.resource}, store ${storeLocation.split(':')[0]}, sealing key ${keyring.sealingKeyId}, audit ${audit?.sink.name ?? 'off'}`,
     );
+    // /healthz: the tools a signed-in user gets without narrowing (their own providers, the
+    // shared ones, hosted_whoami), counted once on the first probe, not the shared ones alone.
+    let userToolCount: Promise<number> | undefined;
+    const toolCount = () => {
+      userToolCount ??= compose({ ...composition, only: policy.perUser }).then(
+        (own) =>
+          context.compose([...withoutForgeLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
+      );
+      return userToolCount;
+    };
     return {
-      auth: hosted.governedAuth(auth.auth, governance, (info) =>
-        audit?.record({
-          event: 'request',
-          outcome: 'PERMISSION_DENIED',
-          denied: true,
-          userId: typeof info.extra?.userId === 'string' ? info.extra.userId : undefined,
-          clientId: info.clientId,
-          reason: 'the policy denies this user',
-        }),
-      ),
+      auth: {
+        ...hosted.governedAuth(auth.auth, governance, (info) =>
+          audit?.record({
+            event: 'request',
+            outcome: 'PERMISSION_DENIED',
+            denied: true,
+            userId: typeof info.extra?.userId === 'string' ? info.extra.userId : undefined,
+            clientId: info.clientId,
+            reason: 'the policy denies this user',
+          }),
+        ),
+        toolCount,
+      },
       allowedHosts: [new URL(publicUrl).hostname],
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],
@@ -597,11 +615,27 @@ async function withStore(
     );
     return 2;
   }
-  const hosted = await import('@x/mcp-hosted');
+  let hosted: HostedModule;
+  try {
+    hosted = await hostedImport(import('@x/mcp-hosted'));
+  } catch (error) {
+    process.stderr.write(`x-mcp-server ${command}: ${(error as Error).message}\n`);
+    return 1;
+  }
   let store: Awaited<ReturnType<typeof hosted.createStore>> | undefined;
   try {
     const keyring = hosted.Keyring.fromEnv(env);
-    store = await hosted.createStore(location);
+    // Only a store a server has made: a wrong or missing --store is an error, never an empty
+    // answer from a store made on the spot.
+    store = await hosted.createStore(location, { existing: true });
+    if (!(await hosted.readKeyMeta(store))) {
+      const where = location.startsWith('sqlite:')
+        ? location
+        : `${new URL(location).protocol}//${new URL(location).host}${new URL(location).pathname}`;
+      throw new ConfigError(
+        `${where} holds no server's data yet (no keys): give the store the server uses (--store or MCP_STORE).`,
+      );
+    }
     await run(hosted, store, keyring);
     return 0;
   } catch (error) {
@@ -783,8 +817,8 @@ export async function policyCommand(
     );
     return 2;
   }
-  const { readPolicyFile, rateFromEnv } = await import('@x/mcp-hosted');
   try {
+    const { readPolicyFile, rateFromEnv } = await hostedImport(import('@x/mcp-hosted'));
     const policy = await readPolicyFile(file);
     if (check) {
       process.stdout.write(
@@ -888,8 +922,8 @@ export async function auditCommand(
     return 2;
   }
   // The audit log alone (no authorization server): it reads on Node 20 too.
-  const hosted = await import('@x/mcp-hosted/audit');
   try {
+    const hosted = await hostedImport(import('@x/mcp-hosted/audit'));
     const target = hosted.auditTarget(values.sink ?? env.MCP_AUDIT, storeUrl(values.store, env));
     if (action === 'verify') {
       const report = await hosted.verifyAudit(target);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, createLogger, observe } from '@x/mcp-core';
 import type { BinContext } from '@x/mcp-core/node';
 import { authMode } from './hosted.js';
+import { hostedImport } from './hosted-import.js';
 
 let started = false;
 
@@ -28,7 +29,7 @@ export async function startLocalAudit(
       'MCP_AUDIT=stdout: in stdio mode stdout carries the JSON-RPC messages; use MCP_AUDIT=file:<path>.',
     );
   }
-  const audit = await import('@x/mcp-hosted/audit');
+  const audit = await hostedImport(import('@x/mcp-hosted/audit'));
   const target = audit.auditTarget(value, 'memory:');
   if (target.kind === 'off') return;
   const argumentKey = env.MCP_SECRET

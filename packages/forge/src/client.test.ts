@@ -97,6 +97,8 @@ describe('credentials', () => {
     const body = errorBody(await call('list_tickets', {}));
     expect(body).toMatchObject({ error_code: 'TOOL_NOT_ENABLED' });
     expect(body.message).toContain('forge-mcp login');
+    // A command that works from a checkout too (the root script runs this package's bin).
+    expect(body.message).toContain('`pnpm -s forge-mcp login`');
     expect(fake.requests).toHaveLength(0);
   });
 

@@ -141,6 +141,11 @@ export interface HttpAuth {
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /** The tools this caller sees; default: the `registry` option. */
   registryFor?(auth: AuthInfo): Promise<ToolRegistry>;
+  /**
+   * What `/healthz` reports as `tools` when callers get registries of their own: the number a
+   * caller gets without narrowing (asked at each `/healthz`; cache it). Default: the `registry` option's.
+   */
+  toolCount?(): Promise<number>;
   /** The narrowings this caller's request is served under (scopes, policy), next to the URL's. */
   accessFor?(auth: AuthInfo, request: Request): readonly ToolAccess[] | Promise<readonly ToolAccess[]>;
 }
@@ -349,12 +354,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       return;
     }
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools: toolCount });
+      const tools = auth?.toolCount ? await auth.toolCount() : toolCount;
+      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools });
       return;
     }
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {
       const report = await readiness();
-      sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+      const status = report.ready ? (report.unavailable.length > 0 ? 'degraded' : 'ready') : 'not ready';
+      sendJson(res, report.ready ? 200 : 503, { status, ...report });
       return;
     }
     if (url.pathname === '/metrics' && metrics && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -53,6 +53,14 @@ export interface UseOptions {
    * when every tool it names in `tools` stays.
    */
   readOnly?: boolean;
+  /**
+   * What the provider's readiness check means for `/readyz`. `required` (default): the server is
+   * not ready while the provider is not. `reported`: it is reported (and its changes logged) but
+   * the server stays ready without it: only its own tools fail until it is back. For a provider
+   * every replica shares, such as an upstream service: its outage would otherwise take every
+   * replica out of rotation at once.
+   */
+  readiness?: 'required' | 'reported';
 }
 
 interface Entry {
@@ -86,8 +94,11 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** What `/readyz` reports: every provider added with `use`, in order. */
 export interface RegistryReadiness {
+  /** Every `required` provider is ready. */
   ready: boolean;
-  providers: Array<ProviderReadiness & { id: string }>;
+  /** The providers not ready now (with `ready` true, only `reported` ones: the server serves without their tools). */
+  unavailable: string[];
+  providers: Array<ProviderReadiness & { id: string; readiness: 'required' | 'reported' }>;
 }
 
 export class ToolRegistry {
@@ -105,6 +116,8 @@ export class ToolRegistry {
   readonly #listeners = new Set<WeakRef<ToolsAddedListener>>();
   /** The size of `#listeners` at which the collected ones are next dropped. */
   #sweepAt = 64;
+  /** Each provider's last readiness, to log its changes once. */
+  readonly #lastReady = new Map<string, boolean>();
 
   constructor(options: ToolRegistryOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -391,16 +404,42 @@ export class ToolRegistry {
 
   /**
    * Runs every provider's readiness check at once, each bounded by `timeoutMs` (default 5 s).
-   * A provider without a check is ready; a check that throws or times out is not.
+   * A provider without a check is ready; a check that throws or times out is not. The server is
+   * ready when every provider added with `readiness: 'required'` (the default) is; a change of a
+   * provider's readiness is logged once (a warning naming its failed checks, then its recovery).
    */
   async readiness({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<RegistryReadiness> {
     const providers = await Promise.all(
-      this.#providers.map(async (provider) => ({
+      this.#mounted.map(async ({ provider, options }) => ({
         id: provider.id,
+        readiness: options.readiness ?? ('required' as const),
         ...(await checkProvider(provider, timeoutMs)),
       })),
     );
-    return { ready: providers.every((provider) => provider.ready), providers };
+    for (const provider of providers) {
+      const before = this.#lastReady.get(provider.id);
+      this.#lastReady.set(provider.id, provider.ready);
+      if (before === provider.ready || (before === undefined && provider.ready)) continue;
+      if (provider.ready) {
+        this.#logger.info(`${provider.id} is ready again`, { provider: provider.id });
+        continue;
+      }
+      const failed = provider.checks
+        .filter((check) => !check.ok)
+        .map((check) => `${check.name}: ${check.detail ?? 'not ok'}`)
+        .join('; ');
+      this.#logger.warn(
+        provider.readiness === 'reported'
+          ? `${provider.id} is not available (${failed}): its tools fail until it is; the server stays ready without it`
+          : `${provider.id} is not ready (${failed}): /readyz answers 503 until it is`,
+        { provider: provider.id },
+      );
+    }
+    return {
+      ready: providers.every((provider) => provider.ready || provider.readiness === 'reported'),
+      unavailable: providers.filter((provider) => !provider.ready).map((provider) => provider.id),
+      providers,
+    };
   }
 
   getAll(): AnyToolDefinition[] {

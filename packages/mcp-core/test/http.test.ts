@@ -92,9 +92,15 @@ describe('serveHttp', () => {
       expect(await ready.json()).toEqual({
         status: 'ready',
         ready: true,
+        unavailable: [],
         providers: [
-          { id: 'fixture', ready: true, checks: [{ name: 'upstream', ok: true, detail: 'reachable' }] },
-          { id: 'plain', ready: true, checks: [] },
+          {
+            id: 'fixture',
+            readiness: 'required',
+            ready: true,
+            checks: [{ name: 'upstream', ok: true, detail: 'reachable' }],
+          },
+          { id: 'plain', readiness: 'required', ready: true, checks: [] },
         ],
       });
       upstreamUp = false;
@@ -126,19 +132,91 @@ describe('serveHttp', () => {
     const report = await registry.readiness({ timeoutMs: 50 });
     expect(report).toEqual({
       ready: false,
+      unavailable: ['throws', 'hangs'],
       providers: [
         {
           id: 'throws',
+          readiness: 'required',
           ready: false,
           checks: [{ name: 'readiness', ok: false, detail: 'the readiness check failed' }],
         },
         {
           id: 'hangs',
+          readiness: 'required',
           ready: false,
           checks: [{ name: 'readiness', ok: false, detail: 'no answer within 50 ms' }],
         },
       ],
     });
+  });
+
+  it("stays ready while a provider used with readiness: 'reported' is not, names it, logs each change once", async () => {
+    let upstreamUp = false;
+    const lines: string[] = [];
+    const logger = createLogger('readiness-test', { level: 'info', write: (line) => lines.push(line) });
+    const shared = {
+      ...createFixtureProvider(),
+      id: 'shared',
+      checkReadiness: async () => ({
+        ready: upstreamUp,
+        checks: [
+          { name: 'service', ok: upstreamUp, detail: upstreamUp ? 'healthy' : 'no answer from the service' },
+        ],
+      }),
+    };
+    const own = {
+      ...createFixtureProvider(),
+      id: 'own',
+      checkReadiness: async () => ({ ready: true, checks: [] }),
+    };
+    const mixed = new ToolRegistry({ logger })
+      .use(shared, { prefix: 'a_', readiness: 'reported' })
+      .use(own, { prefix: 'b_' });
+    const handle = await serveHttp({
+      name: 'r',
+      version: '1',
+      registry: mixed,
+      port: 0,
+      token: TOKEN,
+      logger: quiet,
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${handle.port}/readyz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        status: 'degraded',
+        ready: true,
+        unavailable: ['shared'],
+        providers: [
+          {
+            id: 'shared',
+            readiness: 'reported',
+            ready: false,
+            checks: [{ name: 'service', ok: false, detail: 'no answer from the service' }],
+          },
+          { id: 'own', readiness: 'required', ready: true, checks: [] },
+        ],
+      });
+    } finally {
+      await handle.close();
+    }
+    // A second check finds the same: nothing more is logged. Then it recovers, once.
+    await mixed.readiness();
+    upstreamUp = true;
+    expect((await mixed.readiness()).unavailable).toEqual([]);
+    await mixed.readiness();
+    expect(lines.map((line) => line.replace(/^.*?readiness-test\S*\s*/, ''))).toEqual([
+      expect.stringContaining(
+        'shared is not available (service: no answer from the service): its tools fail until it is; the server stays ready without it',
+      ),
+      expect.stringContaining('shared is ready again'),
+    ]);
+    // A required provider that is not ready still makes the server unready.
+    const required = new ToolRegistry({ logger: quiet }).use({
+      ...shared,
+      checkReadiness: async () => ({ ready: false, checks: [] }),
+    });
+    expect((await required.readiness()).ready).toBe(false);
   });
 
   it('serves a real client: list and call', async () => {

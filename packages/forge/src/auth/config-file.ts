@@ -2,7 +2,8 @@ import { createLoginFile, type LoginFile } from '@x/mcp-core/upstream';
 import { z } from 'zod';
 
 /** How messages name the command that signs in again. */
-export const LOGIN_COMMAND = '`forge-mcp login` (or `forge login`)';
+export const LOGIN_COMMAND =
+  '`forge-mcp login` (from a checkout: `pnpm -s forge-mcp login`; or `forge login`)';
 
 /**
  * The `forge` CLI's login file (`~/.forge/config.json`, mode 0600). Unknown fields are kept,

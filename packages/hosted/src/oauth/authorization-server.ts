@@ -766,7 +766,15 @@ export async function createAuthorizationServer(
       accounts.splice(0, accounts.length, ...accounts.filter((_, i) => !refusals[i]));
     if (accounts.length === 0) {
       await options.launchpad.revoke(tokens.accessToken);
-      logger.warn('sign-in refused: no allowed Basecamp account', { identity: identity.id });
+      // The login's Basecamp 3/4 account ids: the values BASECAMP_ALLOWED_ACCOUNTS would need.
+      const had = identity.accounts
+        .filter((account) => account.product === 'bc3')
+        .map((account) => account.id);
+      logger.warn('sign-in refused: no allowed Basecamp account', {
+        identity: identity.id,
+        accounts: had.join(', ') || 'none',
+        ...(allowedDomains.size > 0 && !allowedDomains.has(domain) ? { emailDomain: domain } : {}),
+      });
       await finish({
         error: 'access_denied',
         description: 'Your Basecamp login is not admitted to this server.',

@@ -96,3 +96,82 @@ describe('compose.single.yaml', () => {
     expect(dockerfile).toContain('XDG_STATE_HOME=/data');
   });
 });
+
+describe('what compose passes to the server', () => {
+  const deployment = readFileSync(`${root}docs/deployment.md`, 'utf8');
+  /** Every variable docs/deployment.md names for the server. */
+  const documented = [
+    ...new Set(
+      [
+        ...deployment.matchAll(/\b((?:MCP|BASECAMP|FORGE|BBJ_RAG|CONTEXT_FORGE|OTEL)_[A-Z0-9_]*[A-Z0-9])\b/g),
+      ].map((match) => match[1] as string),
+    ),
+  ];
+  /** Set by the compose files themselves, whatever `.env` says. */
+  const SET_BY_COMPOSE = new Set(['MCP_PUBLIC_URL', 'MCP_STORE', 'MCP_TRUST_PROXY']);
+
+  /** The server service's `env_file` and `environment` entries (name → value as written). */
+  function serverEnvironment(text: string): { envFile: string | undefined; entries: Map<string, string> } {
+    const block = /^( +)env_file: (.+)\n\1environment:\n((?:\1 {2}.*\n)+)/m.exec(text);
+    const entries = new Map<string, string>();
+    for (const line of (block?.[3] ?? '').split('\n')) {
+      const entry = /^\s+([A-Z][A-Z0-9_]*): (.*)$/.exec(line);
+      if (entry) entries.set(entry[1] as string, entry[2] as string);
+    }
+    return { envFile: block?.[2], entries };
+  }
+
+  it('names the variables this check reads (the page has them)', () => {
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'MCP_SECRET',
+        'MCP_METRICS_TOKEN',
+        'MCP_LOG_FORMAT',
+        'MCP_LOG_USER_KEY',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        'MCP_OAUTH_DCR',
+        'MCP_OAUTH_REDIRECT_HOSTS',
+        'BASECAMP_CONTACT',
+        'FORGE_API_URL',
+        'BBJ_RAG_API_URL',
+      ]),
+    );
+  });
+
+  for (const [file, text] of [
+    ['compose.yaml', compose],
+    ['compose.single.yaml', readFileSync(`${root}compose.single.yaml`, 'utf8')],
+  ] as const) {
+    it(`${file}: every documented variable in .env reaches the server (env_file), none is shadowed`, () => {
+      const { envFile, entries } = serverEnvironment(text);
+      expect(envFile).toBe('.env');
+      for (const name of documented) {
+        const value = entries.get(name);
+        // Unlisted: env_file passes it as .env has it. Listed: the same variable from .env (checked
+        // before start), or one compose sets on purpose.
+        const reaches =
+          value === undefined ||
+          value.startsWith(`\${${name}:?`) ||
+          value === `\${${name}}` ||
+          SET_BY_COMPOSE.has(name);
+        expect({ file, name, value, reaches }).toEqual({ file, name, value, reaches: true });
+      }
+      for (const name of entries.keys()) expect(documented).toContain(name);
+    });
+  }
+
+  it('the .env example of the guide has every variable compose requires', () => {
+    const example = /cat > \.env <<ENV\n([\s\S]*?)\nENV/.exec(deployment)?.[1] ?? '';
+    const required = [...compose.matchAll(/\$\{([A-Z_]+):\?/g)].map((match) => match[1] as string);
+    expect(required).toContain('BASECAMP_CONTACT');
+    for (const name of new Set(required)) expect(example).toMatch(new RegExp(`^${name}=`, 'm'));
+  });
+
+  it('the image installs the pnpm of packageManager with npm, not corepack', () => {
+    const packageManager = (
+      JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { packageManager: string }
+    ).packageManager;
+    expect(dockerfile).not.toMatch(/^RUN .*corepack/m);
+    expect(dockerfile).toContain(`RUN npm install --global --no-audit --no-fund ${packageManager}\n`);
+  });
+});

@@ -58,6 +58,9 @@ describe('x-mcp-server --auth oauth', () => {
       try {
         const names = (await user.client.listTools()).tools.map((tool) => tool.name);
         expect(names).toContain('basecamp_list_projects');
+        // /healthz counts what a signed-in user gets, not the shared providers alone.
+        const health = (await (await fetch(new URL('/healthz', server.url))).json()) as { tools: number };
+        expect(health.tools).toBe(names.length);
         expect(names.some((name) => name.startsWith('bbj_rag_'))).toBe(true);
         expect(names.some((name) => name.startsWith('forge_'))).toBe(false);
         const me = await user.client.callTool({ name: 'hosted_whoami', arguments: {} });
@@ -75,6 +78,14 @@ describe('x-mcp-server --auth oauth', () => {
         );
         expect(tokens.length).toBeGreaterThan(0);
         for (const token of tokens) expect(fake.identityOf(token)?.id).toBe(identity.id);
+        // The BBj RAG service is down (a closed port): its tools answer unavailable, nothing else does.
+        const search = await user.client.callTool({
+          name: 'bbj_rag_search_bbj_knowledge',
+          arguments: { query: 'READ RECORD' },
+        });
+        expect(search.isError).toBe(true);
+        const searchError = JSON.parse((search.content as Array<{ text: string }>)[0]?.text ?? '{}');
+        expect(searchError).toMatchObject({ error_code: 'UPSTREAM_UNAVAILABLE', retryable: true });
       } finally {
         await user.close();
       }
@@ -103,15 +114,33 @@ describe('x-mcp-server --auth oauth', () => {
     }
   });
 
-  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS', async () => {
+  it('refuses an identity outside BASECAMP_ALLOWED_ACCOUNTS and logs the accounts it had', async () => {
     await expect(signIn({ url: server.url, fake }, MALLORY)).rejects.toThrow();
+    // The operator finds the value BASECAMP_ALLOWED_ACCOUNTS would need in the log.
+    const stderr = await server.waitForStderr('sign-in refused: no allowed Basecamp account');
+    const line = stderr.split('\n').find((text) => text.includes('sign-in refused: no allowed')) ?? '';
+    expect(line).toContain('555555555');
+    expect(line).not.toContain(SECRET);
   });
 
-  it('reports the store and the Launchpad refresh breaker on /readyz', async () => {
+  it('reports the store and the Launchpad refresh breaker on /readyz; BBj RAG unreachable names itself without making it 503', async () => {
     const response = await fetch(new URL('/readyz', server.url));
     const report = (await response.json()) as {
+      status: string;
+      unavailable: string[];
       providers: Array<{ id: string; ready: boolean; checks: Array<{ name: string; ok: boolean }> }>;
     };
+    // BBJ_RAG_API_URL points at a closed port: the service every replica shares is down, so only
+    // its tools fail; the replica itself (store, keys) is ready and stays in rotation.
+    expect(response.status).toBe(200);
+    expect(report.status).toBe('degraded');
+    expect(report.unavailable).toEqual(['bbj-rag']);
+    expect(report.providers.find((provider) => provider.id === 'bbj-rag')).toMatchObject({
+      ready: false,
+      readiness: 'reported',
+      checks: [expect.objectContaining({ name: 'service', ok: false })],
+    });
+    await server.waitForStderr('bbj-rag is not available');
     const hosted = report.providers.find((provider) => provider.id === 'hosted');
     expect(hosted?.checks).toEqual([
       expect.objectContaining({ name: 'store', ok: true }),
@@ -153,7 +182,13 @@ describe('x-mcp-server users', () => {
       return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
     };
     const cli = (...args: string[]) => run(['users', ...args, '--store', store]);
-    expect(await run(['users', 'list'])).toMatchObject({ code: 0, stdout: '' });
+    // MCP_STORE names a store no server has made: an error in one line, and nothing is created.
+    const nowhere = await run(['users', 'list']);
+    expect(nowhere).toMatchObject({ code: 1, stdout: '' });
+    expect(nowhere.stderr).toBe(
+      `x-mcp-server users: No store at ${elsewhere.slice('sqlite:'.length)} (nothing was created): give the store the server uses (--store or MCP_STORE).\n`,
+    );
+    expect(existsSync(elsewhere.slice('sqlite:'.length))).toBe(false);
     const help = await run(['users', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--store <url>');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '@x/mcp-core';
 import type { KvStore } from './kv.js';
@@ -5,7 +6,13 @@ import { MemoryStore } from './memory.js';
 import { RedisStore, type RedisStoreOptions } from './redis.js';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 
-export interface CreateStoreOptions extends RedisStoreOptions, SqliteStoreOptions {}
+export interface CreateStoreOptions extends RedisStoreOptions, SqliteStoreOptions {
+  /**
+   * Open only a store a server has made (the admin commands): a `sqlite:` file that does not
+   * exist is a `ConfigError` and is not created; `memory:` (a process's own) is refused.
+   */
+  existing?: boolean;
+}
 
 const FORMS = '`sqlite:<path>`, `redis://host:port` (`rediss://` for TLS) or `memory:`';
 
@@ -25,8 +32,23 @@ export async function createStore(url: string, options: CreateStoreOptions = {})
     throw new ConfigError(`MCP_STORE is empty: use ${FORMS}.`);
   }
   const text = url.trim();
-  if (text === 'memory:' || text === 'memory://') return new MemoryStore();
-  if (text.startsWith('sqlite:')) return SqliteStore.open(sqlitePath(text), options);
+  if (text === 'memory:' || text === 'memory://') {
+    if (options.existing) {
+      throw new ConfigError(
+        'MCP_STORE memory: lives in the server process alone; give the store the server uses (--store or MCP_STORE).',
+      );
+    }
+    return new MemoryStore();
+  }
+  if (text.startsWith('sqlite:')) {
+    const file = sqlitePath(text);
+    if (options.existing && !existsSync(file)) {
+      throw new ConfigError(
+        `No store at ${file} (nothing was created): give the store the server uses (--store or MCP_STORE).`,
+      );
+    }
+    return SqliteStore.open(file, options);
+  }
   if (text.startsWith('file:')) {
     throw new ConfigError(
       `MCP_STORE "${text}": the file store was replaced by SQLite; use sqlite:<path>, e.g. sqlite:/var/lib/x-mcp/store.db.`,
