@@ -66,7 +66,10 @@ export const ConfigSchema: z.ZodType<ServerConfig> = ServerConfigBase.extend({
 }) as z.ZodType<ServerConfig>;
 
 /** Settings that name files: relative paths are relative to the config file. */
-const pathSettings = (id: ProviderId): readonly string[] => CATALOG.get(id)?.pathSettings ?? [];
+const pathSettings = (id: ProviderId): readonly string[] =>
+  (CATALOG.get(id)?.settingsTable ?? []).flatMap((row) =>
+    row.type === 'path' && row.setting !== undefined ? [row.setting] : [],
+  );
 
 /** Reads and validates a config file; every problem is a `ConfigError` naming the file and the key. */
 export async function loadConfig(file: string): Promise<ServerConfig> {

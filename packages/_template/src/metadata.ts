@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@x/mcp-core';
 import { TemplateConfigSchema } from './config.js';
-import { ENVIRONMENT } from './environment.js';
+import { SETTINGS_TABLE } from './environment.js';
 
 /**
  * What this package is, for a composed server (`@x/mcp-template/metadata`): zod and the tables
@@ -13,7 +13,7 @@ export const metadata = {
   title: 'Notes',
   prefix: 'template_',
   settings: TemplateConfigSchema,
-  environment: ENVIRONMENT,
+  settingsTable: SETTINGS_TABLE,
   hosted: 'per-user',
   create: async (settings) => (await import('./index.js')).createTemplateProvider(settings),
   sandbox: async () => (await import('./testing/index.js')).createSandbox(),

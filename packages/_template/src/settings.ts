@@ -3,11 +3,12 @@ import {
   type CredentialSource,
   loadSetting,
   loadTimeoutSetting,
-  loadUrlSetting,
+  loadUrlRow,
   staticCredentials,
 } from '@x/mcp-core/upstream';
+import { SETTINGS } from './environment.js';
 
-export const DEFAULT_API_URL = 'https://notes.example.com/api';
+export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
 
 export interface TemplateSettings {
   /** Base URL of the Notes API. Default: `$TEMPLATE_API_URL`, then `https://notes.example.com/api`. */
@@ -35,12 +36,9 @@ export interface ResolvedSettings {
 export function resolveSettings(settings: TemplateSettings): ResolvedSettings {
   const env = settings.env ?? process.env;
   return {
-    apiUrl: loadUrlSetting({
+    apiUrl: loadUrlRow(SETTINGS.apiUrl, {
       value: settings.apiUrl,
       env,
-      variable: 'TEMPLATE_API_URL',
-      setting: 'apiUrl',
-      fallback: DEFAULT_API_URL,
       example: `the Notes API, e.g. ${DEFAULT_API_URL}`,
     }),
     timeoutMs: loadTimeoutSetting(settings.timeoutMs),
@@ -53,7 +51,7 @@ function tokenCredentials(
   settings: TemplateSettings,
   env: Record<string, string | undefined>,
 ): CredentialSource<string> {
-  const token = loadSetting({ value: settings.token, env, variable: 'TEMPLATE_TOKEN', setting: 'token' });
+  const token = loadSetting({ value: settings.token, env, variable: SETTINGS.token.env, setting: 'token' });
   if (!token) {
     throw new ConfigError('No Notes API token: set TEMPLATE_TOKEN (or the token setting).');
   }

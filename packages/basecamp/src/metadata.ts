@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@x/mcp-core';
 import { BasecampConfigSchema } from './config.js';
-import { ENVIRONMENT } from './environment.js';
+import { SETTINGS_TABLE } from './environment.js';
 import { TOOLSET_TOOL_NAMES } from './toolset-names.js';
 
 /**
@@ -13,8 +13,7 @@ export const metadata = {
   prefix: 'basecamp_',
   toolsets: Object.keys(TOOLSET_TOOL_NAMES),
   settings: BasecampConfigSchema,
-  environment: ENVIRONMENT,
-  pathSettings: ['tokenFile'],
+  settingsTable: SETTINGS_TABLE,
   hosted: 'per-user',
   create: async (settings) => (await import('./load.js')).loadBasecampProvider(settings),
   sandbox: async (settings) =>

@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@x/mcp-core';
 import { BbjRagConfigSchema } from './config.js';
-import { ENVIRONMENT } from './environment.js';
+import { SETTINGS_TABLE } from './environment.js';
 
 /**
  * What this package is, for a composed server (`@x/mcp-bbj-rag/metadata`): zod and the tables
@@ -11,8 +11,7 @@ export const metadata = {
   title: 'BBj documentation',
   prefix: 'bbj_rag_',
   settings: BbjRagConfigSchema,
-  environment: ENVIRONMENT,
-  pathSettings: ['compilerPath'],
+  settingsTable: SETTINGS_TABLE,
   hosted: 'shared',
   create: async (settings) => (await import('./index.js')).createBbjRagProvider(settings),
   sandbox: async () => (await import('./testing/index.js')).createSandbox(),

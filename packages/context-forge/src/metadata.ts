@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@x/mcp-core';
 import { ContextForgeConfigSchema } from './config.js';
-import { ENVIRONMENT } from './environment.js';
+import { SETTINGS_TABLE } from './environment.js';
 
 /**
  * What this package is, for a composed server (`@x/mcp-context-forge/metadata`): zod and the
@@ -12,8 +12,7 @@ export const metadata = {
   title: 'Context Forge',
   prefix: 'context_forge_',
   settings: ContextForgeConfigSchema,
-  environment: ENVIRONMENT,
-  pathSettings: ['dataDir'],
+  settingsTable: SETTINGS_TABLE,
   hosted: 'local',
   create: async (settings) => (await import('./index.js')).createContextForgeProvider(settings),
   sandbox: async () => (await import('./testing/index.js')).createSandbox(),

@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from '@x/mcp-core';
 import { ForgeConfigSchema } from './config.js';
-import { ENVIRONMENT } from './environment.js';
+import { SETTINGS_TABLE } from './environment.js';
 
 /**
  * What this package is, for a composed server (`@x/mcp-forge/metadata`): zod and the tables
@@ -11,8 +11,7 @@ export const metadata = {
   title: 'Forge',
   prefix: 'forge_',
   settings: ForgeConfigSchema,
-  environment: ENVIRONMENT,
-  pathSettings: ['configPath'],
+  settingsTable: SETTINGS_TABLE,
   hosted: 'per-user',
   create: async (settings) => (await import('./index.js')).createForgeProvider(settings),
   sandbox: async () => (await import('./testing/index.js')).createSandbox(),

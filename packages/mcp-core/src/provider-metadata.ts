@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SandboxHandle } from './runner.js';
 import type { ToolProvider } from './tool.js';
-import type { SettingVariable } from './upstream/settings.js';
+import type { SettingRow } from './upstream/settings-table.js';
 
 /**
  * Who supplies a provider's upstream credentials when a server serves several people
@@ -29,10 +29,12 @@ export interface ProviderMetadata<Settings extends z.ZodType = z.ZodType> {
   toolsets?: readonly string[];
   /** The settings a config file may give: non-secret, JSON-shaped, validated strictly. */
   settings: Settings;
-  /** Every environment variable it reads (its settings table). */
-  environment: readonly SettingVariable[];
-  /** The settings that name files: a composed server resolves them against its config file. */
-  pathSettings?: readonly string[];
+  /**
+   * Its settings table, every setting declared once (`SettingRow` of `@x/mcp-core/upstream`):
+   * `settings` is derived from it, and so are `--help`, `server.json`'s variables and the README's
+   * table. A composed server resolves the `path` settings of a config file against the file.
+   */
+  settingsTable: readonly SettingRow[];
   /** Who supplies its credentials in hosted mode. */
   hosted: HostedCredentials;
   /** The provider with these settings (the rest from its environment variables). */

@@ -35,3 +35,4 @@ export {
   startProcess,
 } from './processes.js';
 export { errorBody, resultData, resultText } from './results.js';
+export { documentedSettingsProblems } from './settings.js';
