@@ -2,8 +2,7 @@ import { ConfigError, TokenExpiredError } from '@x/mcp-core';
 import {
   type CredentialSource,
   loadSetting,
-  loadTimeoutSetting,
-  loadUrlRow,
+  resolveHttpSettings,
   staticCredentials,
 } from '@x/mcp-core/upstream';
 import { SETTINGS } from './environment.js';
@@ -34,16 +33,9 @@ export interface ResolvedSettings {
 
 /** Reads settings and the environment when a tool first needs them, never at import. */
 export function resolveSettings(settings: TemplateSettings): ResolvedSettings {
-  const env = settings.env ?? process.env;
   return {
-    apiUrl: loadUrlRow(SETTINGS.apiUrl, {
-      value: settings.apiUrl,
-      env,
-      example: `the Notes API, e.g. ${DEFAULT_API_URL}`,
-    }),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
-    fetch: settings.fetch ?? globalThis.fetch,
-    credentials: settings.credentials ?? tokenCredentials(settings, env),
+    ...resolveHttpSettings(SETTINGS.apiUrl, settings, { example: `the Notes API, e.g. ${DEFAULT_API_URL}` }),
+    credentials: settings.credentials ?? tokenCredentials(settings, settings.env ?? process.env),
   };
 }
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '@x/mcp-core';
-import { loadNumberSetting, loadSetting, loadTimeoutSetting, loadUrlRow } from '@x/mcp-core/upstream';
+import { loadNumberSetting, loadSetting, resolveHttpSettings } from '@x/mcp-core/upstream';
 import { MAX_COMPILER_TIMEOUT_SECONDS, SETTINGS } from './environment.js';
 
 export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
@@ -39,22 +39,17 @@ export interface CompilerSettings {
 
 /** Reads settings and the environment when a tool first needs them, never at import. */
 export function resolveApiSettings(settings: BbjRagSettings): ApiSettings {
-  const env = settings.env ?? process.env;
-  return {
-    // Keeps any path prefix (a reverse proxy may serve the API under one), without a trailing slash.
-    apiUrl: loadUrlRow(SETTINGS.apiUrl, {
-      value: settings.apiUrl,
-      env,
+  // The API base keeps any path prefix (a reverse proxy may serve the API under one).
+  return resolveHttpSettings(
+    SETTINGS.apiUrl,
+    { ...settings, timeoutMs: settings.timeoutMs ?? settings.requestTimeoutMs },
+    {
       example: `the BBj RAG REST service, e.g. ${DEFAULT_API_URL}`,
-    }),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs ?? settings.requestTimeoutMs, {
-      setting:
-        settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
-          ? 'requestTimeoutMs'
-          : 'timeoutMs',
-    }),
-    fetch: settings.fetch ?? globalThis.fetch,
-  };
+      ...(settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
+        ? { timeoutSetting: 'requestTimeoutMs' }
+        : {}),
+    },
+  );
 }
 
 export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSettings {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CredentialSource, loadSetting, loadTimeoutSetting, loadUrlRow } from '@x/mcp-core/upstream';
+import { type CredentialSource, loadSetting, resolveHttpSettings } from '@x/mcp-core/upstream';
 import type { ForgeCredentials } from './auth/credentials.js';
 import { SETTINGS } from './environment.js';
 
@@ -50,17 +50,13 @@ export interface ResolvedSettings {
 export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
   const env = settings.env ?? process.env;
   return {
-    apiUrl: loadUrlRow(SETTINGS.apiUrl, {
-      value: settings.apiUrl,
-      env,
+    ...resolveHttpSettings(SETTINGS.apiUrl, settings, {
       example: `the Forge API base, e.g. ${DEFAULT_API_URL}`,
     }),
     accessToken: loadSetting({ value: settings.accessToken, env, variable: SETTINGS.accessToken.env }),
     teamId: loadSetting({ value: settings.teamId, env, variable: SETTINGS.teamId.env }),
     configPath: settings.configPath ?? defaultConfigPath(env),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     retryDelayMs: settings.retryDelayMs ?? 1_000,
-    fetch: settings.fetch ?? globalThis.fetch,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   environmentOf,
   environmentProblems,
   indexSettings,
+  resolveHttpSettings,
   type SettingRow,
 } from '../src/upstream/index.js';
 
@@ -62,5 +63,30 @@ describe('a settings table', () => {
     expect(settings.apiUrl.default).toBe('https://notes.example/api');
     expect(settings.NOTES_REDIRECT_URI.type).toBe('url');
     expect(Object.keys(settings)).toEqual(['apiUrl', 'token', 'timeoutMs', 'NOTES_REDIRECT_URI']);
+  });
+
+  it('resolves what every HTTP provider has from its rows: the API base, the time limit, fetch', () => {
+    const row = indexSettings(TABLE).apiUrl;
+    const resolved = resolveHttpSettings(
+      row,
+      { env: { NOTES_API_URL: 'https://other.example/v2/' } },
+      { example: 'x' },
+    );
+    expect(resolved).toEqual({
+      apiUrl: 'https://other.example/v2',
+      timeoutMs: 30_000,
+      fetch: globalThis.fetch,
+    });
+    expect(resolveHttpSettings(row, { env: {} }, { example: 'x' }).apiUrl).toBe('https://notes.example/api');
+    expect(() =>
+      resolveHttpSettings(row, { env: { NOTES_API_URL: 'ftp://x' } }, { example: 'the API' }),
+    ).toThrow('NOTES_API_URL must be an http(s) URL, got "ftp://x". Set it to the API.');
+    expect(() =>
+      resolveHttpSettings(
+        row,
+        { env: {}, timeoutMs: 0 },
+        { example: 'x', timeoutSetting: 'requestTimeoutMs' },
+      ),
+    ).toThrow('requestTimeoutMs must be a whole number of milliseconds from 1 to 120000, got "0".');
   });
 });

@@ -54,6 +54,7 @@ export {
   environmentOf,
   indexSettings,
   loadUrlRow,
+  resolveHttpSettings,
   type SettingRow,
   type SettingsIndex,
   type SettingType,

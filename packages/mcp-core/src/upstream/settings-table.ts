@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_TIMEOUT_MS, loadUrlSetting, MAX_TIMEOUT_MS, type SettingVariable } from './settings.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  loadTimeoutSetting,
+  loadUrlSetting,
+  MAX_TIMEOUT_MS,
+  type SettingVariable,
+} from './settings.js';
 
 /** What kind of value a setting takes (`server.json`'s `format` comes from it). */
 export type SettingType = 'string' | 'url' | 'path' | 'integer' | 'number' | 'boolean' | 'list';
@@ -109,4 +115,26 @@ export function loadUrlRow(
     fallback: row.default,
     ...(source.example === undefined ? {} : { example: source.example }),
   });
+}
+
+/**
+ * What every HTTP provider resolves alike: its API base (`loadUrlRow` of its table's row), the
+ * time limit of one request (`timeoutMs`, or under `timeoutSetting` when read from an older
+ * name) and `fetch` (default: the global one).
+ */
+export function resolveHttpSettings(
+  apiUrlRow: { env: string; setting?: string; default: string },
+  settings: {
+    apiUrl?: string | undefined;
+    timeoutMs?: number | undefined;
+    fetch?: typeof fetch | undefined;
+    env?: Record<string, string | undefined> | undefined;
+  },
+  { example, timeoutSetting }: { example: string; timeoutSetting?: string },
+): { apiUrl: string; timeoutMs: number; fetch: typeof fetch } {
+  return {
+    apiUrl: loadUrlRow(apiUrlRow, { value: settings.apiUrl, env: settings.env ?? process.env, example }),
+    timeoutMs: loadTimeoutSetting(settings.timeoutMs, timeoutSetting ? { setting: timeoutSetting } : {}),
+    fetch: settings.fetch ?? globalThis.fetch,
+  };
 }
