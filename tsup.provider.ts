@@ -70,7 +70,12 @@ export const KEEP_BIN_OUTPUT = ['!bin.js', '!bin/**'];
  */
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', config: 'src/config.ts', 'testing/index': 'src/testing/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      config: 'src/config.ts',
+      metadata: 'src/metadata.ts',
+      'testing/index': 'src/testing/index.ts',
+    },
     format: ['esm'],
     target: 'node20',
     platform: 'node',

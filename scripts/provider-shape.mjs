@@ -4,7 +4,8 @@
 // template, and every provider's src/shape.test.ts on its own package.
 //
 // A provider:
-// - exports `.` and `./testing` (and `./config`, its settings schema for config files);
+// - exports `.` and `./testing`, `./config` (its settings schema for config files) and
+//   `./metadata` (what it is, for the composed server: `ProviderMetadata` of @x/mcp-core);
 // - its src/index.ts exports a `create…Provider` factory and `VERSION`;
 // - its src/testing/index.ts is a pure barrel (re-exports only) exporting `createSandbox`;
 // - its src/bin.ts only calls the core bin runner: imports, declarations, and one
@@ -16,7 +17,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const REQUIRED_EXPORTS = ['.', './config', './testing'];
+const REQUIRED_EXPORTS = ['.', './config', './metadata', './testing'];
 const RUNNER_MODULES = new Set(['@x/mcp-core', '@x/mcp-core/node']);
 // What bin.ts may import statically: the runner, core's upstream helpers (auth commands), and
 // the light modules --help needs. Tools and clients load only when the server starts.

@@ -4,6 +4,14 @@
 //   node scripts/server-json.mjs            check (CI): schema, consistency, environment
 //   node scripts/server-json.mjs --sync     after `changeset version`: copy each package's
 //                                           version into its server.json, then check
+//   node scripts/server-json.mjs --write    after changing a provider's settings table: write
+//                                           the generated parts (below), then check
+//
+// Generated from each provider's settings table (`settingsTable` of its built ./metadata entry,
+// declared once in src/environment.ts), and checked here to be up to date:
+// - its own variables at the head of server.json's environmentVariables (the runner's MCP_*
+//   variables after them are kept as written);
+// - the settings table in its README, between the `settings-table` markers.
 //
 // Checks, for every publishable package (and the schema alone, its 100-character description
 // included, for a private package's server.json, such as the template's):
@@ -20,12 +28,14 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { applyPending, binsOf, log, pendingPackages, publishablePackages, ROOT } from './lib.mjs';
 
 const sync = process.argv.includes('--sync');
+const write = process.argv.includes('--write');
 const schema = JSON.parse(await readFile(join(ROOT, 'scripts/schemas/server.schema.json'), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
@@ -41,7 +51,17 @@ const HTTP_ONLY = new Set([
 ]);
 const NPM_REGISTRY = 'https://registry.npmjs.org';
 
+// The generated parts (`generated` below): server.json's `format` of each type, the README's markers.
+const FORMATS = { path: 'filepath', integer: 'number', number: 'number', boolean: 'boolean' };
+const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const START =
+  '<!-- settings-table:start (generated from src/environment.ts: node scripts/server-json.mjs --write) -->';
+const END = '<!-- settings-table:end -->';
+const cell = (text) => (text === undefined || text === '' ? '–' : String(text).replaceAll('|', '\\|'));
+const code = (text) => (text === undefined ? '–' : `\`${text}\``);
+
 const failures = [];
+await generated();
 const packages = await publishablePackages();
 let checked = 0;
 for (const pkg of packages) {
@@ -188,4 +208,99 @@ async function documentedEnvironment(pkg, [bin, path]) {
   }
   const section = stdout.split(/^Environment:\s*$/m)[1] ?? '';
   return new Set([...section.matchAll(/^\s{2}([A-Z][A-Z0-9_]+)\s/gm)].map((match) => match[1]));
+}
+
+/**
+ * The parts of every provider's server.json and README generated from its settings table:
+ * written with --write, else compared (a difference fails the check, naming the command).
+ */
+async function generated() {
+  const base = join(ROOT, 'packages');
+  for (const folder of (await readdir(base)).sort()) {
+    const dir = join(base, folder);
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8').catch(() => '{}'));
+    if (!manifest.exports?.['./metadata']) continue;
+    const fail = (text) =>
+      failures.push({
+        pkg: manifest.name,
+        text: `packages/${folder}/${text} (run node scripts/server-json.mjs --write)`,
+      });
+    let metadata;
+    try {
+      ({ metadata } = await import(pathToFileURL(join(dir, 'dist/metadata.js')).href));
+    } catch (error) {
+      throw new Error(
+        `packages/${folder}: cannot load dist/metadata.js (run pnpm build first): ${error.message}`,
+      );
+    }
+    const rows = metadata.settingsTable;
+    const serverFile = join(dir, 'server.json');
+    const serverText = await readFile(serverFile, 'utf8').catch(() => undefined);
+    if (serverText !== undefined) {
+      const server = JSON.parse(serverText);
+      const next = withVariables(server, rows);
+      if (JSON.stringify(next) !== JSON.stringify(server)) {
+        if (write) await writeJson(serverFile, next);
+        else fail("server.json: its provider's environment variables are not the settings table's");
+      }
+    }
+    const readmeFile = join(dir, 'README.md');
+    const readme = await readFile(readmeFile, 'utf8');
+    const next = withSettingsTable(readme, rows);
+    if (next === undefined) fail(`README.md: no ${START} … ${END} markers for the settings table`);
+    else if (next !== readme) {
+      if (write) await writeFile(readmeFile, next);
+      else fail('README.md: the settings table is not the one generated from src/environment.ts');
+    }
+  }
+}
+
+async function writeJson(file, value) {
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  await promisify(execFile)(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file]);
+}
+
+/** server.json with the table's variables first in its npm entry, the others (the runner's) after. */
+function withVariables(server, rows) {
+  const own = rows
+    .filter((row) => row.env)
+    .map((row) => ({
+      name: row.env,
+      description: sentence(row.description),
+      isRequired: false,
+      ...(FORMATS[row.type] ? { format: FORMATS[row.type] } : {}),
+      ...(row.secret ? { isSecret: true } : {}),
+      ...(row.default === undefined ? {} : { default: row.default }),
+    }));
+  const names = new Set(own.map((variable) => variable.name));
+  return {
+    ...server,
+    packages: (server.packages ?? []).map((entry) =>
+      entry.registryType === 'npm'
+        ? {
+            ...entry,
+            environmentVariables: [
+              ...own,
+              ...(entry.environmentVariables ?? []).filter((variable) => !names.has(variable.name)),
+            ],
+          }
+        : entry,
+    ),
+  };
+}
+
+/** The README with the generated table between the markers; undefined without them. */
+function withSettingsTable(readme, rows) {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) return undefined;
+  const table = [
+    '| variable | setting | in a config file | flag | default | what it sets |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${code(row.env)}${row.secret ? ' (secret)' : ''} | ${code(row.setting)} | ${row.config ? 'yes' : 'no'} | ${code(row.flag)} | ${code(row.default)} | ${cell(row.description)} |`,
+    ),
+  ].join('\n');
+  return `${readme.slice(0, start)}${START}\n${table}\n${readme.slice(end)}`;
 }

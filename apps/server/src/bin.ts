@@ -1,8 +1,14 @@
 import { type BinContext, runBin } from '@x/mcp-core/node';
 import packageJson from '../package.json' with { type: 'json' };
+import { PROVIDERS } from './catalog.js';
 
 /** From package.json at build time, like every provider's VERSION. */
 const VERSION: string = packageJson.version;
+
+/** `a, b and c`. */
+const and = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+const list = (pick: (provider: (typeof PROVIDERS)[number]) => string) => PROVIDERS.map(pick).join(', ');
 
 /** The config file: `--config`, else `MCP_SERVER_CONFIG`. */
 const configFile = ({ flags }: BinContext) =>
@@ -39,8 +45,7 @@ async function options(context: BinContext) {
 await runBin({
   name: 'x-mcp-server',
   version: VERSION,
-  description:
-    'Basecamp, Forge, Context Forge and BBj documentation tools in one MCP server, composed by config',
+  description: `${and(PROVIDERS.map((provider) => provider.title))} tools in one MCP server, composed by config`,
   flags: {
     config: {
       type: 'string',
@@ -50,11 +55,11 @@ await runBin({
     providers: {
       type: 'string',
       value: '<a,b>',
-      description: 'serve only these providers (basecamp, forge, context-forge, bbj-rag)',
+      description: `serve only these providers (${list((provider) => provider.id)})`,
     },
     'no-prefix': {
       type: 'boolean',
-      description: 'no default name prefixes (basecamp_, forge_, context_forge_, bbj_rag_)',
+      description: `no default name prefixes (${list((provider) => provider.prefix)})`,
     },
     auth: {
       type: 'string',
@@ -128,7 +133,7 @@ await runBin({
         'audit file size before rotation (default 64 MiB) and rotated files kept (10); records kept in the redis stream (about 1000000)',
     },
     {
-      name: 'BASECAMP_*, FORGE_*, CONTEXT_FORGE_*, BBJ_RAG_*',
+      name: list((provider) => `${provider.id.replace(/-/g, '_').toUpperCase()}_*`),
       description: 'each provider’s own settings and secrets',
     },
   ],

@@ -1,4 +1,4 @@
-import { ConfigError } from '@x/mcp-core';
+import { ConfigError, type ProviderMetadata, type ToolProvider } from '@x/mcp-core';
 import type { ProviderEntry, SandboxHandle } from '@x/mcp-core/node';
 import { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
 import type { ProviderConfig, ServerConfig } from './config.js';
@@ -13,13 +13,20 @@ export interface CompositionOptions {
   settings?: Partial<Record<ProviderId, Record<string, unknown>>>;
 }
 
-/** The default prefix of a provider: its id as a name part, e.g. `context_forge_`. */
-export const defaultPrefix = (id: ProviderId): string => `${id.replace(/-/g, '_')}_`;
+/** The metadata of a provider served here (the ids come from `selectProviders`). */
+function metadata(id: ProviderId): ProviderMetadata {
+  const provider = CATALOG.get(id);
+  if (!provider) throw new ConfigError(`Unknown provider ${id}. Known: ${PROVIDER_IDS.join(', ')}.`);
+  return provider;
+}
+
+/** The default prefix of a provider, from its metadata, e.g. `context_forge_`. */
+export const defaultPrefix = (id: ProviderId): string => metadata(id).prefix;
 
 /** Which providers to serve, in catalog order. */
 export function selectProviders({ config, only }: CompositionOptions): ProviderId[] {
   if (only) {
-    const unknown = only.filter((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+    const unknown = only.filter((id) => !PROVIDER_IDS.includes(id));
     if (unknown.length > 0) {
       throw new ConfigError(
         `Unknown provider(s) ${unknown.join(', ')} in --providers. Known: ${PROVIDER_IDS.join(', ')}.`,
@@ -50,9 +57,7 @@ export async function compose(options: CompositionOptions): Promise<ProviderEntr
   return Promise.all(
     ids.map(async (id) => {
       const settings = { ...(options.config?.providers?.[id]?.settings ?? {}), ...options.settings?.[id] };
-      const provider = await (
-        CATALOG[id].create as (value: unknown) => ReturnType<(typeof CATALOG)[typeof id]['create']>
-      )(settings);
+      const provider = await metadata(id).create(settings);
       return { provider, use: useOptions(id, options) };
     }),
   );
@@ -61,18 +66,14 @@ export async function compose(options: CompositionOptions): Promise<ProviderEntr
 /** The same composition, each provider on its local fake (`--sandbox`). */
 export async function composeSandbox(options: CompositionOptions): Promise<SandboxHandle> {
   const ids = selectProviders(options);
-  const started: Awaited<ReturnType<(typeof CATALOG)[ProviderId]['sandbox']>>[] = [];
+  const started: SandboxHandle<ToolProvider>[] = [];
   const close = async () => {
     await Promise.all(started.map((sandbox) => sandbox.close().catch(() => {})));
   };
   try {
     for (const id of ids) {
       const settings = options.config?.providers?.[id]?.settings ?? {};
-      started.push(
-        await (CATALOG[id].sandbox as (value: unknown) => ReturnType<(typeof CATALOG)[typeof id]['sandbox']>)(
-          settings,
-        ),
-      );
+      started.push(await metadata(id).sandbox(settings));
     }
   } catch (error) {
     await close();

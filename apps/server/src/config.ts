@@ -1,14 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '@x/mcp-core';
+import { ConfigError, type ProviderMetadata } from '@x/mcp-core';
 import { z } from 'zod';
-import { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
+import { CATALOG, PROVIDER_IDS, PROVIDERS, type ProviderId } from './catalog.js';
 
 const rules = z.array(z.string().min(1).max(100)).max(100);
 
-const providerConfig = <Settings extends z.ZodType>(settings: Settings) =>
-  z.strictObject({
-    /** The tool name prefix; `false` for none. Default: the provider id with `_`, e.g. `context_forge_`. */
+/** How the config file serves one provider; `settings` are that provider's own (its metadata's schema). */
+export interface ProviderConfig {
+  /** The tool name prefix; `false` for none. Default: the provider's (its id with `_`, e.g. `context_forge_`). */
+  prefix?: string | false;
+  include?: string[];
+  exclude?: string[];
+  readOnly?: boolean;
+  settings?: Record<string, unknown>;
+  /**
+   * `--auth oauth` only, for a provider over the server's own files (`hosted: 'local'`, e.g.
+   * Context Forge): serve it to every signed-in user. Default false: not served in oauth mode.
+   */
+  shared?: boolean;
+}
+
+const providerConfig = (provider: ProviderMetadata) => {
+  const own = z.strictObject({
     prefix: z
       .union([
         z.string().regex(/^[a-zA-Z0-9_-]*$/, 'may only contain letters, digits, _ and -'),
@@ -18,11 +32,12 @@ const providerConfig = <Settings extends z.ZodType>(settings: Settings) =>
     include: rules.min(1).optional(),
     exclude: rules.optional(),
     readOnly: z.boolean().optional(),
-    settings: settings.optional(),
+    settings: provider.settings.optional(),
   });
+  return provider.hosted === 'local' ? own.extend({ shared: z.boolean().optional() }) : own;
+};
 
-/** The config file: which providers to serve, and how. */
-export const ConfigSchema = z.strictObject({
+const ServerConfigBase = z.strictObject({
   $schema: z.string().optional(),
   /** `false` serves every tool under its own name unless a provider sets a prefix. Default true. */
   prefix: z.boolean().optional(),
@@ -33,30 +48,28 @@ export const ConfigSchema = z.strictObject({
    * `--surface` and `MCP_SURFACE`). Default `list`.
    */
   surface: z.enum(['list', 'search']).optional(),
-  /** The providers to serve; default: all of them. */
-  providers: z
-    .strictObject({
-      basecamp: providerConfig(CATALOG.basecamp.settings).optional(),
-      forge: providerConfig(CATALOG.forge.settings).optional(),
-      'context-forge': providerConfig(CATALOG['context-forge'].settings)
-        .extend({
-          /**
-           * `--auth oauth` only: serve Context Forge (the server's own project files) to every
-           * signed-in user. Default false: not served in oauth mode.
-           */
-          shared: z.boolean().optional(),
-        })
-        .optional(),
-      'bbj-rag': providerConfig(CATALOG['bbj-rag'].settings).optional(),
-    } satisfies Record<ProviderId, z.ZodType>)
-    .optional(),
 });
 
-export type ServerConfig = z.output<typeof ConfigSchema>;
-export type ProviderConfig = NonNullable<NonNullable<ServerConfig['providers']>[ProviderId]>;
+/** The config file: which providers to serve, and how. */
+export type ServerConfig = z.output<typeof ServerConfigBase> & {
+  /** The providers to serve, by id; default: all of them. */
+  providers?: Partial<Record<ProviderId, ProviderConfig>>;
+};
+
+/** The config file's schema: one key per provider this server serves, each with its own settings. */
+export const ConfigSchema: z.ZodType<ServerConfig> = ServerConfigBase.extend({
+  providers: z
+    .strictObject(
+      Object.fromEntries(PROVIDERS.map((provider) => [provider.id, providerConfig(provider).optional()])),
+    )
+    .optional(),
+}) as z.ZodType<ServerConfig>;
 
 /** Settings that name files: relative paths are relative to the config file. */
-const PATH_SETTINGS = new Set(['dataDir', 'configPath', 'compilerPath', 'tokenFile']);
+const pathSettings = (id: ProviderId): readonly string[] =>
+  (CATALOG.get(id)?.settingsTable ?? []).flatMap((row) =>
+    row.type === 'path' && row.setting !== undefined ? [row.setting] : [],
+  );
 
 /** Reads and validates a config file; every problem is a `ConfigError` naming the file and the key. */
 export async function loadConfig(file: string): Promise<ServerConfig> {
@@ -86,10 +99,10 @@ export function parseConfig(raw: unknown, file = 'the config'): ServerConfig {
     );
   }
   const base = dirname(resolve(file));
-  for (const provider of Object.values(parsed.data.providers ?? {})) {
-    const settings = (provider?.settings ?? {}) as Record<string, unknown>;
+  for (const [id, provider] of Object.entries(parsed.data.providers ?? {})) {
+    const settings = provider?.settings ?? {};
     for (const [key, value] of Object.entries(settings)) {
-      if (PATH_SETTINGS.has(key) && typeof value === 'string' && isRelativePath(value)) {
+      if (pathSettings(id).includes(key) && typeof value === 'string' && isRelativePath(value)) {
         settings[key] = resolve(base, value);
       }
     }

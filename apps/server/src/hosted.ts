@@ -13,14 +13,10 @@ import {
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
 import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
-import type { ProviderId } from './catalog.js';
+import { CATALOG, type ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 import { hostedImport } from './hosted-import.js';
 
-/** Providers every signed-in user shares: no per-user credentials. */
-const SHARED = new Set(['bbj-rag']);
-/** Providers built per user from that user's stored connection (Forge: the user's own link). */
-const PER_USER = new Set(['basecamp', 'forge']);
 /**
  * Forge tools that read the server's own disk (its working directory's git repository), never
  * a user's: not served in oauth mode.
@@ -37,9 +33,10 @@ function withoutForgeLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
 }
 
 /**
- * Which selected providers oauth mode serves, and how: Basecamp and Forge per user (each user's
- * own sign-in and link), BBj RAG shared by every signed-in user, Context Forge (the server's local
- * files) shared only when the config marks it `"shared": true`, else not at all.
+ * Which selected providers oauth mode serves, and how, from what each declares (its metadata's
+ * `hosted`): `per-user` built per user from that user's stored connection (Basecamp's sign-in,
+ * Forge's link), `shared` by every signed-in user (BBj RAG), `local` (the server's own files,
+ * Context Forge) shared only when the config marks it `"shared": true`, else not at all.
  */
 export function oauthProviderPolicy(composition: CompositionOptions): {
   perUser: ProviderId[];
@@ -47,12 +44,15 @@ export function oauthProviderPolicy(composition: CompositionOptions): {
   dropped: ProviderId[];
 } {
   const ids = selectProviders(composition);
-  const contextForgeShared = composition.config?.providers?.['context-forge']?.shared === true;
-  const isShared = (id: ProviderId) => SHARED.has(id) || (id === 'context-forge' && contextForgeShared);
+  const hosted = (id: ProviderId) => CATALOG.get(id)?.hosted;
+  const isPerUser = (id: ProviderId) => hosted(id) === 'per-user';
+  const isShared = (id: ProviderId) =>
+    hosted(id) === 'shared' ||
+    (hosted(id) === 'local' && composition.config?.providers?.[id]?.shared === true);
   return {
-    perUser: ids.filter((id) => PER_USER.has(id)),
+    perUser: ids.filter(isPerUser),
     shared: ids.filter(isShared),
-    dropped: ids.filter((id) => !PER_USER.has(id) && !isShared(id)),
+    dropped: ids.filter((id) => !isPerUser(id) && !isShared(id)),
   };
 }
 
@@ -336,7 +336,8 @@ export async function createOAuthSetup(
         ? {
             forge: {
               apiUrl:
-                composition.config?.providers?.forge?.settings?.apiUrl ??
+                // Validated by Forge's config schema: a URL.
+                (composition.config?.providers?.forge?.settings?.apiUrl as string | undefined) ??
                 (env.FORGE_API_URL || hosted.DEFAULT_FORGE_API_URL),
             },
           }

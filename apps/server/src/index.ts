@@ -1,4 +1,4 @@
-export { CATALOG, PROVIDER_IDS, type ProviderId } from './catalog.js';
+export { CATALOG, PROVIDER_IDS, PROVIDERS, type ProviderId } from './catalog.js';
 export {
   type CompositionOptions,
   compose,

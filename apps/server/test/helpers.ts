@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type RunningProcess, startHttpBin } from '@x/mcp-core/testing';
+import { PROVIDERS } from '../src/catalog.js';
 
 /** The built composed server. */
 export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -58,4 +59,21 @@ export async function startRoundRobinProxy(upstreams: readonly string[]): Promis
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Every tool the composed server serves by default (`--sandbox`, no config): each provider's own
+ * on its fake, under the prefix its metadata declares. Tests compare with this, not with a count.
+ */
+export async function defaultToolNames(): Promise<string[]> {
+  const names: string[] = [];
+  for (const provider of PROVIDERS) {
+    const sandbox = await provider.sandbox({});
+    try {
+      names.push(...sandbox.provider.tools.map((tool) => `${provider.prefix}${tool.name}`));
+    } finally {
+      await sandbox.close();
+    }
+  }
+  return names;
 }

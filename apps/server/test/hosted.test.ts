@@ -1,6 +1,7 @@
 import { ConfigError, createLogger, ToolRegistry } from '@x/mcp-core';
 import { startProcess } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
+import { CATALOG, PROVIDER_IDS } from '../src/catalog.js';
 import { parseConfig } from '../src/config.js';
 import {
   authMode,
@@ -125,11 +126,12 @@ describe('per-user registries', () => {
 });
 
 describe('oauth provider policy', () => {
-  it('serves Basecamp and Forge per user, BBj RAG to everyone, and Context Forge only when marked shared', () => {
+  it('serves per user, to everyone, or (local ones) only when marked shared, as each provider declares', () => {
+    const declaring = (kind: string) => PROVIDER_IDS.filter((id) => CATALOG.get(id)?.hosted === kind);
     expect(oauthProviderPolicy({})).toEqual({
-      perUser: ['basecamp', 'forge'],
-      shared: ['bbj-rag'],
-      dropped: ['context-forge'],
+      perUser: declaring('per-user'),
+      shared: declaring('shared'),
+      dropped: declaring('local'),
     });
     const config = parseConfig({ providers: { basecamp: {}, 'context-forge': { shared: true } } });
     expect(oauthProviderPolicy({ config })).toEqual({

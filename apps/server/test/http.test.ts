@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closedPort, connectHttp, resultData } from '@x/mcp-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HttpServer, type RoundRobinProxy, startHttpServer, startRoundRobinProxy } from './helpers.js';
+import { PROVIDER_IDS } from '../src/catalog.js';
+import {
+  defaultToolNames,
+  type HttpServer,
+  type RoundRobinProxy,
+  startHttpServer,
+  startRoundRobinProxy,
+} from './helpers.js';
 
 const running: { stop?: () => Promise<unknown>; close?: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -52,12 +59,9 @@ describe('over HTTP', () => {
     expect(ready.status).toBe(200);
     const report = (await ready.json()) as { status: string; providers: { id: string; ready: boolean }[] };
     expect(report.status).toBe('ready');
-    expect(report.providers.map((provider) => [provider.id, provider.ready])).toEqual([
-      ['basecamp', true],
-      ['forge', true],
-      ['context-forge', true],
-      ['bbj-rag', true],
-    ]);
+    expect(report.providers.map((provider) => [provider.id, provider.ready])).toEqual(
+      PROVIDER_IDS.map((id) => [id, true]),
+    );
     expect(await post(server.url)).toBe(401);
     expect(await post(server.url, { authorization: 'Bearer wrong' })).toBe(401);
     expect(await post(server.url, { authorization: `Bearer ${TOKEN}`, origin: 'https://evil.example' })).toBe(
@@ -67,7 +71,7 @@ describe('over HTTP', () => {
     expect(await post(server.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
     const { client, close } = await connectHttp(server.url, { token: TOKEN });
     try {
-      expect((await client.listTools()).tools).toHaveLength(47);
+      expect((await client.listTools()).tools).toHaveLength((await defaultToolNames()).length);
     } finally {
       await close();
     }

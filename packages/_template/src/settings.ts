@@ -2,12 +2,12 @@ import { ConfigError, TokenExpiredError } from '@x/mcp-core';
 import {
   type CredentialSource,
   loadSetting,
-  loadTimeoutSetting,
-  loadUrlSetting,
+  resolveHttpSettings,
   staticCredentials,
 } from '@x/mcp-core/upstream';
+import { SETTINGS } from './environment.js';
 
-export const DEFAULT_API_URL = 'https://notes.example.com/api';
+export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
 
 export interface TemplateSettings {
   /** Base URL of the Notes API. Default: `$TEMPLATE_API_URL`, then `https://notes.example.com/api`. */
@@ -33,19 +33,9 @@ export interface ResolvedSettings {
 
 /** Reads settings and the environment when a tool first needs them, never at import. */
 export function resolveSettings(settings: TemplateSettings): ResolvedSettings {
-  const env = settings.env ?? process.env;
   return {
-    apiUrl: loadUrlSetting({
-      value: settings.apiUrl,
-      env,
-      variable: 'TEMPLATE_API_URL',
-      setting: 'apiUrl',
-      fallback: DEFAULT_API_URL,
-      example: `the Notes API, e.g. ${DEFAULT_API_URL}`,
-    }),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
-    fetch: settings.fetch ?? globalThis.fetch,
-    credentials: settings.credentials ?? tokenCredentials(settings, env),
+    ...resolveHttpSettings(SETTINGS.apiUrl, settings, { example: `the Notes API, e.g. ${DEFAULT_API_URL}` }),
+    credentials: settings.credentials ?? tokenCredentials(settings, settings.env ?? process.env),
   };
 }
 
@@ -53,7 +43,7 @@ function tokenCredentials(
   settings: TemplateSettings,
   env: Record<string, string | undefined>,
 ): CredentialSource<string> {
-  const token = loadSetting({ value: settings.token, env, variable: 'TEMPLATE_TOKEN', setting: 'token' });
+  const token = loadSetting({ value: settings.token, env, variable: SETTINGS.token.env, setting: 'token' });
   if (!token) {
     throw new ConfigError('No Notes API token: set TEMPLATE_TOKEN (or the token setting).');
   }

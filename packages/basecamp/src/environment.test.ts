@@ -1,19 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { environmentProblems } from '@x/mcp-core/upstream';
+import { documentedSettingsProblems } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from './environment.js';
+import { ENVIRONMENT, SETTINGS_TABLE } from './environment.js';
 import { resolveSettings } from './settings.js';
-
-const file = (name: string) => readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
 
 describe('the variable table', () => {
   it('is what the README and server.json document', () => {
-    expect(
-      environmentProblems(ENVIRONMENT, {
-        readme: file('README.md'),
-        serverJson: JSON.parse(file('server.json')),
-      }),
-    ).toEqual([]);
+    expect(documentedSettingsProblems(new URL('..', import.meta.url), SETTINGS_TABLE)).toEqual([]);
   });
 
   it('is what the settings read, with the defaults it states', () => {

@@ -1,65 +1,133 @@
-import type { SettingVariable } from '@x/mcp-core/upstream';
+import { environmentOf, indexSettings, type SettingRow, TIMEOUT_SETTING } from '@x/mcp-core/upstream';
+import { z } from 'zod';
+
+const url = z.url({ protocol: /^https?$/ });
 
 /**
- * Every environment variable basecamp-mcp reads, described once: `--help` prints this table,
- * and the README and server.json are checked against it.
+ * Every setting of basecamp-mcp, declared once: the reader (settings.ts) takes each variable and
+ * default from here; `--help`, the config-file schema (config.ts), server.json's variables and
+ * the README's table are derived from it (`node scripts/server-json.mjs --write`).
  */
-export const ENVIRONMENT: readonly SettingVariable[] = [
-  { name: 'BASECAMP_CLIENT_ID', description: 'OAuth app client id (login, refresh)' },
-  { name: 'BASECAMP_CLIENT_SECRET', description: 'OAuth app client secret (login, refresh)', secret: true },
+export const SETTINGS_TABLE = [
   {
-    name: 'BASECAMP_REDIRECT_URI',
-    description: 'registered redirect URI (default http://127.0.0.1:8765/callback)',
-    default: 'http://127.0.0.1:8765/callback',
+    setting: 'clientId',
+    env: 'BASECAMP_CLIENT_ID',
+    type: 'string',
+    description: 'OAuth app client id (login, refresh)',
   },
   {
-    name: 'BASECAMP_ACCESS_TOKEN',
-    description: 'use this token instead of the saved login (with BASECAMP_ACCOUNT_ID)',
+    setting: 'clientSecret',
+    env: 'BASECAMP_CLIENT_SECRET',
+    type: 'string',
     secret: true,
+    description: 'OAuth app client secret (login, refresh)',
   },
-  { name: 'BASECAMP_ACCOUNT_ID', description: 'the account number (https://3.basecamp.com/<id>/)' },
   {
-    name: 'BASECAMP_TOKEN_FILE',
-    description: 'login file (default basecamp-mcp/token.json in the OS config dir)',
+    env: 'BASECAMP_REDIRECT_URI',
+    type: 'url',
+    default: 'http://127.0.0.1:8765/callback',
+    description: 'registered redirect URI (default http://127.0.0.1:8765/callback)',
+  },
+  {
+    setting: 'accessToken',
+    env: 'BASECAMP_ACCESS_TOKEN',
+    type: 'string',
+    secret: true,
+    description: 'use this token instead of the saved login (with BASECAMP_ACCOUNT_ID)',
+  },
+  {
+    setting: 'accountId',
+    env: 'BASECAMP_ACCOUNT_ID',
+    type: 'string',
+    description: 'the account number (https://3.basecamp.com/<id>/)',
+    config: z.string().regex(/^\d{1,20}$/),
+  },
+  {
+    setting: 'tokenFile',
+    env: 'BASECAMP_TOKEN_FILE',
+    type: 'path',
     // A path, but the registry treats a variable named like a token as a secret.
     secret: true,
+    description: 'login file (default basecamp-mcp/token.json in the OS config dir)',
+    config: z.string().min(1),
   },
   {
-    name: 'BASECAMP_API_URL',
-    description: 'API base (default https://3.basecampapi.com)',
+    setting: 'apiUrl',
+    env: 'BASECAMP_API_URL',
+    type: 'url',
     default: 'https://3.basecampapi.com',
+    description: 'API base (default https://3.basecampapi.com)',
+    config: url,
   },
   {
-    name: 'BASECAMP_LAUNCHPAD_URL',
-    description: 'OAuth base (default https://launchpad.37signals.com)',
+    setting: 'launchpadUrl',
+    env: 'BASECAMP_LAUNCHPAD_URL',
+    type: 'url',
     default: 'https://launchpad.37signals.com',
+    description: 'OAuth base (default https://launchpad.37signals.com)',
+    config: url,
   },
   {
-    name: 'BASECAMP_RATE_LIMIT_REQUESTS',
-    description: 'client-side limit per account (default 50)',
+    setting: 'rateLimitRequests',
+    env: 'BASECAMP_RATE_LIMIT_REQUESTS',
+    type: 'integer',
     default: '50',
+    description: 'client-side limit per account (default 50)',
+    config: z.int().min(1).max(1000),
   },
   {
-    name: 'BASECAMP_RATE_LIMIT_WINDOW_MS',
-    description: 'its window in ms (default 10000)',
+    setting: 'rateLimitWindowMs',
+    env: 'BASECAMP_RATE_LIMIT_WINDOW_MS',
+    type: 'integer',
     default: '10000',
+    description: 'its window in ms (default 10000)',
+    config: z.int().min(100).max(600_000),
   },
   {
-    name: 'BASECAMP_TOOLSETS',
-    description: 'toolsets to serve, comma-separated (default: default; all: every tool)',
+    setting: 'toolsets',
+    env: 'BASECAMP_TOOLSETS',
+    flag: '--toolsets',
+    type: 'list',
     default: 'default',
+    description: 'toolsets to serve, comma-separated (default: default; all: every tool)',
+    config: z
+      .array(z.string().regex(/^[a-z]+$/))
+      .min(1)
+      .max(20),
   },
   {
-    name: 'BASECAMP_DYNAMIC_TOOLSETS',
+    setting: 'dynamicToolsets',
+    env: 'BASECAMP_DYNAMIC_TOOLSETS',
+    flag: '--dynamic-toolsets',
+    type: 'boolean',
     description: '1: serve list_toolsets and enable_toolset to add toolsets at run time (default off)',
+    config: z.boolean(),
   },
   {
-    name: 'BASECAMP_PROJECTS',
+    setting: 'projects',
+    env: 'BASECAMP_PROJECTS',
+    type: 'list',
     description: 'only these project IDs, comma-separated: others are hidden and refused (default: all)',
+    config: z.array(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).max(1000),
   },
-  { name: 'BASECAMP_CONTACT', description: 'contact URL or email sent in the User-Agent' },
   {
-    name: 'BASECAMP_UPLOAD_DIR',
-    description: 'absolute folder whose files the upload tools may send by path (unset: base64 only)',
+    setting: 'contact',
+    env: 'BASECAMP_CONTACT',
+    type: 'string',
+    description: 'contact URL or email sent in the User-Agent',
+    config: z.string().min(3).max(200),
   },
-];
+  {
+    setting: 'uploadDir',
+    env: 'BASECAMP_UPLOAD_DIR',
+    type: 'path',
+    description: 'absolute folder whose files the upload tools may send by path (unset: base64 only)',
+    config: z.string().regex(/^(\/|[A-Za-z]:[\\/])/, 'an absolute path'),
+  },
+  TIMEOUT_SETTING,
+] as const satisfies readonly SettingRow[];
+
+export const SETTINGS = indexSettings(SETTINGS_TABLE);
+
+/** Its environment variables, for `--help`. */
+export const ENVIRONMENT = environmentOf(SETTINGS_TABLE);

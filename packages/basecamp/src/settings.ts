@@ -6,15 +6,16 @@ import {
   loadNumberSetting,
   loadSetting,
   loadTimeoutSetting,
-  loadUrlSetting,
+  loadUrlRow,
 } from '@x/mcp-core/upstream';
 import type { BasecampCredentials } from './auth/credentials.js';
 import { type ProjectAllowlist, parseProjects } from './client/projects.js';
+import { SETTINGS } from './environment.js';
 
-export const DEFAULT_API_URL = 'https://3.basecampapi.com';
-export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
+export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
+export const DEFAULT_LAUNCHPAD_URL = SETTINGS.launchpadUrl.default;
 /** Must be registered, exactly, as the app's redirect URI at launchpad.37signals.com/integrations. */
-export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+export const DEFAULT_REDIRECT_URI = SETTINGS.BASECAMP_REDIRECT_URI.default;
 export const DEFAULT_CONTACT = 'https://www.npmjs.com/package/@x/mcp-basecamp';
 
 export interface BasecampSettings {
@@ -119,7 +120,7 @@ export interface ResolvedSettings {
 /** Reads settings and their environment fallbacks. Called on first use, never at import. */
 export function resolveSettings(settings: BasecampSettings, version: string): ResolvedSettings {
   const env = settings.env ?? process.env;
-  const accountId = loadSetting({ value: settings.accountId, env, variable: 'BASECAMP_ACCOUNT_ID' });
+  const accountId = loadSetting({ value: settings.accountId, env, variable: SETTINGS.accountId.env });
   if (accountId !== undefined && !/^\d{1,20}$/.test(accountId.trim())) {
     throw new ConfigError(
       `BASECAMP_ACCOUNT_ID must be the account number (digits, as in https://3.basecamp.com/<id>/), got "${accountId.slice(0, 40)}".`,
@@ -128,46 +129,40 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
   const contact = loadSetting({
     value: settings.contact,
     env,
-    variable: 'BASECAMP_CONTACT',
+    variable: SETTINGS.contact.env,
     fallback: DEFAULT_CONTACT,
   }).replace(/[\r\n()]/g, ' ');
   const count = (value: number | undefined, variable: string, setting: string, fallback: number) =>
     loadNumberSetting({ value, env, variable, setting, fallback });
   return {
-    apiUrl: loadUrlSetting({
+    apiUrl: loadUrlRow(SETTINGS.apiUrl, {
       value: settings.apiUrl,
       env,
-      variable: 'BASECAMP_API_URL',
-      setting: 'apiUrl',
-      fallback: DEFAULT_API_URL,
       example: `the API base without the account, e.g. ${DEFAULT_API_URL}`,
     }),
-    launchpadUrl: loadUrlSetting({
+    launchpadUrl: loadUrlRow(SETTINGS.launchpadUrl, {
       value: settings.launchpadUrl,
       env,
-      variable: 'BASECAMP_LAUNCHPAD_URL',
-      setting: 'launchpadUrl',
-      fallback: DEFAULT_LAUNCHPAD_URL,
       example: DEFAULT_LAUNCHPAD_URL,
     }),
-    accessToken: loadSetting({ value: settings.accessToken, env, variable: 'BASECAMP_ACCESS_TOKEN' }),
+    accessToken: loadSetting({ value: settings.accessToken, env, variable: SETTINGS.accessToken.env }),
     accountId: accountId?.trim(),
-    clientId: loadSetting({ value: settings.clientId, env, variable: 'BASECAMP_CLIENT_ID' }),
-    clientSecret: loadSetting({ value: settings.clientSecret, env, variable: 'BASECAMP_CLIENT_SECRET' }),
+    clientId: loadSetting({ value: settings.clientId, env, variable: SETTINGS.clientId.env }),
+    clientSecret: loadSetting({ value: settings.clientSecret, env, variable: SETTINGS.clientSecret.env }),
     tokenFile: settings.tokenFile ?? defaultTokenFile(env),
     userAgent: `@x/mcp-basecamp/${version} (${contact.trim()})`,
     timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     rateLimitRequests: count(
       settings.rateLimitRequests,
-      'BASECAMP_RATE_LIMIT_REQUESTS',
+      SETTINGS.rateLimitRequests.env,
       'rateLimitRequests',
-      50,
+      Number(SETTINGS.rateLimitRequests.default),
     ),
     rateLimitWindowMs: count(
       settings.rateLimitWindowMs,
-      'BASECAMP_RATE_LIMIT_WINDOW_MS',
+      SETTINGS.rateLimitWindowMs.env,
       'rateLimitWindowMs',
-      10_000,
+      Number(SETTINGS.rateLimitWindowMs.default),
     ),
     maxRetryWaitMs: settings.maxRetryWaitMs ?? 30_000,
     maxRetries: settings.maxRetries ?? 3,
@@ -177,9 +172,9 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     refreshMarginMs: settings.refreshMarginMs ?? 10 * 60_000,
     dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
     uploadDir: uploadDirectory(
-      loadSetting({ value: settings.uploadDir, env, variable: 'BASECAMP_UPLOAD_DIR' }),
+      loadSetting({ value: settings.uploadDir, env, variable: SETTINGS.uploadDir.env }),
     ),
-    projects: parseProjects(settings.projects, env.BASECAMP_PROJECTS),
+    projects: parseProjects(settings.projects, env[SETTINGS.projects.env]),
     fetch: settings.fetch ?? globalThis.fetch,
   };
 }
@@ -192,7 +187,8 @@ export function defaultTokenFile(
   env: Record<string, string | undefined> = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string {
-  if (env.BASECAMP_TOKEN_FILE) return env.BASECAMP_TOKEN_FILE;
+  const configured = env[SETTINGS.tokenFile.env];
+  if (configured) return configured;
   const home = (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
   let base: string;
   if (platform === 'win32') base = env.APPDATA || join(home, 'AppData', 'Roaming');

@@ -1,11 +1,11 @@
 import { ConfigError } from '@x/mcp-core';
-import { loadNumberSetting, loadSetting, loadTimeoutSetting, loadUrlSetting } from '@x/mcp-core/upstream';
-import { MAX_COMPILER_TIMEOUT_SECONDS } from './config.js';
+import { loadNumberSetting, loadSetting, resolveHttpSettings } from '@x/mcp-core/upstream';
+import { MAX_COMPILER_TIMEOUT_SECONDS, SETTINGS } from './environment.js';
 
-export const DEFAULT_API_URL = 'http://localhost:10800';
-export const DEFAULT_COMPILER_PATH = 'bbjcpl';
-export const DEFAULT_COMPILER_TIMEOUT_SECONDS = 10;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
+export const DEFAULT_COMPILER_PATH = SETTINGS.compilerPath.default;
+export const DEFAULT_COMPILER_TIMEOUT_SECONDS = Number(SETTINGS.compilerTimeoutSeconds.default);
+export const DEFAULT_TIMEOUT_MS = Number(SETTINGS.timeoutMs.default);
 
 export { MAX_COMPILER_TIMEOUT_SECONDS };
 
@@ -39,25 +39,17 @@ export interface CompilerSettings {
 
 /** Reads settings and the environment when a tool first needs them, never at import. */
 export function resolveApiSettings(settings: BbjRagSettings): ApiSettings {
-  const env = settings.env ?? process.env;
-  return {
-    // Keeps any path prefix (a reverse proxy may serve the API under one), without a trailing slash.
-    apiUrl: loadUrlSetting({
-      value: settings.apiUrl,
-      env,
-      variable: 'BBJ_RAG_API_URL',
-      setting: 'apiUrl',
-      fallback: DEFAULT_API_URL,
+  // The API base keeps any path prefix (a reverse proxy may serve the API under one).
+  return resolveHttpSettings(
+    SETTINGS.apiUrl,
+    { ...settings, timeoutMs: settings.timeoutMs ?? settings.requestTimeoutMs },
+    {
       example: `the BBj RAG REST service, e.g. ${DEFAULT_API_URL}`,
-    }),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs ?? settings.requestTimeoutMs, {
-      setting:
-        settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
-          ? 'requestTimeoutMs'
-          : 'timeoutMs',
-    }),
-    fetch: settings.fetch ?? globalThis.fetch,
-  };
+      ...(settings.timeoutMs === undefined && settings.requestTimeoutMs !== undefined
+        ? { timeoutSetting: 'requestTimeoutMs' }
+        : {}),
+    },
+  );
 }
 
 export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSettings {
@@ -65,7 +57,7 @@ export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSetti
   const compilerPath = loadSetting({
     value: settings.compilerPath,
     env,
-    variable: 'BBJ_RAG_COMPILER_PATH',
+    variable: SETTINGS.compilerPath.env,
     fallback: DEFAULT_COMPILER_PATH,
   });
   if (compilerPath.trim() === '' || compilerPath.includes('\u0000')) {
@@ -74,7 +66,7 @@ export function resolveCompilerSettings(settings: BbjRagSettings): CompilerSetti
   const compilerTimeoutSeconds = loadNumberSetting({
     value: settings.compilerTimeoutSeconds,
     env,
-    variable: 'BBJ_RAG_COMPILER_TIMEOUT',
+    variable: SETTINGS.compilerTimeoutSeconds.env,
     setting: 'compilerTimeoutSeconds',
     fallback: DEFAULT_COMPILER_TIMEOUT_SECONDS,
     integer: false,

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, win32 } from 'node:path';
+import { SETTINGS } from './environment.js';
 
 /** The app's data file and its companions, as the desktop app names them. */
 export const PROJECTS_FILE = 'projects.json';
@@ -20,7 +21,8 @@ export function resolveDataDir({
   platform = process.platform,
   home = homedir(),
 }: DataDirEnvironment = {}): string {
-  if (env.CONTEXT_FORGE_DATA_DIR) return env.CONTEXT_FORGE_DATA_DIR;
+  const configured = env[SETTINGS.dataDir.env];
+  if (configured) return configured;
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'context-forge');
   if (platform === 'win32') {
     return win32.join(env.APPDATA || win32.join(home, 'AppData', 'Roaming'), 'context-forge', 'Config');

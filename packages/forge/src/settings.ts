@@ -1,10 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CredentialSource, loadSetting, loadTimeoutSetting, loadUrlSetting } from '@x/mcp-core/upstream';
+import { type CredentialSource, loadSetting, resolveHttpSettings } from '@x/mcp-core/upstream';
 import type { ForgeCredentials } from './auth/credentials.js';
+import { SETTINGS } from './environment.js';
 
 /** The Forge API the `forge` CLI talks to; it includes the `/api` prefix. */
-export const DEFAULT_API_URL = 'https://www.forge-ai.dev/api';
+export const DEFAULT_API_URL = SETTINGS.apiUrl.default;
 
 export interface ForgeSettings {
   /** Forge API base URL including `/api`. Default: `$FORGE_API_URL`, then `https://www.forge-ai.dev/api`. */
@@ -49,24 +50,17 @@ export interface ResolvedSettings {
 export function resolveSettings(settings: ForgeSettings): ResolvedSettings {
   const env = settings.env ?? process.env;
   return {
-    apiUrl: loadUrlSetting({
-      value: settings.apiUrl,
-      env,
-      variable: 'FORGE_API_URL',
-      setting: 'apiUrl',
-      fallback: DEFAULT_API_URL,
+    ...resolveHttpSettings(SETTINGS.apiUrl, settings, {
       example: `the Forge API base, e.g. ${DEFAULT_API_URL}`,
     }),
-    accessToken: loadSetting({ value: settings.accessToken, env, variable: 'FORGE_ACCESS_TOKEN' }),
-    teamId: loadSetting({ value: settings.teamId, env, variable: 'FORGE_TEAM_ID' }),
+    accessToken: loadSetting({ value: settings.accessToken, env, variable: SETTINGS.accessToken.env }),
+    teamId: loadSetting({ value: settings.teamId, env, variable: SETTINGS.teamId.env }),
     configPath: settings.configPath ?? defaultConfigPath(env),
-    timeoutMs: loadTimeoutSetting(settings.timeoutMs),
     retryDelayMs: settings.retryDelayMs ?? 1_000,
-    fetch: settings.fetch ?? globalThis.fetch,
   };
 }
 
 /** `$FORGE_CONFIG_PATH`, then the `forge` CLI's `~/.forge/config.json`. */
 export function defaultConfigPath(env: Record<string, string | undefined> = process.env): string {
-  return env.FORGE_CONFIG_PATH || join(env.HOME || homedir(), '.forge', 'config.json');
+  return env[SETTINGS.configPath.env] || join(env.HOME || homedir(), '.forge', 'config.json');
 }

@@ -78,6 +78,7 @@ export {
   type PromptMessage,
   type PromptResult,
 } from './prompt.js';
+export type { HostedCredentials, ProviderMetadata } from './provider-metadata.js';
 export {
   DEFAULT_TIMEOUT_MS,
   globalToolRegistry,

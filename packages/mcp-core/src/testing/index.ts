@@ -36,3 +36,4 @@ export {
   startProcess,
 } from './processes.js';
 export { errorBody, resultData, resultText } from './results.js';
+export { documentedSettingsProblems } from './settings.js';

@@ -55,4 +55,16 @@ export {
   type SettingSource,
   type SettingVariable,
 } from './settings.js';
+export {
+  type ConfigShape,
+  configSchemaOf,
+  environmentOf,
+  indexSettings,
+  loadUrlRow,
+  resolveHttpSettings,
+  type SettingRow,
+  type SettingsIndex,
+  type SettingType,
+  TIMEOUT_SETTING,
+} from './settings-table.js';
 export { defaultStatusError, type StatusErrorMap, type UpstreamFailure } from './status.js';

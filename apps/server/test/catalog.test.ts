@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { PROVIDERS } from '../src/catalog.js';
+
+const manifest = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
+
+/** This package's dependencies that are provider packages: those exporting `./metadata`. */
+async function providerDependencies(): Promise<string[]> {
+  const own = await manifest(new URL('../package.json', import.meta.url).pathname);
+  const names: string[] = [];
+  for (const name of Object.keys(own.dependencies ?? {})) {
+    const path = new URL(`../node_modules/${name}/package.json`, import.meta.url).pathname;
+    if ((await manifest(path)).exports?.['./metadata']) names.push(name);
+  }
+  return names;
+}
+
+describe('the catalog', () => {
+  it('lists exactly the provider packages this server depends on, once each', async () => {
+    const dependencies = await providerDependencies();
+    const listed = await Promise.all(
+      dependencies.map(async (name) => (await import(`${name}/metadata`)).metadata),
+    );
+    expect(dependencies.length).toBeGreaterThan(0);
+    expect(new Set(PROVIDERS)).toEqual(new Set(listed));
+    expect(PROVIDERS).toHaveLength(dependencies.length);
+  });
+
+  it('has metadata a composed server can use: unique ids and prefixes, strict settings, known hosting', () => {
+    expect(new Set(PROVIDERS.map((provider) => provider.id)).size).toBe(PROVIDERS.length);
+    expect(new Set(PROVIDERS.map((provider) => provider.prefix)).size).toBe(PROVIDERS.length);
+    for (const provider of PROVIDERS) {
+      expect(provider.id).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+      expect(provider.prefix).toMatch(/^[a-z0-9_]+_$/);
+      expect(['per-user', 'shared', 'local']).toContain(provider.hosted);
+      expect(provider.settings.safeParse({}).success).toBe(true);
+      expect(provider.settings.safeParse({ surelyNotASetting: 1 }).success).toBe(false);
+      const configurable = provider.settingsTable.filter((row) => row.config).map((row) => row.setting);
+      expect(Object.keys((provider.settings as unknown as { shape: object }).shape)).toEqual(configurable);
+    }
+  });
+});
