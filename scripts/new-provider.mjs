@@ -57,15 +57,24 @@ export function rename(text, name) {
 
 function renameOurs(text, name) {
   const names = namesOf(name);
-  return text
-    .replaceAll('packages/_template', `packages/${name}`)
-    .replaceAll('mcp-template', `mcp-${name}`)
-    .replaceAll('template-mcp', `${name}-mcp`)
-    .replace(/\bTEMPLATE(?=_|\b)/g, names.constant)
-    .replaceAll('Template', names.pascal)
-    .replace(/\btemplate(?=[A-Z])/g, names.camel)
-    .replace(/(['"`])template\1/g, `$1${name}$1`)
-    .replaceAll('--project template', `--project ${name}`);
+  return (
+    text
+      .replaceAll('packages/_template', `packages/${name}`)
+      .replaceAll('mcp-template', `mcp-${name}`)
+      .replaceAll('template-mcp', `${name}-mcp`)
+      .replace(/\bTEMPLATE(?=_|\b)/g, names.constant)
+      .replaceAll('Template', names.pascal)
+      .replace(/\btemplate(?=[A-Z])/g, names.camel)
+      .replace(/(['"`])template\1/g, `$1${name}$1`)
+      // The tool prefix a composed server gives it (metadata): snake case, as tool names are.
+      .replace(/(['"`])template_\1/g, `$1${names.constant.toLowerCase()}_$1`)
+      .replaceAll('--project template', `--project ${name}`)
+  );
+}
+
+/** `text` as a single-quoted TypeScript string. */
+function quoted(text) {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 /** Where a text still names the template: `file line: text`. */
@@ -165,6 +174,8 @@ function main() {
     }
     if (path === 'package.json') renamed = manifestOf(renamed, description, values.private);
     if (path === 'server.json') renamed = serverJsonOf(renamed, title, description);
+    if (path === 'src/metadata.ts')
+      renamed = renamed.replace(/^(\s*title: )'[^']*',$/m, `$1${quoted(title)},`);
     return [rename(path, name), renamed, mode];
   });
   const left = leftovers(files.map(([path, text]) => [path, text]));

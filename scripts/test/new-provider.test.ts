@@ -90,6 +90,11 @@ describe('pnpm new-provider', () => {
       expect(file).not.toMatch(/template/i);
       expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(/template/i);
     }
+    // What a composed server reads of it: its id, its title, and a tool prefix in snake case.
+    const metadata = readFileSync(join(dir, 'src/metadata.ts'), 'utf8');
+    expect(metadata).toContain("id: 'issue-tracker',");
+    expect(metadata).toContain("title: 'Issue Tracker',");
+    expect(metadata).toContain("prefix: 'issue_tracker_',");
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({
       name: '@x/mcp-issue-tracker',
