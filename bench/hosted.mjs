@@ -57,8 +57,8 @@ if (flags.help) {
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
                       [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
                       [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
-                                     each with and without it, and oauth with JSON logs and audit off;
-                                     oauth ÷ token with JSON logs, paired by round; with --baseline, on each build)
+                                     each with and without it; issue #23's oauth ÷ token with JSON logs, paired by
+                                     round: as served, oauth without its audit log, and both with it to a file)
                       [--audit] (what the audit log costs: one oauth replica with MCP_AUDIT=off, the
                                  default Redis stream, and a file; on ÷ off paired by round)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
@@ -369,6 +369,20 @@ const SETUPS = [
     env: { MCP_LOG_FORMAT: 'json' },
     jsonLogsOnly: true,
   },
+  // Issue #23's like for like: the same audit log (a file) on both sides.
+  {
+    name: 'token, metrics + JSON logs, audit file',
+    mode: 'token',
+    env: { MCP_LOG_FORMAT: 'json', MCP_AUDIT: 'file:{home}/audit.jsonl' },
+    jsonLogsOnly: true,
+  },
+  {
+    name: 'oauth + Redis, 1 replica, JSON logs, audit file',
+    mode: 'oauth',
+    replicas: 1,
+    env: { MCP_LOG_FORMAT: 'json', MCP_AUDIT: 'file:{home}/audit.jsonl' },
+    jsonLogsOnly: true,
+  },
   {
     name: 'oauth + Redis, 1 replica, JSON logs, audit off',
     mode: 'oauth',
@@ -482,15 +496,20 @@ const JSON_LOG_PAIRS = [
   { mode: 'token', text: 'token, metrics on (default)', json: 'token, metrics + JSON logs' },
   { mode: 'oauth', text: 'oauth + Redis, 1 replica', json: 'oauth + Redis, 1 replica, JSON logs' },
 ];
-// Issue #23's ratio: the oauth mode with JSON logs ÷ the token mode with JSON logs, with the
-// audit log the oauth mode writes by default and without it (the token mode writes none).
-const OAUTH_VS_TOKEN = {
-  token: 'token, metrics + JSON logs',
-  oauth: ['oauth + Redis, 1 replica, JSON logs', 'oauth + Redis, 1 replica, JSON logs, audit off'],
-};
+// Issue #23's ratio: the oauth mode with JSON logs ÷ the token mode with JSON logs. By default the
+// oauth mode writes an audit log (the Redis stream) and the token mode none; like for like, both
+// write one to a file, or the oauth mode none.
+const OAUTH_VS_TOKEN = [
+  { token: 'token, metrics + JSON logs', oauth: 'oauth + Redis, 1 replica, JSON logs' },
+  { token: 'token, metrics + JSON logs', oauth: 'oauth + Redis, 1 replica, JSON logs, audit off' },
+  {
+    token: 'token, metrics + JSON logs, audit file',
+    oauth: 'oauth + Redis, 1 replica, JSON logs, audit file',
+  },
+];
 const jsonLogSetups = new Set([
   ...JSON_LOG_PAIRS.flatMap((pair) => [pair.text, pair.json]),
-  ...OAUTH_VS_TOKEN.oauth,
+  ...OAUTH_VS_TOKEN.flatMap((pair) => [pair.token, pair.oauth]),
 ]);
 // --audit: the three setups that price the audit log.
 const AUDIT_OFF = 'oauth + Redis, 1 replica, audit off';
@@ -753,19 +772,17 @@ if (flags['json-logs']) {
   }
   jsonRows.push(
     '',
-    '| build | oauth setup | ÷ token + JSON logs (calls/s, paired by round, median) | server CPU per call ÷ token (paired) |',
-    '| --- | --- | ---: | ---: |',
+    '| build | oauth setup | token setup | oauth ÷ token (calls/s, paired by round, median) | server CPU per call, oauth ÷ token (paired) |',
+    '| --- | --- | --- | ---: | ---: |',
   );
   for (const label of labels) {
-    const token = label + OAUTH_VS_TOKEN.token;
-    if (samples[token] === undefined) continue;
-    for (const name of OAUTH_VS_TOKEN.oauth) {
-      const full = label + name;
-      if (samples[full] === undefined) continue;
-      const calls = median(samples[full].map((value, round) => value / samples[token][round]));
-      const cpu = median((cpuSamples[full] ?? []).map((value, round) => value / cpuSamples[token][round]));
+    for (const pair of OAUTH_VS_TOKEN) {
+      const [token, oauth] = [label + pair.token, label + pair.oauth];
+      if (samples[token] === undefined || samples[oauth] === undefined) continue;
+      const calls = median(samples[oauth].map((value, round) => value / samples[token][round]));
+      const cpu = median((cpuSamples[oauth] ?? []).map((value, round) => value / cpuSamples[token][round]));
       jsonRows.push(
-        `| ${label.replace(/: $/, '') || 'this checkout'} | ${name} | ${fmt(calls, 3)}× | ${fmt(cpu, 3)}× |`,
+        `| ${label.replace(/: $/, '') || 'this checkout'} | ${pair.oauth} | ${pair.token} | ${fmt(calls, 3)}× | ${fmt(cpu, 3)}× |`,
       );
     }
   }
