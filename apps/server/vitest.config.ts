@@ -8,5 +8,7 @@ export default defineProject({
     // Needs the network on its first run (npm installs the pinned tools): `pnpm test:interop`.
     exclude: ['test/interop.test.ts'],
     testTimeout: 60_000,
+    // Its hooks start bins and build whole registries, as slow as its tests on a loaded machine.
+    hookTimeout: 60_000,
   },
 });
