@@ -33,7 +33,18 @@ import {
 
 export { MCP_SCOPE } from './scopes.js';
 /** Redirect hosts accepted by default (besides loopback). */
-export const DEFAULT_REDIRECT_HOSTS: readonly string[] = ['claude.ai', 'claude.com', 'chatgpt.com'];
+/**
+ * The hosts of the HTTPS callbacks real clients register (docs/clients.md): Claude, ChatGPT,
+ * VS Code (stable and Insiders, beside its loopback one) and Cursor's web and agents callback.
+ */
+export const DEFAULT_REDIRECT_HOSTS: readonly string[] = [
+  'claude.ai',
+  'claude.com',
+  'chatgpt.com',
+  'vscode.dev',
+  'insiders.vscode.dev',
+  'www.cursor.com',
+];
 const PENDING_TTL_MS = 10 * 60_000;
 /** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
 const GRANTABLE_SCOPES = new Set([...MCP_SCOPES, 'offline_access', 'openid']);
@@ -270,6 +281,11 @@ export async function createAuthorizationServer(
         if (key !== 'redirect_uris' || !Array.isArray(value)) return;
         for (const uri of value) {
           if (typeof uri !== 'string' || !redirectUriAllowed(uri, redirectHosts)) {
+            // The operator sees which client was refused and what would allow it.
+            logger.warn('client registration refused: redirect URI not allowed', {
+              redirect_uri: String(uri).slice(0, 300),
+              allowed: 'HTTPS to a host of MCP_OAUTH_REDIRECT_HOSTS, or a loopback address',
+            });
             throw new (oidcErrors.InvalidRedirectUri as new (description: string) => Error)(
               `redirect URI ${String(uri)} is not allowed here (HTTPS to ${redirectHosts.join(', ')}, or a loopback address)`,
             );

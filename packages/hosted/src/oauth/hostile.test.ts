@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from '@x/mcp-core';
 import {
   decodeJwt,
   decodeProtectedHeader,
@@ -176,6 +177,70 @@ describe('discovery and registration', () => {
       });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toBe('invalid_redirect_uri');
+    }
+  });
+});
+
+describe('the redirect URIs real clients register (docs/clients.md)', () => {
+  it('accepts VS Code and Cursor as they register; refuses a private-use scheme and logs what would allow it', async () => {
+    const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message, fields) => {
+        warnings.push({ message, ...(fields ? { fields } : {}) });
+      },
+      error: () => undefined,
+      child: () => logger,
+    };
+    const own = await startHosted({ logger });
+    try {
+      const register = (body: Record<string, unknown>) =>
+        fetch(new URL('/register', own.origin), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token_endpoint_auth_method: 'none', ...body }),
+        });
+      // VS Code's dynamic registration, as its source sends it.
+      const vscode = await register({
+        client_name: 'Visual Studio Code',
+        application_type: 'native',
+        redirect_uris: [
+          'https://insiders.vscode.dev/redirect',
+          'https://vscode.dev/redirect',
+          'http://127.0.0.1/',
+          'http://127.0.0.1:33418/',
+        ],
+      });
+      expect(vscode.status).toBe(201);
+      // Cursor's web and agents callback, and its desktop loopback one.
+      const cursorWeb = await register({
+        redirect_uris: ['https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'],
+      });
+      expect(cursorWeb.status).toBe(201);
+      // ChatGPT's per-connector callback.
+      expect(
+        (await register({ redirect_uris: ['https://chatgpt.com/connector/oauth/c0ffee12'] })).status,
+      ).toBe(201);
+      expect(warnings).toEqual([]);
+      // Its private-use scheme is neither localhost nor HTTPS, as MCP asks of every redirect URI.
+      const cursorApp = await register({
+        application_type: 'native',
+        redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'],
+      });
+      expect(cursorApp.status).toBe(400);
+      expect(((await cursorApp.json()) as { error: string }).error).toBe('invalid_redirect_uri');
+      expect(warnings).toEqual([
+        {
+          message: 'client registration refused: redirect URI not allowed',
+          fields: {
+            redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback',
+            allowed: 'HTTPS to a host of MCP_OAUTH_REDIRECT_HOSTS, or a loopback address',
+          },
+        },
+      ]);
+    } finally {
+      await own.close();
     }
   });
 });
