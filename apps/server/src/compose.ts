@@ -47,6 +47,10 @@ function useOptions(id: ProviderId, options: CompositionOptions): ProviderEntry[
     ...(own.include ? { include: own.include } : {}),
     ...(own.exclude ? { exclude: own.exclude } : {}),
     readOnly: (own.readOnly ?? false) || (options.config?.readOnly ?? false),
+    // Over HTTP, a provider that is down (an upstream every replica shares, a service nobody set up)
+    // fails its own tools and is named in /readyz; the server stays ready while any provider is
+    // (decision 0027). Taking every replica out of rotation would stop the providers that work too.
+    readiness: 'reported',
   };
 }
 

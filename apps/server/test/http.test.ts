@@ -107,6 +107,40 @@ describe('over HTTP', () => {
     expect(forge?.checks[0]?.detail).toContain('forge-mcp login');
   });
 
+  it('stays ready while one provider works: the one that is down is named and only its tools fail', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'server-home-'));
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    // BBj RAG served by default with nothing at its URL (decision 0027): the replica stays in rotation.
+    const server = track(
+      await startHttpServer(['--providers', 'context-forge,bbj-rag'], {
+        HOME: home,
+        CONTEXT_FORGE_DATA_DIR: home,
+        BBJ_RAG_API_URL: nowhere,
+        MCP_HTTP_TOKEN: TOKEN,
+      }),
+    );
+    const response = await fetch(`${server.base}/readyz`);
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as {
+      status: string;
+      unavailable: string[];
+      providers: { id: string; ready: boolean; readiness: string }[];
+    };
+    expect(report.status).toBe('degraded');
+    expect(report.unavailable).toEqual(['bbj-rag']);
+    expect(report.providers.map((provider) => [provider.id, provider.ready])).toEqual([
+      ['context-forge', true],
+      ['bbj-rag', false],
+    ]);
+    const { client, close } = await connectHttp(server.url, { token: TOKEN });
+    try {
+      const listed = await client.callTool({ name: 'context_forge_project_list', arguments: {} });
+      expect(listed.isError).toBeFalsy();
+    } finally {
+      await close();
+    }
+  });
+
   it('is stateless: two replicas behind a round-robin proxy serve one client session together', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'server-replicas-'));
     const env = { CONTEXT_FORGE_DATA_DIR: dataDir };

@@ -94,7 +94,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** What `/readyz` reports: every provider added with `use`, in order. */
 export interface RegistryReadiness {
-  /** Every `required` provider is ready. */
+  /** Every `required` provider is ready, and at least one provider is (a server whose every provider is down serves nothing). */
   ready: boolean;
   /** The providers not ready now (with `ready` true, only `reported` ones: the server serves without their tools). */
   unavailable: string[];
@@ -405,7 +405,8 @@ export class ToolRegistry {
   /**
    * Runs every provider's readiness check at once, each bounded by `timeoutMs` (default 5 s).
    * A provider without a check is ready; a check that throws or times out is not. The server is
-   * ready when every provider added with `readiness: 'required'` (the default) is; a change of a
+   * ready when every provider added with `readiness: 'required'` (the default) is, and at least one
+   * provider is (all of them `reported` and all down: nothing can be served); a change of a
    * provider's readiness is logged once (a warning naming its failed checks, then its recovery).
    */
   async readiness({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<RegistryReadiness> {
@@ -436,7 +437,9 @@ export class ToolRegistry {
       );
     }
     return {
-      ready: providers.every((provider) => provider.ready || provider.readiness === 'reported'),
+      ready:
+        providers.every((provider) => provider.ready || provider.readiness === 'reported') &&
+        (providers.length === 0 || providers.some((provider) => provider.ready)),
       unavailable: providers.filter((provider) => !provider.ready).map((provider) => provider.id),
       providers,
     };

@@ -217,6 +217,14 @@ describe('serveHttp', () => {
       checkReadiness: async () => ({ ready: false, checks: [] }),
     });
     expect((await required.readiness()).ready).toBe(false);
+    // Every provider 'reported' and none ready: nothing can be served, so not ready either.
+    upstreamUp = false;
+    const allDown = new ToolRegistry({ logger: quiet })
+      .use(shared, { prefix: 'a_', readiness: 'reported' })
+      .use({ ...shared, id: 'other' }, { prefix: 'c_', readiness: 'reported' });
+    expect(await allDown.readiness()).toMatchObject({ ready: false, unavailable: ['shared', 'other'] });
+    upstreamUp = true;
+    expect(await allDown.readiness()).toMatchObject({ ready: true, unavailable: [] });
   });
 
   it('serves a real client: list and call', async () => {
