@@ -320,6 +320,9 @@ export async function createOAuthSetup(
       ...(env.MCP_OAUTH_REDIRECT_HOSTS
         ? { redirectHosts: hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_HOSTS) }
         : {}),
+      ...(env.MCP_OAUTH_REDIRECT_SCHEMES
+        ? { redirectSchemes: hosted.parseRedirectSchemes(hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_SCHEMES)) }
+        : {}),
       accessTokenTtl: hosted.secondsFromEnv('MCP_OAUTH_ACCESS_TTL', env.MCP_OAUTH_ACCESS_TTL, 3600),
       refreshTokenTtl: hosted.secondsFromEnv(
         'MCP_OAUTH_REFRESH_TTL',

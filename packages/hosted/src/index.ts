@@ -51,6 +51,7 @@ export {
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
 export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
+export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   type BasecampConnection,
   type BasecampCredentials,
