@@ -172,5 +172,5 @@ await runBin({
     },
   },
   createHttpAuth: async (context) =>
-    (await import('./hosted.js')).createOAuthSetup(context, await options(context)),
+    (await import('./hosted-sandbox.js')).createOAuthOrSandboxSetup(context, await options(context)),
 });
