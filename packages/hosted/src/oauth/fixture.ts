@@ -255,6 +255,25 @@ export async function signIn(
 }
 
 /**
+ * Links the fake Forge account at `/connect/forge` in the browser `user` signed in with (the
+ * device flow the fake approves), as a person does.
+ */
+export async function linkForge(user: Pick<SignedIn, 'browser'>, origin: string): Promise<void> {
+  const step = (page: BrowserPage, status: number, text: string) => {
+    if (page.status !== status || !page.body.includes(text)) {
+      throw new Error(
+        `linking Forge: expected ${status} "${text}", got ${page.status} ${page.body.slice(0, 300)}`,
+      );
+    }
+    return page;
+  };
+  const overview = step(await user.browser.open(new URL('/connect/forge', origin)), 200, '<form');
+  const code = await user.browser.submit(overview, {});
+  const pending = step(await user.browser.submit(code, {}), 200, 'not approved this sign-in yet');
+  step(await user.browser.submit(pending, {}), 200, 'Forge linked');
+}
+
+/**
  * A scope step-up as a real client does it: calling `tool` answers 403 insufficient_scope, so
  * the SDK's transport sends the client to `/authorize` with the wider scope; the user's browser
  * opens that, presses `decision` on the page it shows, and the transport redeems the code.

@@ -6,7 +6,7 @@ import { SANDBOX_PEOPLE } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
-import { approve, SERVER_BIN } from './fixture.js';
+import { approve, linkForge, SERVER_BIN } from './fixture.js';
 
 // `x-mcp-server --http --auth oauth --sandbox` (the built bin): the whole hosted server against
 // the shipped fakes of Launchpad and Basecamp, no Launchpad app, no secret, no store given. A
@@ -38,17 +38,9 @@ beforeAll(async () => {
   const port = await closedPort();
   server = await startHttpBin({
     command: process.execPath,
-    args: [
-      SERVER_BIN,
-      '--http',
-      '--port',
-      String(port),
-      '--auth',
-      'oauth',
-      '--sandbox',
-      '--providers',
-      'basecamp',
-    ],
+    // Every provider, as the documented command: Basecamp and Forge per user on their fakes, BBj
+    // RAG shared on its fake, Context Forge (the server's files) not served.
+    args: [SERVER_BIN, '--http', '--port', String(port), '--auth', 'oauth', '--sandbox'],
     env: environment(home),
   });
   origin = new URL(server.url).origin;
@@ -79,7 +71,7 @@ async function signInAs(personId: number) {
   expect(launchpad.body).toContain('Fake Launchpad');
   for (const { identity } of SANDBOX_PEOPLE) expect(launchpad.body).toContain(identity.email);
   const end = await browser.submit(launchpad, { person: String(personId) });
-  return { oauth, first, end };
+  return { oauth, first, end, browser };
 }
 
 describe('x-mcp-server --http --auth oauth --sandbox', () => {
@@ -92,6 +84,7 @@ describe('x-mcp-server --http --auth oauth --sandbox', () => {
     expect(stderr).toContain(`${origin}/mcp`);
     expect(stderr).toContain('MCP_SECRET: made for this run');
     expect(stderr).toContain('Store: memory');
+    expect(stderr, stderr).toContain('fake Forge');
     for (const { identity, allowed } of SANDBOX_PEOPLE) {
       const line = stderr.split('\n').find((text) => text.includes(identity.email)) ?? '';
       expect(line).toContain(allowed ? 'signs in' : 'refused');
@@ -99,7 +92,7 @@ describe('x-mcp-server --http --auth oauth --sandbox', () => {
   });
 
   it('a client signs in as a person of an allowed account and calls a tool on the fake Basecamp', async () => {
-    const { oauth, first, end } = await signInAs(VICTOR?.identity.id as number);
+    const { oauth, first, end, browser } = await signInAs(VICTOR?.identity.id as number);
     expect(end.url.href.startsWith(REDIRECT), `${end.status} ${end.url.href} ${end.body.slice(0, 300)}`).toBe(
       true,
     );
@@ -112,6 +105,15 @@ describe('x-mcp-server --http --auth oauth --sandbox', () => {
       const projects = await client.callTool({ name: 'basecamp_list_projects', arguments: {} });
       expect(projects.isError).toBeFalsy();
       expect(JSON.stringify(projects.content)).toContain('The Leto Laptop');
+      // Forge is served: linked at /connect/forge against the fake Forge, as the banner says.
+      await linkForge({ browser }, origin);
+      const tickets = await client.callTool({ name: 'forge_list_tickets', arguments: {} });
+      expect(tickets.isError, JSON.stringify(tickets.content)).toBeFalsy();
+      const rag = await client.callTool({
+        name: 'bbj_rag_search_bbj_knowledge',
+        arguments: { query: 'window button event', limit: 3 },
+      });
+      expect(rag.isError, JSON.stringify(rag.content)).toBeFalsy();
     } finally {
       await client.close();
     }
@@ -122,7 +124,9 @@ describe('x-mcp-server --http --auth oauth --sandbox', () => {
     expect(end.url.href.startsWith(REDIRECT)).toBe(true);
     expect(end.url.searchParams.get('error')).toBe('access_denied');
     expect(end.url.searchParams.get('error_description')).toContain('not admitted');
-    expect(server.stderr()).toContain('sign-in refused: no allowed Basecamp account');
+    // The operator's log names the accounts the refused login had (the values the allowlist would need).
+    const logged = await server.waitForStderr('sign-in refused: no allowed Basecamp account');
+    expect(logged).toContain('555555555');
   });
 
   it('refuses --sandbox with a real Launchpad app', async () => {
