@@ -351,12 +351,26 @@ describe('native clients: loopback on any port, private-use schemes only where l
     );
     const own = await startHosted({ redirectSchemes: ['cursor', 'com.example.app'] });
     try {
-      // A web client (no application_type) may not use one.
-      const web = await register(own.origin, { redirect_uris: cursorApp });
+      // A client with only such callbacks can be nothing but native: it is made one (Cursor's older builds).
+      const bare = await registered(own.origin, { redirect_uris: cursorApp });
+      expect(bare.application_type).toBe('native');
+      // A web client (an HTTPS callback beside it, no application_type) may not use one.
+      const web = await register(own.origin, {
+        redirect_uris: ['https://www.cursor.com/agents/mcp/oauth/callback', ...cursorApp],
+      });
       expect(web.status).toBe(400);
       expect(((await web.json()) as { error_description: string }).error_description).toContain(
         'native clients only',
       );
+      // A native one may (Cursor's newer three callbacks, sent as native).
+      await registered(own.origin, {
+        application_type: 'native',
+        redirect_uris: [
+          ...cursorApp,
+          'https://www.cursor.com/agents/mcp/oauth/callback',
+          'http://localhost:8787/callback',
+        ],
+      });
       // A scheme not listed stays refused.
       expect(
         (await register(own.origin, { application_type: 'native', redirect_uris: ['vscode://x/cb'] })).status,

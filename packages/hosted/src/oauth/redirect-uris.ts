@@ -87,8 +87,9 @@ export interface RedirectRefusal {
 
 /**
  * Checks a client's `redirect_uris` against the policy, and makes a client whose every
- * redirect URI is loopback `native` (RFC 8252 §7.3: any port then matches, as the MCP clients
- * with an ephemeral callback port need; oidc-provider relaxes the port for native clients only).
+ * redirect URI is loopback or a listed private-use scheme `native` (RFC 8252 §7.3: any loopback
+ * port then matches, as the MCP clients with an ephemeral callback port need; oidc-provider
+ * relaxes the port for native clients only, and admits other schemes for native clients only).
  * `metadata` is oidc-provider's client metadata, changed in place. Returns the first refusal.
  */
 export function checkClientRedirects(
@@ -98,7 +99,14 @@ export function checkClientRedirects(
   const uris = metadata.redirect_uris;
   if (!Array.isArray(uris)) return undefined;
   const schemes = policy.schemes ?? [];
-  const native = metadata.application_type === 'native';
+  // Only an app on the person's device can receive these: such a client is native, whatever
+  // application_type says (OIDC reads an omitted one as `web`, which no loopback client means).
+  const deviceOnly =
+    uris.length > 0 &&
+    uris.every(
+      (uri) => typeof uri === 'string' && (isLoopbackRedirect(uri) || privateUseAllowed(uri, schemes)),
+    );
+  const native = metadata.application_type === 'native' || deviceOnly;
   for (const uri of uris) {
     if (typeof uri !== 'string') return { uri: String(uri), description: 'a redirect URI must be a string' };
     if (redirectUriAllowed(uri, policy.hosts)) continue;
@@ -109,14 +117,12 @@ export function checkClientRedirects(
       uri,
       description: privateUse
         ? schemes.includes(scheme)
-          ? `redirect URI ${uri}: a private-use scheme is allowed for native clients only (application_type native)`
+          ? `redirect URI ${uri}: a private-use scheme is allowed for native clients only (application_type native, or only loopback and private-use redirect URIs)`
           : `redirect URI ${uri} is not allowed here: private-use schemes need MCP_OAUTH_REDIRECT_SCHEMES (MCP asks for HTTPS or loopback)`
         : `redirect URI ${uri} is not allowed here (HTTPS to ${policy.hosts.join(', ')}, or a loopback address)`,
     };
   }
-  if (uris.length > 0 && uris.every((uri) => typeof uri === 'string' && isLoopbackRedirect(uri))) {
-    metadata.application_type = 'native';
-  }
+  if (deviceOnly) metadata.application_type = 'native';
   return undefined;
 }
 
