@@ -51,7 +51,6 @@ export {
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
 export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
-export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   type BasecampConnection,
   type BasecampCredentials,
@@ -100,6 +99,7 @@ export {
   RateLimiter,
   type TrustProxy,
 } from './oauth/limits.js';
+export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   createResourceServer,
   type ResourceServer,

@@ -19,8 +19,8 @@ import { requestScope, withInteractionCookies } from './interaction-cookie.js';
 import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
 import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
 import { isNarrowedResource } from './narrowed-resource.js';
-import { checkClientRedirects, logRefusedRedirect, type RedirectPolicy } from './redirect-uris.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
+import { checkClientRedirects, logRefusedRedirect, type RedirectPolicy } from './redirect-uris.js';
 import {
   impliedRequestScopes,
   MCP_SCOPE,

@@ -16,9 +16,9 @@ import { loadSigningKeys } from '../signing-keys.js';
 import { OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import {
   ALICE,
-  BOB,
   ageConsumedRefreshToken,
   approve,
+  BOB,
   type Hosted,
   REDIRECT,
   type SignedIn,
