@@ -13,7 +13,7 @@ import { approve, linkForge, SERVER_BIN } from './fixture.js';
 // client signs in as a real one does: DCR, /authorize, our consent page, the fake Launchpad's
 // page where the person picks who they are, the token, tools/call.
 const REDIRECT = 'http://127.0.0.1:53682/callback';
-const [VICTOR, , OUTSIDER] = SANDBOX_PEOPLE;
+const [VICTOR, SHARON, OUTSIDER] = SANDBOX_PEOPLE;
 const environment = (home: string): Record<string, string | undefined> => ({
   HOME: home,
   XDG_CONFIG_HOME: home,
@@ -50,8 +50,8 @@ afterAll(async () => {
 });
 
 /** DCR, /authorize, consent, the fake Launchpad's page, the pick: where the browser ends. */
-async function signInAs(personId: number) {
-  const oauth = new TestOAuthClient(REDIRECT, 'none', 'Sandbox test');
+async function signInAs(personId: number, authMethod: 'none' | 'client_secret_post' = 'none') {
+  const oauth = new TestOAuthClient(REDIRECT, authMethod, 'Sandbox test');
   // A native client: registers its loopback callback without a port, listens on one of its own.
   oauth.registeredRedirectUris = ['http://127.0.0.1/callback'];
   const browser = new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
@@ -114,6 +114,20 @@ describe('x-mcp-server --http --auth oauth --sandbox', () => {
         arguments: { query: 'window button event', limit: 3 },
       });
       expect(rag.isError, JSON.stringify(rag.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a confidential client (client_secret_post, as Claude registers) signs in as the other person', async () => {
+    const { oauth, first, end } = await signInAs(SHARON?.identity.id as number, 'client_secret_post');
+    await first.finishAuth(end.url.searchParams);
+    expect((oauth.clientInformation() as { client_secret?: string }).client_secret).toBeTruthy();
+    const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth }));
+    try {
+      const who = await client.callTool({ name: 'hosted_whoami', arguments: {} });
+      expect(JSON.stringify(who.structuredContent ?? who.content)).toContain('sharon@honchodesign.com');
     } finally {
       await client.close();
     }
