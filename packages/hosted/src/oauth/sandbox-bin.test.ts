@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { SANDBOX_PEOPLE } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
@@ -30,6 +32,9 @@ const environment = (home: string): Record<string, string | undefined> => ({
   BASECAMP_CONTACT: undefined,
 });
 
+/** The command "Try it offline" in docs/deployment.md shows, as this test runs it (with a free port). */
+const DOCUMENTED = ['--http', '--auth', 'oauth', '--sandbox'];
+
 let server: RunningProcess & { url: string };
 let origin: string;
 let home: string;
@@ -40,7 +45,7 @@ beforeAll(async () => {
     command: process.execPath,
     // Every provider, as the documented command: Basecamp and Forge per user on their fakes, BBj
     // RAG shared on its fake, Context Forge (the server's files) not served.
-    args: [SERVER_BIN, '--http', '--port', String(port), '--auth', 'oauth', '--sandbox'],
+    args: [SERVER_BIN, ...DOCUMENTED, '--port', String(port)],
     env: environment(home),
   });
   origin = new URL(server.url).origin;
@@ -75,6 +80,17 @@ async function signInAs(personId: number, authMethod: 'none' | 'client_secret_po
 }
 
 describe('x-mcp-server --http --auth oauth --sandbox', () => {
+  it('is the command docs/deployment.md starts with', () => {
+    const page = readFileSync(
+      fileURLToPath(new URL('../../../../docs/deployment.md', import.meta.url)),
+      'utf8',
+    );
+    const offline = page.slice(page.indexOf('## Try it offline'), page.indexOf('## One server'));
+    expect(offline).toContain(`pnpm -s x-mcp-server ${DOCUMENTED.join(' ')}`);
+    // The page's first section.
+    expect(/^## (.*)$/m.exec(page)?.[1]).toBe('Try it offline (`--sandbox`)');
+  });
+
   it('says it is a sandbox: the banner names who can sign in, /healthz says sandbox', async () => {
     const health = (await (await fetch(new URL('/healthz', origin))).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ status: 'ok', sandbox: true });
