@@ -65,7 +65,7 @@ await runBin({
       type: 'string',
       value: '<mode>',
       description:
-        'HTTP auth: none, token (MCP_HTTP_TOKEN) or oauth (multi-user Basecamp sign-in, Node 22.12+)',
+        'HTTP auth: none, token (MCP_HTTP_TOKEN) or oauth (multi-user Basecamp sign-in, Node 22.12+; with --sandbox against local fakes, no account needed)',
     },
     'public-url': {
       type: 'string',
@@ -102,6 +102,11 @@ await runBin({
     {
       name: 'MCP_OAUTH_REDIRECT_HOSTS, MCP_OAUTH_ACCESS_TTL, MCP_OAUTH_REFRESH_TTL, MCP_OAUTH_CLIENT_TTL',
       description: 'client redirect hosts; token and unused-client lifetimes in seconds',
+    },
+    {
+      name: 'MCP_OAUTH_REDIRECT_SCHEMES',
+      description:
+        'with --auth oauth: private-use URI schemes native clients may register (e.g. cursor); default none',
     },
     {
       name: 'MCP_POLICY',
@@ -172,5 +177,5 @@ await runBin({
     },
   },
   createHttpAuth: async (context) =>
-    (await import('./hosted.js')).createOAuthSetup(context, await options(context)),
+    (await import('./hosted-sandbox.js')).createOAuthOrSandboxSetup(context, await options(context)),
 });

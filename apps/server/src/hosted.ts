@@ -196,6 +196,8 @@ export async function createOAuthSetup(
   context: HttpAuthContext,
   composition: CompositionOptions,
   env: NodeJS.ProcessEnv = process.env,
+  /** The shared providers' entries, when not the configured ones (`--sandbox`: their fakes). */
+  sharedEntries?: (ids: ProviderId[]) => Promise<ProviderEntry[]>,
 ): Promise<HttpAuthSetup | undefined> {
   if (authMode(context.flags.auth, env) !== 'oauth') {
     // Who is calling is known only with --auth oauth: a policy set anywhere else would not apply.
@@ -237,7 +239,11 @@ export async function createOAuthSetup(
   // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
   // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
   const shared: ProviderEntry[] = (
-    sharedIds.length > 0 ? await compose({ ...composition, only: sharedIds }) : []
+    sharedEntries
+      ? await sharedEntries(sharedIds)
+      : sharedIds.length > 0
+        ? await compose({ ...composition, only: sharedIds })
+        : []
   ).map((entry) => ({ ...entry, use: { ...entry.use, readiness: 'reported' as const } }));
   const cache = new UserRegistryCache();
   // Who may use which tools (MCP_POLICY) and how often (MCP_RATE_LIMIT), checked at start against
@@ -319,6 +325,9 @@ export async function createOAuthSetup(
       registration: onOff('MCP_OAUTH_DCR', env.MCP_OAUTH_DCR, true),
       ...(env.MCP_OAUTH_REDIRECT_HOSTS
         ? { redirectHosts: hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_HOSTS) }
+        : {}),
+      ...(env.MCP_OAUTH_REDIRECT_SCHEMES
+        ? { redirectSchemes: hosted.parseRedirectSchemes(hosted.listFromEnv(env.MCP_OAUTH_REDIRECT_SCHEMES)) }
         : {}),
       accessTokenTtl: hosted.secondsFromEnv('MCP_OAUTH_ACCESS_TTL', env.MCP_OAUTH_ACCESS_TTL, 3600),
       refreshTokenTtl: hosted.secondsFromEnv(

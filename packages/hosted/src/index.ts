@@ -99,6 +99,7 @@ export {
   RateLimiter,
   type TrustProxy,
 } from './oauth/limits.js';
+export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   createResourceServer,
   type ResourceServer,

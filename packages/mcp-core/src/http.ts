@@ -113,6 +113,8 @@ export interface ServeHttpOptions {
   requestLog?: boolean;
   /** More gauges for `/metrics`, read at each scrape. Names must be unique `snake_case`. */
   gauges?: readonly MetricGauge[];
+  /** Fields `/healthz` adds to its answer (e.g. `{ sandbox: true }` on a server against fakes). */
+  health?: Readonly<Record<string, unknown>>;
   /** The key that hashes user ids in logs. Default: `MCP_LOG_USER_KEY`, else random per process. */
   userHashKey?: string | Uint8Array;
 }
@@ -355,7 +357,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     }
     if (url.pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
       const tools = auth?.toolCount ? await auth.toolCount() : toolCount;
-      sendJson(res, 200, { status: 'ok', name: options.name, version: options.version, tools });
+      sendJson(res, 200, {
+        status: 'ok',
+        name: options.name,
+        version: options.version,
+        tools,
+        ...options.health,
+      });
       return;
     }
     if (url.pathname === '/readyz' && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -65,12 +65,18 @@ export interface HttpAuthSetup {
   provider?: ProviderSource;
   /** Gauges of this mode for `/metrics`, e.g. how many users' registries are held. */
   gauges?: readonly MetricGauge[];
+  /** Fields `/healthz` adds to its answer, e.g. `{ sandbox: true }`. */
+  health?: Readonly<Record<string, unknown>>;
 }
 
 /** What `createHttpAuth` receives. */
 export interface HttpAuthContext extends BinContext {
   /** Builds a registry the way the bin builds its own (`--include`, `--exclude`, `--read-only` applied), e.g. one per user. */
   compose(source: ProviderSource): ToolRegistry;
+  /** `--sandbox`: the strategy runs against local fakes of its upstreams (the bin's sandbox is not started). */
+  sandbox?: boolean;
+  /** The port the server will listen on (`--port`, else `PORT`, else 3000; 0: any free one). */
+  port?: number;
 }
 
 export interface EnvironmentVariable {
@@ -238,7 +244,8 @@ export async function runBin(options: RunBinOptions): Promise<void> {
           isProviderList(source) ? source : [{ provider: source }],
           flags,
         );
-      const setup = await options.createHttpAuth?.({ ...context, compose });
+      const port = flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000);
+      const setup = await options.createHttpAuth?.({ ...context, compose, sandbox: flags.sandbox, port });
       if (setup && flags.toolsets) {
         throw new ConfigError(
           '--toolsets narrows a server for one user; with an auth mode give people narrowed connector URLs (/mcp/x/<toolsets>) instead.',
@@ -259,7 +266,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         registry,
         surface: await servedSurface(),
         ...(flags.confirm ? {} : { confirm: false }),
-        port: flags.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 3000),
+        port,
         host,
         ...(token ? { token } : {}),
         ...(setup ? { auth: setup.auth } : {}),
@@ -269,6 +276,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         metrics: metricsOption(host),
         timeouts: httpTimeouts(process.env),
         ...(setup?.gauges ? { gauges: setup.gauges } : {}),
+        ...(setup?.health ? { health: setup.health } : {}),
         logger,
       });
       logger.info(

@@ -148,3 +148,45 @@ describe('fake Launchpad', () => {
     expect(order).toEqual(['identity', 'token']);
   });
 });
+
+describe('the sign-in page (people)', () => {
+  it('asks who signs in, and issues the code for the person picked, with the request it carried', async () => {
+    const server = await start({ launchpad: { people: [ALICE, BOB] } });
+    const authorize = new URL('/authorization/new', server.launchpadUrl);
+    authorize.search = new URLSearchParams({
+      type: 'web_server',
+      client_id: server.client.id,
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      state: 'a"<b>&c',
+    }).toString();
+    const page = await fetch(authorize, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('alice@example.com');
+    expect(html).toContain('bob@example.com');
+    // The state is carried escaped, never as markup.
+    expect(html).toContain('value="a&#34;&#60;b&#62;&amp;c"');
+    expect(html).not.toContain('<b>');
+    const pick = (person: string) =>
+      fetch(new URL('/authorization/new', server.launchpadUrl), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), person }),
+      });
+    expect((await pick('999')).status).toBe(400);
+    const picked = await pick(String(BOB.id));
+    expect(picked.status).toBe(302);
+    const back = new URL(picked.headers.get('location') ?? '');
+    expect(back.origin + back.pathname).toBe('http://127.0.0.1:9/callback');
+    expect(back.searchParams.get('state')).toBe('a"<b>&c');
+    const tokens = (await (
+      await token(server, {
+        type: 'web_server',
+        code: back.searchParams.get('code') ?? '',
+        redirect_uri: 'http://127.0.0.1:9/callback',
+      })
+    ).json()) as { access_token: string };
+    expect(server.identityOf(tokens.access_token)).toEqual(BOB);
+  });
+});

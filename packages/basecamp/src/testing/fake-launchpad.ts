@@ -38,6 +38,12 @@ export interface FakeLaunchpadOptions {
   latency?: FakeLaunchpadLatency;
   /** The clock (default `Date.now`), for the ban window. */
   now?: () => number;
+  /**
+   * The people of the sign-in page: a browser without a Launchpad session (and no `signInAs`)
+   * is shown a page to pick one of them, as a person signs in at the real Launchpad (the
+   * hosted `--sandbox`). Without it the fake approves at once.
+   */
+  people?: readonly FakeIdentity[];
 }
 
 export interface FakeLaunchpadLatency {
@@ -176,6 +182,21 @@ export class FakeLaunchpad {
       this.#authorize(request, reply, response);
       return;
     }
+    // The sign-in page's form: the person picked, and the authorization request it carries.
+    if (request.method === 'POST' && url.pathname === '/authorization/new' && this.#options.people) {
+      const form = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+        string,
+        string
+      >;
+      const identity = this.#options.people.find((person) => String(person.id) === form.person);
+      if (!identity) {
+        reply(400, 'Pick a person to sign in as.', { 'content-type': 'text/plain' });
+        return;
+      }
+      const { person: _person, ...query } = form;
+      this.#authorize(request, reply, response, { identity, query });
+      return;
+    }
     if (request.method === 'POST' && url.pathname === '/authorization/token') {
       await this.#delay('token');
       this.#token(request, reply);
@@ -189,8 +210,13 @@ export class FakeLaunchpad {
     reply(404, { error: 'not_found' });
   }
 
-  #authorize(request: LaunchpadRequest, reply: Reply, response: ServerResponse): void {
-    const query = request.query;
+  #authorize(
+    request: LaunchpadRequest,
+    reply: Reply,
+    response: ServerResponse,
+    picked?: { identity: FakeIdentity; query: Record<string, string> },
+  ): void {
+    const query = picked?.query ?? request.query;
     const type = query.response_type ?? (query.type === 'web_server' ? 'code' : undefined);
     const redirectUri = query.redirect_uri;
     if (type !== 'code' || query.client_id !== this.#client.id || !redirectUri) {
@@ -201,8 +227,18 @@ export class FakeLaunchpad {
     }
     // The browser's own Launchpad session decides who signs in; else the fake-wide choice.
     const session = readCookie(request.headers.cookie, LAUNCHPAD_SESSION_COOKIE);
-    const identity = (session ? this.#sessions.get(session) : undefined) ?? this.#signingIn;
-    // The user approves at once (the fake has no sign-in page).
+    const identity =
+      picked?.identity ?? (session ? this.#sessions.get(session) : undefined) ?? this.#signingIn;
+    if (!identity && this.#options.people) {
+      request.status = 200;
+      response.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      });
+      response.end(signInPage(query, this.#options.people));
+      return;
+    }
+    // The user approves at once (or picked themselves on the sign-in page).
     const code = randomBytes(8).toString('hex');
     this.#codes.set(code, { redirectUri, ...(identity ? { identity } : {}) });
     const target = new URL(redirectUri);
@@ -362,6 +398,23 @@ export class FakeLaunchpad {
     const ms = this.#latency[endpoint] ?? 0;
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
   }
+}
+
+const html = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => (char === '&' ? '&amp;' : `&#${char.charCodeAt(0)};`));
+
+/** The fake Launchpad's sign-in page: one button per person, the request in hidden fields. */
+function signInPage(query: Record<string, string>, people: readonly FakeIdentity[]): string {
+  const hidden = Object.entries(query)
+    .map(([name, value]) => `<input type="hidden" name="${html(name)}" value="${html(value)}">`)
+    .join('');
+  const buttons = people
+    .map((person) => {
+      const accounts = (person.accounts ?? []).map((account) => `${account.name} (${account.id})`).join(', ');
+      return `<li><button type="submit" name="person" value="${person.id}">${html(`${person.firstName} ${person.lastName}`)}</button> ${html(person.email)}${accounts ? ` · ${html(accounts)}` : ''}</li>`;
+    })
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in (fake Launchpad)</title><style>body{font:16px system-ui;margin:2em auto;max-width:40em}li{margin:.5em 0}</style></head><body><h1>Fake Launchpad: sign in as…</h1><p>This is the sandbox's local fake of Basecamp's sign-in (nothing leaves this machine). Pick a person:</p><form method="post" action="/authorization/new">${hidden}<ul>${buttons}</ul></form></body></html>`;
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {

@@ -31,4 +31,10 @@ export {
   RICH_MESSAGE_HTML,
   SECOND_ACCOUNT_ID,
 } from './fixtures.js';
-export { createSandbox } from './sandbox.js';
+export {
+  createHostedSandbox,
+  createSandbox,
+  type HostedSandbox,
+  SANDBOX_PEOPLE,
+  type SandboxPerson,
+} from './sandbox.js';

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { ToolProvider } from '@x/mcp-core';
 import type { SandboxHandle } from '@x/mcp-core/node';
 import { createBasecampProvider } from '../index.js';
-import { startFakeBasecamp } from './fake-basecamp.js';
+import { type FakeIdentity, startFakeBasecamp } from './fake-basecamp.js';
+import { ACCOUNT_ID } from './fixtures.js';
 
 /**
  * `basecamp-mcp --sandbox`: the Basecamp tools on a fresh fake Basecamp in this process. The fake
@@ -27,6 +29,82 @@ export async function createSandbox(
       ...(options.projects === undefined ? {} : { projects: options.projects }),
     }),
     description: `fake Basecamp at ${fake.url}/${fake.accountId} (nothing leaves this machine)`,
+    close: fake.close,
+  };
+}
+
+/** A person of the hosted sandbox: who they are, and whether the sandbox's allowlist admits them. */
+export interface SandboxPerson {
+  identity: FakeIdentity;
+  /** Their account is on the sandbox's allowlist (`allowedAccounts`). */
+  allowed: boolean;
+}
+
+/** The hosted sandbox's people: two of Honcho Design (allowed), one of another account (refused). */
+export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
+  {
+    identity: {
+      id: 1049715913,
+      firstName: 'Victor',
+      lastName: 'Cooper',
+      email: 'victor@honchodesign.com',
+      accounts: [{ id: Number(ACCOUNT_ID), name: 'Honcho Design' }],
+    },
+    allowed: true,
+  },
+  {
+    identity: {
+      id: 1049715930,
+      firstName: 'Sharon',
+      lastName: 'Bradford',
+      email: 'sharon@honchodesign.com',
+      accounts: [{ id: Number(ACCOUNT_ID), name: 'Honcho Design' }],
+    },
+    allowed: true,
+  },
+  {
+    identity: {
+      id: 1049716001,
+      firstName: 'Oscar',
+      lastName: 'Outsider',
+      email: 'oscar@elsewhere.example',
+      accounts: [{ id: 555555555, name: 'Elsewhere Inc' }],
+    },
+    allowed: false,
+  },
+];
+
+export interface HostedSandbox {
+  /** The fake Basecamp API (`BASECAMP_API_URL`). */
+  apiUrl: string;
+  /** The fake Launchpad (`BASECAMP_LAUNCHPAD_URL`) and the app it accepts, generated for this run. */
+  launchpad: { url: string; clientId: string; clientSecret: string };
+  /** The accounts people must belong to (`BASECAMP_ALLOWED_ACCOUNTS`). */
+  allowedAccounts: readonly string[];
+  people: readonly SandboxPerson[];
+  close(): Promise<void>;
+}
+
+/**
+ * `x-mcp-server --http --auth oauth --sandbox`: a fake Basecamp and Launchpad on 127.0.0.1 for
+ * the whole hosted server. Its Launchpad shows a sign-in page to pick one of {@link SANDBOX_PEOPLE};
+ * every one sees the fake's data (Honcho Design); the allowlist admits Honcho Design only.
+ */
+export async function createHostedSandbox(): Promise<HostedSandbox> {
+  const client = {
+    id: `sandbox-${randomBytes(6).toString('hex')}`,
+    secret: randomBytes(24).toString('base64url'),
+  };
+  const fake = await startFakeBasecamp({
+    client,
+    rateLimit: { requests: 50, windowMs: 10_000 },
+    launchpad: { people: SANDBOX_PEOPLE.map((person) => person.identity) },
+  });
+  return {
+    apiUrl: fake.url,
+    launchpad: { url: fake.launchpadUrl, clientId: client.id, clientSecret: client.secret },
+    allowedAccounts: [ACCOUNT_ID],
+    people: SANDBOX_PEOPLE,
     close: fake.close,
   };
 }

@@ -20,6 +20,7 @@ import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.
 import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
 import { isNarrowedResource } from './narrowed-resource.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
+import { checkClientRedirects, logRefusedRedirect, type RedirectPolicy } from './redirect-uris.js';
 import {
   impliedRequestScopes,
   MCP_SCOPE,
@@ -31,6 +32,7 @@ import {
   READ_WRITE_SCOPES,
 } from './scopes.js';
 
+export { redirectUriAllowed } from './redirect-uris.js';
 export { MCP_SCOPE } from './scopes.js';
 /** Redirect hosts accepted by default (besides loopback). */
 /**
@@ -76,6 +78,8 @@ export interface AuthorizationServerOptions {
   registration?: boolean;
   /** Hosts (exact) a client's redirect URI may point at over HTTPS; loopback over HTTP is always allowed. */
   redirectHosts?: readonly string[];
+  /** Private-use URI schemes (`cursor`, `com.example.app`) native clients may register. Default none. */
+  redirectSchemes?: readonly string[];
   /** Access token lifetime in seconds. Default 3600. */
   accessTokenTtl?: number;
   /** Refresh token (and grant) lifetime in seconds. Default 30 days. */
@@ -192,23 +196,6 @@ export interface AuthorizationServer {
   sessionUser(req: IncomingMessage, res: ServerResponse): Promise<string | undefined>;
 }
 
-/** Whether a redirect URI passes the host policy: HTTPS to a listed host, or HTTP(S) to loopback. */
-export function redirectUriAllowed(uri: string, hosts: readonly string[]): boolean {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return false;
-  }
-  if (url.hash || url.username || url.password) return false;
-  // Exact matching compares strings, but browsers and other parsers read the URL as WHATWG
-  // does: refuse a URI whose serialisation differs (`https://claude.ai\@evil.example/`, a tab,
-  // an uppercase host, a default port), except the `/` WHATWG adds to an empty path.
-  if (url.href !== uri && !(url.pathname === '/' && !url.search && url.href === `${uri}/`)) return false;
-  if (isLoopbackHost(url.hostname)) return url.protocol === 'http:' || url.protocol === 'https:';
-  return url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase());
-}
-
 /**
  * The OAuth 2.1 authorization server at the public origin's root, on oidc-provider: discovery
  * (RFC 8414 and OIDC), `/authorize`, `/token`, `/register` (RFC 7591/7592), `/revoke`, `/jwks`;
@@ -225,6 +212,7 @@ export async function createAuthorizationServer(
   const logger = options.logger ?? createLogger('hosted-auth');
   const secure = new URL(issuer).protocol === 'https:';
   const redirectHosts = (options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS).map((host) => host.toLowerCase());
+  const redirectPolicy: RedirectPolicy = { hosts: redirectHosts, schemes: options.redirectSchemes ?? [] };
   const accessTokenTtl = options.accessTokenTtl ?? 3600;
   const refreshTokenTtl = options.refreshTokenTtl ?? 30 * 24 * 3600;
   for (const [name, value] of [
@@ -277,19 +265,20 @@ export async function createAuthorizationServer(
     },
     extraClientMetadata: {
       properties: ['redirect_uris'],
-      validator(_ctx: unknown, key: string, value: unknown) {
-        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
-        for (const uri of value) {
-          if (typeof uri !== 'string' || !redirectUriAllowed(uri, redirectHosts)) {
-            // The operator sees which client was refused and what would allow it.
-            logger.warn('client registration refused: redirect URI not allowed', {
-              redirect_uri: String(uri).slice(0, 300),
-              allowed: 'HTTPS to a host of MCP_OAUTH_REDIRECT_HOSTS, or a loopback address',
-            });
-            throw new (oidcErrors.InvalidRedirectUri as new (description: string) => Error)(
-              `redirect URI ${String(uri)} is not allowed here (HTTPS to ${redirectHosts.join(', ')}, or a loopback address)`,
-            );
-          }
+      // Registration (and every load of a stored or CIMD client): the redirect policy, and
+      // loopback-only clients made native so that any port matches (redirect-uris.ts).
+      validator(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>) {
+        if (key !== 'redirect_uris') return;
+        const refusal = checkClientRedirects(metadata, redirectPolicy);
+        if (refusal) {
+          // The operator sees which client was refused and what would allow it.
+          logRefusedRedirect(logger, refusal);
+          const error = new (
+            oidcErrors.InvalidRedirectUri as new () => Error & { error_description: string }
+          )();
+          // Its fixed description speaks of matching; the client is told what is refused and why.
+          error.error_description = refusal.description;
+          throw error;
         }
       },
     },
@@ -343,8 +332,14 @@ export async function createAuthorizationServer(
               ack: 'draft-02',
               allowFetch: async (_ctx: unknown, clientId: string) =>
                 cimdFetchAllowed(clientId, (options.cimd as { hosts: readonly string[] }).hosts),
-              allowClient: async (_ctx: unknown, client: { redirectUris: string[] }) =>
-                client.redirectUris.every((uri) => redirectUriAllowed(uri, redirectHosts)),
+              allowClient: async (
+                _ctx: unknown,
+                client: { redirectUris: string[]; applicationType: string },
+              ) =>
+                checkClientRedirects(
+                  { redirect_uris: [...client.redirectUris], application_type: client.applicationType },
+                  redirectPolicy,
+                ) === undefined,
               cacheDuration: { min: 300, max: 86_400 },
             },
           }

@@ -218,10 +218,13 @@ export async function signIn(
     identityVia?: 'global' | 'browser';
     /** The consent page's button: `approve` (everything asked for, the default) or `read` (read only). */
     decision?: 'approve' | 'read';
+    /** The client's redirect URI (default {@link REDIRECT}); `oauth` must use it. */
+    redirect?: string;
   } = {},
 ): Promise<SignedIn> {
-  const oauth = options.oauth ?? new TestOAuthClient(REDIRECT, options.authMethod ?? 'none');
-  const browser = options.browser ?? new OAuthBrowser({ stopAt: (url) => url.href.startsWith(REDIRECT) });
+  const target = options.redirect ?? REDIRECT;
+  const oauth = options.oauth ?? new TestOAuthClient(target, options.authMethod ?? 'none');
+  const browser = options.browser ?? new OAuthBrowser({ stopAt: (url) => url.href.startsWith(target) });
   const first = new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth });
   const probe = new Client({ name: 'hosted-test', version: '1.0.0' });
   await probe.connect(first).then(
@@ -240,7 +243,7 @@ export async function signIn(
     env.fake.signInAs(identity);
   }
   const redirect = await approve(browser, await browser.open(oauth.authorizationUrl), options.decision);
-  if (!redirect.url.href.startsWith(REDIRECT)) {
+  if (!redirect.url.href.startsWith(target)) {
     throw new Error(
       `sign-in did not reach the client: ${redirect.status} ${redirect.url.href} ${redirect.body.slice(0, 300)}`,
     );
@@ -249,6 +252,25 @@ export async function signIn(
   const client = new Client({ name: 'hosted-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(env.url), { authProvider: oauth }));
   return { client, oauth, browser, close: () => client.close() };
+}
+
+/**
+ * Links the fake Forge account at `/connect/forge` in the browser `user` signed in with (the
+ * device flow the fake approves), as a person does.
+ */
+export async function linkForge(user: Pick<SignedIn, 'browser'>, origin: string): Promise<void> {
+  const step = (page: BrowserPage, status: number, text: string) => {
+    if (page.status !== status || !page.body.includes(text)) {
+      throw new Error(
+        `linking Forge: expected ${status} "${text}", got ${page.status} ${page.body.slice(0, 300)}`,
+      );
+    }
+    return page;
+  };
+  const overview = step(await user.browser.open(new URL('/connect/forge', origin)), 200, '<form');
+  const code = await user.browser.submit(overview, {});
+  const pending = step(await user.browser.submit(code, {}), 200, 'not approved this sign-in yet');
+  step(await user.browser.submit(pending, {}), 200, 'Forge linked');
 }
 
 /**

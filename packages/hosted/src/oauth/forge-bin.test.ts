@@ -7,7 +7,7 @@ import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, startHttpBin, startProcess } from '@x/mcp-core/testing';
 import { type FakeForge, startFakeForge } from '@x/mcp-forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, oauthBinEnv, type SignedIn, signIn } from './fixture.js';
+import { ALICE, BOB, linkForge, oauthBinEnv, signIn } from './fixture.js';
 
 // The composed server (apps/server, built) in `--auth oauth` mode with Forge: each user links
 // their own Forge account at /connect/forge in the browser they signed in with; a user without a
@@ -47,17 +47,6 @@ function startServer(port: number, store: string, extra: string[] = []) {
 
 const body = (result: unknown) =>
   JSON.parse(((result as { content: Array<{ text: string }> }).content[0] as { text: string }).text);
-
-async function linkForge(user: SignedIn, origin: string): Promise<void> {
-  const overview = await user.browser.open(new URL('/connect/forge', origin));
-  expect(overview.status).toBe(200);
-  const code = await user.browser.submit(overview, {});
-  const pending = await user.browser.submit(code, {});
-  expect(pending.body).toContain('not approved this sign-in yet');
-  const linked = await user.browser.submit(pending, {});
-  expect(linked.status).toBe(200);
-  expect(linked.body).toContain('Forge linked');
-}
 
 describe('x-mcp-server --auth oauth with Forge', () => {
   it('serves each user their own Forge link, AUTH_REQUIRED without one, and users revoke removes it', async () => {

@@ -51,6 +51,8 @@ export interface HostedAuthOptions {
   registration?: boolean;
   /** Redirect URI hosts for clients (`MCP_OAUTH_REDIRECT_HOSTS`); loopback is always allowed. */
   redirectHosts?: readonly string[];
+  /** Private-use schemes native clients may register (`MCP_OAUTH_REDIRECT_SCHEMES`). Default none. */
+  redirectSchemes?: readonly string[];
   /** `MCP_OAUTH_ACCESS_TTL` in seconds. Default 3600. */
   accessTokenTtl?: number;
   /** `MCP_OAUTH_REFRESH_TTL` in seconds. Default 30 days. */
@@ -185,6 +187,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     ...(options.signInRefusal ? { signInRefusal: options.signInRefusal } : {}),
     ...(options.registration === undefined ? {} : { registration: options.registration }),
     redirectHosts: options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS,
+    ...(options.redirectSchemes ? { redirectSchemes: options.redirectSchemes } : {}),
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.refreshTokenTtl === undefined ? {} : { refreshTokenTtl: options.refreshTokenTtl }),
     ...(options.serverName === undefined ? {} : { serverName: options.serverName }),

@@ -13,17 +13,19 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from '../errors.js';
 import { oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
-import { OAuthBrowser } from '../testing/oauth-browser.js';
+import { OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import {
   ALICE,
   ageConsumedRefreshToken,
   approve,
+  BOB,
   type Hosted,
   REDIRECT,
   type SignedIn,
   signIn,
   startHosted,
 } from './fixture.js';
+import { parseRedirectSchemes } from './redirect-uris.js';
 
 let env: Hosted;
 let alice: SignedIn;
@@ -235,13 +237,172 @@ describe('the redirect URIs real clients register (docs/clients.md)', () => {
           message: 'client registration refused: redirect URI not allowed',
           fields: {
             redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback',
-            allowed: 'HTTPS to a host of MCP_OAUTH_REDIRECT_HOSTS, or a loopback address',
+            allowed:
+              'HTTPS to a host of MCP_OAUTH_REDIRECT_HOSTS, a loopback address, or (native clients) a scheme of MCP_OAUTH_REDIRECT_SCHEMES',
           },
         },
       ]);
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('native clients: loopback on any port, private-use schemes only where listed (decision 0026)', () => {
+  const register = (origin: string, body: Record<string, unknown>) =>
+    fetch(new URL('/register', origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_endpoint_auth_method: 'none', ...body }),
+    });
+  const registered = async (origin: string, body: Record<string, unknown>) => {
+    const response = await register(origin, body);
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    return (await response.json()) as { client_id: string; application_type: string };
+  };
+  /**
+   * Where `/authorize` with this redirect URI goes: `consent` (on to our interaction, the URI
+   * matched) or `refused` (oidc-provider's error page: it never redirects to an unmatched URI).
+   */
+  const authorize = async (origin: string, clientId: string, redirectUri: string) => {
+    const url = new URL('/authorize', origin);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(randomBytes(32)).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: `${origin}/mcp`,
+      scope: 'mcp',
+    }).toString();
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = response.headers.get('location') ?? '';
+    const body = await response.text();
+    if (response.status === 303 && new URL(location, origin).pathname.startsWith('/interaction/')) {
+      return 'consent';
+    }
+    expect(location, `${redirectUri} must not be redirected to`).toBe('');
+    expect(response.status).toBe(400);
+    expect(body).toContain('redirect_uri');
+    return 'refused';
+  };
+
+  it('a client registering only http://127.0.0.1/callback (Claude Code, Goose) is native and signs in on any port of that URI, nowhere else', async () => {
+    const client = await registered(env.origin, {
+      client_name: 'Claude Code',
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
+    expect(client.application_type).toBe('native');
+    expect(await authorize(env.origin, client.client_id, 'http://127.0.0.1:53682/callback')).toBe('consent');
+    expect(await authorize(env.origin, client.client_id, 'http://127.0.0.1/callback')).toBe('consent');
+    // A loopback client never gets a redirect off the loopback URI it registered.
+    for (const uri of [
+      'http://localhost:53682/callback',
+      'http://127.0.0.1:53682/other',
+      'http://127.0.0.1:53682/callback/../other',
+      'https://127.0.0.1:53682/callback',
+      'http://evil.example:53682/callback',
+      'http://127.0.0.1.evil.example:53682/callback',
+      'http://evil.example/callback#@127.0.0.1:53682/callback',
+      'http://127.0.0.1:53682@evil.example/callback',
+      'cursor://127.0.0.1:53682/callback',
+    ]) {
+      expect(await authorize(env.origin, client.client_id, uri), uri).toBe('refused');
+    }
+    // localhost without a port (Goose's CIMD document) works the same on its own host name.
+    const goose = await registered(env.origin, { redirect_uris: ['http://localhost/oauth_callback'] });
+    expect(goose.application_type).toBe('native');
+    expect(await authorize(env.origin, goose.client_id, 'http://localhost:41007/oauth_callback')).toBe(
+      'consent',
+    );
+    expect(await authorize(env.origin, goose.client_id, 'http://127.0.0.1:41007/oauth_callback')).toBe(
+      'refused',
+    );
+  });
+
+  it('a web client with a loopback callback keeps its exact port (Cursor), and the whole sign-in works on another port for a native one', async () => {
+    const cursor = await registered(env.origin, {
+      redirect_uris: ['https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'],
+    });
+    expect(cursor.application_type).toBe('web');
+    expect(await authorize(env.origin, cursor.client_id, 'http://localhost:8787/callback')).toBe('consent');
+    expect(await authorize(env.origin, cursor.client_id, 'http://localhost:9999/callback')).toBe('refused');
+    // The SDK client registers http://127.0.0.1/callback and listens on :53682: the whole flow.
+    const native = new TestOAuthClient('http://127.0.0.1:53682/callback', 'none', 'Native CLI');
+    native.registeredRedirectUris = ['http://127.0.0.1/callback'];
+    const signedIn = await signIn(env, BOB, {
+      oauth: native,
+      redirect: 'http://127.0.0.1:53682/callback',
+    });
+    try {
+      expect((await signedIn.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await signedIn.close();
+    }
+  });
+
+  it('private-use schemes: refused by default; with MCP_OAUTH_REDIRECT_SCHEMES, for native clients and exact URIs only', async () => {
+    const cursorApp = ['cursor://anysphere.cursor-mcp/oauth/callback'];
+    // Default: none (MCP asks for HTTPS or loopback).
+    const refused = await register(env.origin, { application_type: 'native', redirect_uris: cursorApp });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error_description: string }).error_description).toContain(
+      'MCP_OAUTH_REDIRECT_SCHEMES',
+    );
+    const own = await startHosted({ redirectSchemes: ['cursor', 'com.example.app'] });
+    try {
+      // A client with only such callbacks can be nothing but native: it is made one (Cursor's older builds).
+      const bare = await registered(own.origin, { redirect_uris: cursorApp });
+      expect(bare.application_type).toBe('native');
+      // A web client (an HTTPS callback beside it, no application_type) may not use one.
+      const web = await register(own.origin, {
+        redirect_uris: ['https://www.cursor.com/agents/mcp/oauth/callback', ...cursorApp],
+      });
+      expect(web.status).toBe(400);
+      expect(((await web.json()) as { error_description: string }).error_description).toContain(
+        'native clients only',
+      );
+      // A native one may (Cursor's newer three callbacks, sent as native).
+      await registered(own.origin, {
+        application_type: 'native',
+        redirect_uris: [
+          ...cursorApp,
+          'https://www.cursor.com/agents/mcp/oauth/callback',
+          'http://localhost:8787/callback',
+        ],
+      });
+      // A scheme not listed stays refused.
+      expect(
+        (await register(own.origin, { application_type: 'native', redirect_uris: ['vscode://x/cb'] })).status,
+      ).toBe(400);
+      const client = await registered(own.origin, { application_type: 'native', redirect_uris: cursorApp });
+      expect(await authorize(own.origin, client.client_id, cursorApp[0] as string)).toBe('consent');
+      // No other URI of its scheme, nor another listed scheme: one app cannot take another's callback.
+      for (const uri of [
+        'cursor://anysphere.cursor-mcp/oauth/other',
+        'cursor://evil.example/oauth/callback',
+        'com.example.app:/oauth/callback',
+        'http://127.0.0.1:53682/oauth/callback',
+      ]) {
+        expect(await authorize(own.origin, client.client_id, uri), uri).toBe('refused');
+      }
+      // And a reverse-domain one (RFC 8252 §7.1) registered by another app is its own.
+      const other = await registered(own.origin, {
+        application_type: 'native',
+        redirect_uris: ['com.example.app:/oauth2redirect'],
+      });
+      expect(await authorize(own.origin, other.client_id, cursorApp[0] as string)).toBe('refused');
+      expect(await authorize(own.origin, other.client_id, 'com.example.app:/oauth2redirect')).toBe('consent');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('MCP_OAUTH_REDIRECT_SCHEMES refuses a web scheme or a malformed name', () => {
+    for (const name of ['https', 'http', 'javascript', 'data', 'file', '1app', 'a b', 'cursor:/x']) {
+      expect(() => parseRedirectSchemes([name]), name).toThrow(/MCP_OAUTH_REDIRECT_SCHEMES/);
+    }
+    expect(parseRedirectSchemes(['Cursor', 'com.example.app:'])).toEqual(['cursor', 'com.example.app']);
   });
 });
 

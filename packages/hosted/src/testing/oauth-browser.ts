@@ -151,6 +151,11 @@ export class TestOAuthClient implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   /** Set to use a Client ID Metadata Document (an HTTPS URL) instead of registering. */
   clientMetadataUrl?: string;
+  /**
+   * What it registers, when not its `redirectUrl`: e.g. `http://127.0.0.1/callback` (no port) for
+   * a native client that then listens on a port of its own.
+   */
+  registeredRedirectUris?: string[];
   #client: Awaited<ReturnType<NonNullable<OAuthClientProvider['clientInformation']>>>;
   #tokens: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
   #verifier = '';
@@ -165,7 +170,7 @@ export class TestOAuthClient implements OAuthClientProvider {
   get clientMetadata() {
     return {
       client_name: this.clientName,
-      redirect_uris: [this.redirectUrl],
+      redirect_uris: this.registeredRedirectUris ?? [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: this.authMethod,
