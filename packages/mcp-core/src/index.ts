@@ -135,3 +135,11 @@ export {
   toolRefsIn,
 } from './tool-ref.js';
 export type { EnabledToolset, ToolsetStatus } from './toolset-tools.js';
+export {
+  needsSignIn,
+  SignIn,
+  type SignInFlow,
+  type SignInOptions,
+  type SignInOutcome,
+  type StartedSignIn,
+} from './sign-in.js';
