@@ -110,6 +110,14 @@ export {
   toolSuccess,
 } from './result.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
+export {
+  needsSignIn,
+  SignIn,
+  type SignInFlow,
+  type SignInOptions,
+  type SignInOutcome,
+  type StartedSignIn,
+} from './sign-in.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOLS, type Surface } from './surface/search.js';
 export {
   type AnyToolDefinition,
@@ -135,11 +143,3 @@ export {
   toolRefsIn,
 } from './tool-ref.js';
 export type { EnabledToolset, ToolsetStatus } from './toolset-tools.js';
-export {
-  needsSignIn,
-  SignIn,
-  type SignInFlow,
-  type SignInOptions,
-  type SignInOutcome,
-  type StartedSignIn,
-} from './sign-in.js';

@@ -12,9 +12,9 @@ import { RegistryView } from './access.js';
 import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
 import { type CallContext, type Confirmation, pendingConfirmation } from './execute.js';
-import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
+import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { SearchSurface, type Surface } from './surface/search.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
