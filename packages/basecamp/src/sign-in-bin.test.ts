@@ -26,7 +26,10 @@ it('the stdio bin sends a URL-elicitation client to Launchpad, saves the login a
   const asked: Array<{ mode: unknown; url: string; elicitationId: unknown }> = [];
   const completed: unknown[] = [];
   let page: Promise<number> | undefined;
-  const client = new Client({ name: 'sign-in-bin-test', version: '0.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  const client = new Client(
+    { name: 'sign-in-bin-test', version: '0.0.0' },
+    { capabilities: { elicitation: { url: {} } } },
+  );
   client.setRequestHandler('elicitation/create', (request) => {
     const params = request.params as Record<string, unknown>;
     asked.push({ mode: params.mode, url: String(params.url), elicitationId: params.elicitationId });
