@@ -1,5 +1,6 @@
 import { McpToolError } from './errors.js';
 import { type ToolCallResult, toolError } from './result.js';
+import { untilAborted } from './upstream/helpers.js';
 
 /**
  * Sign-in from the agent: a tool whose upstream login is missing or dead fails with an error
@@ -219,17 +220,4 @@ function randomId(): string {
   let hex = '';
   for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
-  });
 }
