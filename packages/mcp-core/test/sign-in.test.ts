@@ -10,7 +10,8 @@ import {
   SignIn,
   ToolRegistry,
 } from '../src/index.js';
-import { type ConnectedClient, connectInMemory, errorBody } from '../src/testing/index.js';
+import { serveHttp } from '../src/node/index.js';
+import { type ConnectedClient, connectHttp, connectInMemory, errorBody } from '../src/testing/index.js';
 
 /**
  * A provider's login, as the sign-in sees it: `signedIn` flips when the person finishes the page
@@ -185,6 +186,36 @@ describe('sign-in from the agent (core)', () => {
     expect(errorBody(await read()).message).toBe('Not logged in to Acme. Run `acme login` in a terminal.');
     expect(asked).toEqual([]);
     expect(login.state.starts).toBe(0);
+  });
+
+  it('a 2025-11-25 client over (stateless) HTTP cannot be sent a request: the error as before, nobody asked', async () => {
+    const login = fakeLogin();
+    const asked: unknown[] = [];
+    const client = new Client(
+      { name: 'sign-in-core-test', version: '0.0.0' },
+      { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'legacy' } },
+    );
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params);
+      return { action: 'accept' };
+    });
+    const http = await serveHttp({
+      name: 'sign-in-core-test',
+      version: '0.0.0',
+      registry: registryFor(login),
+      port: 0,
+    });
+    try {
+      connection = await connectHttp(http.url, { client });
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(errorBody(await read()).message).toBe('Not logged in to Acme. Run `acme login` in a terminal.');
+      expect(asked).toEqual([]);
+      expect(login.state.starts).toBe(0);
+    } finally {
+      await connection?.close();
+      connection = undefined;
+      await http.close();
+    }
   });
 
   it('refuses an id that could not be part of an input-request key', () => {
