@@ -108,7 +108,13 @@ async function runTool(
   if (!context.signIn || !result.isError) return result;
   // After the sign-in, the call runs once more, as for a client that cannot sign in.
   const { signIn: _asked, ...once } = context;
-  return signInStep(result, context.signIn, context.signal, () => runOnce(tool, args, once, options));
+  return signInStep(
+    result,
+    context.signIn,
+    context.signal,
+    () => runOnce(tool, args, once, options),
+    context.reportProgress,
+  );
 }
 
 async function runOnce(

@@ -27,6 +27,11 @@ export interface SignInOptions {
   id: string;
   /** Starts the provider's login flow (same flow, same saved file as its login command). */
   start(): Promise<StartedSignIn>;
+  /**
+   * While a call waits for the person, it reports progress this often (when the client asked
+   * for progress), so a client that resets its request timeout on progress keeps waiting. Default 10 s.
+   */
+  progressEveryMs?: number;
 }
 
 export type SignInOutcome = { ok: true } | { ok: false; reason: string };
@@ -45,6 +50,7 @@ export interface SignInFlow {
 /** A provider's sign-in: at most one flow at a time, which every call that needs it joins. */
 export class SignIn {
   readonly id: string;
+  readonly progressEveryMs: number;
   readonly #start: SignInOptions['start'];
   #running: Promise<SignInFlow> | undefined;
   /** The flows still running, and the last one that ended (its outcome answers a late retry). */
@@ -54,6 +60,7 @@ export class SignIn {
     if (!/^[a-z0-9]+$/.test(options.id))
       throw new TypeError(`sign-in id must be lower-case letters and digits: ${options.id}`);
     this.id = options.id;
+    this.progressEveryMs = options.progressEveryMs ?? 10_000;
     this.#start = options.start;
   }
 
@@ -158,6 +165,7 @@ export async function signInStep(
   round: SignInRound,
   signal: AbortSignal | undefined,
   rerun: () => Promise<ToolCallResult>,
+  reportProgress?: (progress: number, total?: number, message?: string) => Promise<void>,
 ): Promise<ToolCallResult> {
   const error = (result as { [FAILED]?: McpToolError })[FAILED];
   const signIn = error && (error as { [SIGN_IN]?: SignIn })[SIGN_IN];
@@ -181,9 +189,15 @@ export async function signInStep(
       );
     }
     if (!flow) return noted(error, 'The sign-in the person was sent to is no longer running.');
-    const outcome = await untilAborted(flow.outcome, signal).catch(
-      (): SignInOutcome => ({ ok: false, reason: 'the call was cancelled while waiting for it.' }),
-    );
+    let beats = 0;
+    const heartbeat =
+      reportProgress &&
+      setInterval(() => {
+        void reportProgress(++beats, undefined, 'Waiting for the sign-in in the browser').catch(() => {});
+      }, signIn.progressEveryMs);
+    const outcome = await untilAborted(flow.outcome, signal)
+      .catch((): SignInOutcome => ({ ok: false, reason: 'the call was cancelled while waiting for it.' }))
+      .finally(() => clearInterval(heartbeat));
     if (!outcome.ok) return noted(error, `Sign-in from the agent did not complete: ${outcome.reason}`);
     await round.completed?.(flow.id).catch(() => {});
     return rerun();

@@ -17,11 +17,12 @@ import { type ConnectedClient, connectHttp, connectInMemory, errorBody } from '.
  * A provider's login, as the sign-in sees it: `signedIn` flips when the person finishes the page
  * (`finish`), or the flow fails (`fail`). `starts` counts the flows started.
  */
-function fakeLogin(options: { startFails?: string } = {}) {
+function fakeLogin(options: { startFails?: string; progressEveryMs?: number } = {}) {
   const state = { signedIn: false, starts: 0, cancels: 0 };
   let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
   const signIn = new SignIn({
     id: 'acme',
+    ...(options.progressEveryMs === undefined ? {} : { progressEveryMs: options.progressEveryMs }),
     start: async () => {
       if (options.startFails) throw new Error(options.startFails);
       state.starts++;
@@ -216,6 +217,28 @@ describe('sign-in from the agent (core)', () => {
       connection = undefined;
       await http.close();
     }
+  });
+
+  it('reports progress while it waits, so a client that resets its timeout on progress keeps waiting', async () => {
+    const login = fakeLogin({ progressEveryMs: 20 });
+    const { client } = urlClient('accept');
+    connection = await connectInMemory(registryFor(login), { client });
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool(
+      { name: 'read_thing', arguments: { id: 'a1' } },
+      {
+        onprogress: (event) => {
+          progress.push({ progress: event.progress, ...(event.message ? { message: event.message } : {}) });
+          // The person finishes once the client has seen the server is still waiting, twice.
+          if (progress.length === 2) login.finish();
+        },
+      },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(progress.slice(0, 2)).toEqual([
+      { progress: 1, message: 'Waiting for the sign-in in the browser' },
+      { progress: 2, message: 'Waiting for the sign-in in the browser' },
+    ]);
   });
 
   it('refuses an id that could not be part of an input-request key', () => {
