@@ -61,6 +61,8 @@ export interface BasecampSettings {
   maxResponseChars?: number;
   /** Refresh a saved token this long before it expires. Default 10 minutes. */
   refreshMarginMs?: number;
+  /** How long sign-in from the agent waits for the browser to come back. Default 5 minutes. */
+  signInWaitMs?: number;
   /** How long a project's dock (tool IDs) is reused without asking again. Default 5 minutes. */
   dockCacheMs?: number;
   /**
@@ -109,6 +111,9 @@ export interface ResolvedSettings {
   cacheEntries: number;
   maxResponseChars: number;
   refreshMarginMs: number;
+  /** `$BASECAMP_REDIRECT_URI`, then the default; checked when a login starts. */
+  redirectUri: string;
+  signInWaitMs: number;
   dockCacheMs: number;
   /** Absolute; undefined: no file is read by path. */
   uploadDir: string | undefined;
@@ -170,6 +175,8 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     cacheEntries: settings.cacheEntries ?? 500,
     maxResponseChars: settings.maxResponseChars ?? 80_000,
     refreshMarginMs: settings.refreshMarginMs ?? 10 * 60_000,
+    redirectUri: env[SETTINGS.BASECAMP_REDIRECT_URI.env] || DEFAULT_REDIRECT_URI,
+    signInWaitMs: settings.signInWaitMs ?? 5 * 60_000,
     dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
     uploadDir: uploadDirectory(
       loadSetting({ value: settings.uploadDir, env, variable: SETTINGS.uploadDir.env }),

@@ -3,6 +3,7 @@ import { DeclinedError, ERROR_CODES, InvalidInputError, McpToolError, ToolTimeou
 import type { Logger } from './logger.js';
 import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
+import { keepSignInError, pendingSignIn, type SignInRound, signInStep } from './sign-in.js';
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
 import { renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
 
@@ -26,6 +27,11 @@ export interface CallContext {
    * `ToolDefinition.confirm`); absent, nobody is asked and the handler runs as it always did.
    */
   confirmation?: Confirmation;
+  /**
+   * Set when the client can send its person to a sign-in page (URL elicitation): a call that fails
+   * for a missing or dead login (`needsSignIn`) asks it to, and runs again once signed in.
+   */
+  signIn?: SignInRound;
 }
 
 /** What the client answered to the confirmation asked under a key, in this round of the call. */
@@ -80,7 +86,12 @@ async function observedCall(
   let outcome: ToolCallOutcome = 'INTERNAL_ERROR';
   try {
     const result = await scope.run(() => runTool(tool, args, context, options));
-    outcome = pendingConfirmation(result) ? 'input_required' : result.isError ? errorCodeOf(result) : 'ok';
+    outcome =
+      pendingConfirmation(result) || pendingSignIn(result)
+        ? 'input_required'
+        : result.isError
+          ? errorCodeOf(result)
+          : 'ok';
     return result;
   } finally {
     scope.end({ outcome });
@@ -88,6 +99,25 @@ async function observedCall(
 }
 
 async function runTool(
+  tool: AnyToolDefinition,
+  args: unknown,
+  context: CallContext,
+  options: ExecuteOptions,
+): Promise<ToolCallResult> {
+  const result = await runOnce(tool, args, context, options);
+  if (!context.signIn || !result.isError) return result;
+  // After the sign-in, the call runs once more, as for a client that cannot sign in.
+  const { signIn: _asked, ...once } = context;
+  return signInStep(
+    result,
+    context.signIn,
+    context.signal,
+    () => runOnce(tool, args, once, options),
+    context.reportProgress,
+  );
+}
+
+async function runOnce(
   tool: AnyToolDefinition,
   args: unknown,
   context: CallContext,
@@ -119,7 +149,7 @@ async function runTool(
     return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
   } catch (error) {
     // Messages and hints name tools wherever they were built, client code included.
-    return renderToolRefsDeep(errorResult(tool.name, error, log), options.served);
+    return keepSignInError(renderToolRefsDeep(errorResult(tool.name, error, log), options.served), error);
   }
 }
 

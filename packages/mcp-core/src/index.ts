@@ -110,6 +110,14 @@ export {
   toolSuccess,
 } from './result.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
+export {
+  needsSignIn,
+  SignIn,
+  type SignInFlow,
+  type SignInOptions,
+  type SignInOutcome,
+  type StartedSignIn,
+} from './sign-in.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOLS, type Surface } from './surface/search.js';
 export {
   type AnyToolDefinition,

@@ -14,6 +14,7 @@ import type { ToolDescriptor } from './descriptor.js';
 import { type CallContext, type Confirmation, pendingConfirmation } from './execute.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
+import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { SearchSurface, type Surface } from './surface/search.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
@@ -216,36 +217,67 @@ type RegisterTool = (
  */
 function contextMaker(server: McpServerLike, options: MountOptions): (extra: unknown) => CallContext {
   const transport = options.transport;
-  if (options.confirm === false || !(server instanceof McpServer))
-    return (extra) => callContext(extra, transport);
+  if (!(server instanceof McpServer)) return (extra) => callContext(extra, transport);
   return (extra) => {
     const context = callContext(extra, transport);
     const request = (extra as SdkExtra | undefined)?.mcpReq;
-    if (canAskForm(server, request)) context.confirmation = new RoundAnswers(request?.inputResponses);
+    const modern = isModern(server);
+    const elicitation = clientElicitation(server, request, modern);
+    if (options.confirm !== false && canAskForm(elicitation))
+      context.confirmation = new RoundAnswers(request?.inputResponses);
+    // Sign-in is not a confirmation: `--no-confirm` leaves it on.
+    if (elicitation && 'url' in elicitation) {
+      const round = new RoundAnswers(request?.inputResponses);
+      const id = request?.id;
+      if (!modern && id !== undefined) {
+        round.completed = (elicitationId) =>
+          server.server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: id })();
+      }
+      context.signIn = round;
+    }
     return context;
   };
 }
 
-/** The client's capabilities as the SDK's own input-required gate reads them for this request. */
-function canAskForm(server: McpServer, request: SdkExtra['mcpReq']): boolean {
+function isModern(server: McpServer): boolean {
   const version = server.server.getNegotiatedProtocolVersion();
-  const modern = version !== undefined && version >= '2026-07-28';
+  return version !== undefined && version >= '2026-07-28';
+}
+
+/** The client's elicitation capability as the SDK's own input-required gate reads it for this request. */
+function clientElicitation(
+  server: McpServer,
+  request: SdkExtra['mcpReq'],
+  modern: boolean,
+): Record<string, unknown> | undefined {
   const capabilities: ClientCapabilities | undefined = modern
     ? request?.envelope?.[CLIENT_CAPABILITIES_META_KEY]
     : server.server.getClientCapabilities();
   const elicitation = capabilities?.elicitation;
-  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  return typeof elicitation === 'object' && elicitation !== null
+    ? (elicitation as Record<string, unknown>)
+    : undefined;
+}
+
+function canAskForm(elicitation: Record<string, unknown> | undefined): boolean {
+  if (!elicitation) return false;
   // An empty `elicitation: {}` means form mode (the spec keeps it for older clients).
   return 'form' in elicitation || !('url' in elicitation);
 }
 
-class RoundAnswers implements Confirmation {
+class RoundAnswers implements Confirmation, SignInRound {
+  completed?: (elicitationId: string) => Promise<void>;
+
   constructor(private readonly responses: Record<string, unknown> | undefined) {}
 
   answer(key: string): 'accept' | 'decline' | 'cancel' | undefined {
     if (this.responses === undefined) return undefined;
     const response = inputResponse(this.responses, key);
     return response.kind === 'elicit' ? response.action : undefined;
+  }
+
+  keys(): readonly string[] {
+    return this.responses === undefined ? [] : Object.keys(this.responses);
   }
 }
 
@@ -255,9 +287,25 @@ class RoundAnswers implements Confirmation {
  */
 const YES_OR_NO = { type: 'object', properties: {} } as const;
 
-/** A call that stopped to ask the person becomes the SDK's `input_required` answer. */
+/**
+ * A call that stopped to ask the person becomes the SDK's `input_required` answer (on 2025-11-25
+ * the SDK sends it as `elicitation/create`, with our `elicitationId` for a URL).
+ */
 async function asked(pending: Promise<ToolCallResult>): Promise<ToolCallResult | InputRequiredResult> {
   const result = await pending;
+  const signIn = pendingSignIn(result);
+  if (signIn) {
+    return inputRequired({
+      inputRequests: {
+        [signIn.key]: inputRequired.elicitUrl({
+          message: signIn.message,
+          url: signIn.url,
+          // 2026-07-28 has no elicitationId; 2025-11-25 needs one, and we send its completion.
+          ...(signIn.legacy ? { elicitationId: signIn.flowId } : {}),
+        }),
+      },
+    });
+  }
   const question = pendingConfirmation(result);
   if (!question) return result;
   return inputRequired({
@@ -312,6 +360,7 @@ function passThrough(jsonSchema: Record<string, unknown>): z.ZodType {
 interface SdkExtra {
   // SDK v2 handler context
   mcpReq?: {
+    id?: string | number;
     signal?: AbortSignal;
     _meta?: { progressToken?: string | number };
     envelope?: { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities };

@@ -1,4 +1,4 @@
-import { ConfigError, type Logger, TokenExpiredError, UpstreamError } from '@x/mcp-core';
+import { ConfigError, type Logger, needsSignIn, TokenExpiredError, UpstreamError } from '@x/mcp-core';
 import {
   type CredentialSource,
   type ExpiredReason,
@@ -8,6 +8,7 @@ import {
 } from '@x/mcp-core/upstream';
 import type { ResolvedSettings } from '../settings.js';
 import { LaunchpadError, refreshToken } from './launchpad.js';
+import { basecampSignIn } from './sign-in.js';
 import { basecampLoginFile, LOGIN_COMMAND, type StoredLogin } from './token-file.js';
 
 /** What every Basecamp request is sent with. */
@@ -62,11 +63,15 @@ export function defaultBasecampCredentials(
     refreshMarginMs: settings.refreshMarginMs,
     refresh: (login) => refreshLogin(settings, login),
     forget: ({ refreshToken: _dead, ...rest }) => rest,
+    // A client that can open a URL for its person signs in from the agent (see basecampSignIn).
     notLoggedIn: () =>
-      new ConfigError(
-        `Not logged in to Basecamp. Run ${LOGIN_COMMAND} in a terminal, or set BASECAMP_ACCESS_TOKEN and BASECAMP_ACCOUNT_ID.`,
+      needsSignIn(
+        new ConfigError(
+          `Not logged in to Basecamp. Run ${LOGIN_COMMAND} in a terminal, or set BASECAMP_ACCESS_TOKEN and BASECAMP_ACCOUNT_ID.`,
+        ),
+        basecampSignIn(settings),
       ),
-    expired: (reason) => new TokenExpiredError(EXPIRED[reason], hint),
+    expired: (reason) => needsSignIn(new TokenExpiredError(EXPIRED[reason], hint), basecampSignIn(settings)),
     logger,
   });
 }

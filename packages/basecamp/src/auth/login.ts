@@ -64,6 +64,35 @@ const APP_SETUP =
  * chosen, and the tokens saved to a 0600 file.
  */
 export async function login(options: LoginOptions = {}): Promise<LoginResult> {
+  const write = options.write ?? ((text: string) => process.stderr.write(text));
+  const started = await startLogin({ ...options, write });
+  write(
+    `\nTo let basecamp-mcp use your Basecamp, open this address in a browser and allow access:\n\n  ${started.authorizeUrl}\n\nWaiting for Basecamp to send you back to ${started.redirectUri} (Ctrl+C cancels)...\n`,
+  );
+  options.onAuthorizeUrl?.(started.authorizeUrl);
+  return started.result;
+}
+
+/** A login waiting for the browser: where to send the person, and how it ends. */
+export interface StartedLogin {
+  /** Launchpad's authorization page, with this login's `state`. */
+  authorizeUrl: string;
+  /** Where Launchpad sends the browser back (the callback server listens there). */
+  redirectUri: string;
+  /** The saved login; rejects with a `LoginError` that says what to do. */
+  result: Promise<LoginResult>;
+  /** Stops waiting and closes the callback server; `result` rejects, nothing is saved. */
+  cancel(): void;
+}
+
+/**
+ * The login of `login`, up to the point where the browser must be sent to Launchpad: the
+ * callback server listens once this resolves. Sign-in from the agent sends the person to
+ * `authorizeUrl` through the client; `basecamp-mcp login` prints it.
+ */
+export async function startLogin(
+  options: LoginOptions & { from?: 'terminal' | 'agent' } = {},
+): Promise<StartedLogin> {
   const env = options.env ?? process.env;
   const settings = resolveSettings(
     {
@@ -78,6 +107,7 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
     VERSION,
   );
   const write = options.write ?? ((text: string) => process.stderr.write(text));
+  const back = options.from === 'agent' ? 'your agent' : 'the terminal';
   const clientId = options.clientId ?? (env.BASECAMP_CLIENT_ID || undefined);
   const clientSecret = options.clientSecret ?? (env.BASECAMP_CLIENT_SECRET || undefined);
   if (!clientId || !clientSecret) {
@@ -86,75 +116,86 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
   const redirect = parseRedirectUri(
     options.redirectUri ?? (env.BASECAMP_REDIRECT_URI || DEFAULT_REDIRECT_URI),
   );
+  const cancelled = new AbortController();
+  const stop = () => cancelled.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
   const launchpad: LaunchpadOptions = {
     launchpadUrl: settings.launchpadUrl,
     userAgent: settings.userAgent,
     fetch: settings.fetch,
     timeoutMs: settings.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: cancelled.signal,
   };
 
   const state = randomBytes(16).toString('hex');
-  const callback = await listenForCallback(redirect, state, options.waitMs ?? 5 * 60_000, options.signal);
+  let callback: Awaited<ReturnType<typeof listenForCallback>>;
   try {
-    const authorizeUrl = new URL(`${settings.launchpadUrl}/authorization/new`);
-    authorizeUrl.searchParams.set('response_type', 'code');
-    authorizeUrl.searchParams.set('client_id', clientId);
-    authorizeUrl.searchParams.set('redirect_uri', callback.redirectUri);
-    authorizeUrl.searchParams.set('state', state);
-    write(
-      `\nTo let basecamp-mcp use your Basecamp, open this address in a browser and allow access:\n\n  ${authorizeUrl}\n\nWaiting for Basecamp to send you back to ${callback.redirectUri} (Ctrl+C cancels)...\n`,
-    );
-    options.onAuthorizeUrl?.(authorizeUrl.toString());
-    const code = await callback.code;
-    // The browser waits on its answer until the code is exchanged, so it shows the real outcome.
-    let result: LoginResult;
-    try {
-      const tokens = await exchangeCode(launchpad, {
-        clientId,
-        clientSecret,
-        redirectUri: callback.redirectUri,
-        code,
-      });
-      const authorization = await getAuthorization(launchpad, tokens.access_token);
-      const account = await chooseAccount(authorization, options.accountId, options.prompt, write, () =>
-        callback.answer(
-          200,
-          'basecamp-mcp is signed in to Basecamp. Choose the account in the terminal; you can close this tab.',
-        ),
-      );
-      const login: StoredLogin = {
-        accessToken: tokens.access_token,
-        ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
-        expiresAt: new Date(Date.now() + (tokens.expires_in ?? 1_209_600) * 1000).toISOString(),
-        accountId: String(account.id),
-        accountName: account.name,
-        identity: {
-          ...(authorization.identity?.id === undefined ? {} : { id: authorization.identity.id }),
-          ...(identityName(authorization) ? { name: identityName(authorization) } : {}),
-          ...(authorization.identity?.email_address ? { email: authorization.identity.email_address } : {}),
-        },
-        clientId,
-        clientSecret,
-      };
-      await writeLogin(settings.tokenFile, login);
-      write(
-        `Logged in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}" (${account.id}). Saved to ${settings.tokenFile}\n`,
-      );
-      result = { login, tokenFile: settings.tokenFile };
-      await callback.answer(
-        200,
-        `basecamp-mcp is signed in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}". You can close this tab and return to the terminal.`,
-      );
-    } catch (error) {
-      const failure = loginFailure(error);
-      await callback.answer(502, `Sign-in did not complete: ${failure.message} Details are in the terminal.`);
-      throw failure;
-    }
-    return result;
-  } finally {
-    callback.close();
+    callback = await listenForCallback(redirect, state, options.waitMs ?? 5 * 60_000, cancelled.signal);
+  } catch (error) {
+    options.signal?.removeEventListener('abort', stop);
+    throw error;
   }
+  const authorizeUrl = new URL(`${settings.launchpadUrl}/authorization/new`);
+  authorizeUrl.searchParams.set('response_type', 'code');
+  authorizeUrl.searchParams.set('client_id', clientId);
+  authorizeUrl.searchParams.set('redirect_uri', callback.redirectUri);
+  authorizeUrl.searchParams.set('state', state);
+
+  const finish = async (): Promise<LoginResult> => {
+    try {
+      const code = await callback.code;
+      // The browser waits on its answer until the code is exchanged, so it shows the real outcome.
+      try {
+        const tokens = await exchangeCode(launchpad, {
+          clientId,
+          clientSecret,
+          redirectUri: callback.redirectUri,
+          code,
+        });
+        const authorization = await getAuthorization(launchpad, tokens.access_token);
+        const account = await chooseAccount(authorization, options.accountId, options.prompt, write, () =>
+          callback.answer(
+            200,
+            'basecamp-mcp is signed in to Basecamp. Choose the account in the terminal; you can close this tab.',
+          ),
+        );
+        const login: StoredLogin = {
+          accessToken: tokens.access_token,
+          ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+          expiresAt: new Date(Date.now() + (tokens.expires_in ?? 1_209_600) * 1000).toISOString(),
+          accountId: String(account.id),
+          accountName: account.name,
+          identity: {
+            ...(authorization.identity?.id === undefined ? {} : { id: authorization.identity.id }),
+            ...(identityName(authorization) ? { name: identityName(authorization) } : {}),
+            ...(authorization.identity?.email_address ? { email: authorization.identity.email_address } : {}),
+          },
+          clientId,
+          clientSecret,
+        };
+        await writeLogin(settings.tokenFile, login);
+        write(
+          `Logged in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}" (${account.id}). Saved to ${settings.tokenFile}\n`,
+        );
+        await callback.answer(
+          200,
+          `basecamp-mcp is signed in to Basecamp as ${identityName(authorization) ?? 'you'}, account "${account.name}". You can close this tab and return to ${back}.`,
+        );
+        return { login, tokenFile: settings.tokenFile };
+      } catch (error) {
+        const failure = loginFailure(error);
+        await callback.answer(502, `Sign-in did not complete: ${failure.message} Details are in ${back}.`);
+        throw failure;
+      }
+    } finally {
+      callback.close();
+      options.signal?.removeEventListener('abort', stop);
+    }
+  };
+  const result = finish();
+  // Nobody may be waiting yet when it fails (a cancel before anyone awaits it).
+  result.catch(() => {});
+  return { authorizeUrl: authorizeUrl.toString(), redirectUri: callback.redirectUri, result, cancel: stop };
 }
 
 /** What a failed exchange means for the person logging in. */

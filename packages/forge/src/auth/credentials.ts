@@ -1,4 +1,4 @@
-import { ConfigError, type Logger, TokenExpiredError } from '@x/mcp-core';
+import { ConfigError, type Logger, needsSignIn, TokenExpiredError } from '@x/mcp-core';
 import {
   type CredentialSource,
   loginFileCredentials,
@@ -8,6 +8,7 @@ import {
 import { forgeUpstream } from '../client/upstream.js';
 import type { ResolvedSettings } from '../settings.js';
 import { type ForgeConfig, forgeLoginFile, LOGIN_COMMAND } from './config-file.js';
+import { forgeSignIn } from './sign-in.js';
 
 /** What every Forge request is sent with. */
 export interface ForgeCredentials {
@@ -69,13 +70,20 @@ export function defaultForgeCredentials(
       return { ...config, accessToken, expiresAt };
     },
     // The file is shared with the forge CLI: it is left as it is, and read again on the next call.
+    // A client that can open a URL for its person signs in from the agent (see forgeSignIn).
     notLoggedIn: () =>
-      new ConfigError(
-        `Not logged in to Forge. Run ${LOGIN_COMMAND} in a terminal, or set FORGE_ACCESS_TOKEN and FORGE_TEAM_ID.`,
+      needsSignIn(
+        new ConfigError(
+          `Not logged in to Forge. Run ${LOGIN_COMMAND} in a terminal, or set FORGE_ACCESS_TOKEN and FORGE_TEAM_ID.`,
+        ),
+        forgeSignIn(settings),
       ),
     expired: () =>
-      new TokenExpiredError(
-        `Your Forge session has expired and could not be renewed. Run ${LOGIN_COMMAND} in a terminal, then call the tool again.`,
+      needsSignIn(
+        new TokenExpiredError(
+          `Your Forge session has expired and could not be renewed. Run ${LOGIN_COMMAND} in a terminal, then call the tool again.`,
+        ),
+        forgeSignIn(settings),
       ),
     logger,
   });

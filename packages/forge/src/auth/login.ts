@@ -61,6 +61,31 @@ const MAX_TRANSIENT_FAILURES = 5;
  * the user approves in the browser, then writes the CLI's login file (mode 0600, atomically).
  */
 export async function login(options: LoginOptions = {}): Promise<LoginResult> {
+  const write = options.write ?? ((text: string) => process.stderr.write(text));
+  const started = await startLogin({ ...options, write });
+  write(
+    `\nTo sign in to Forge, open this address in a browser:\n\n  ${started.verificationUri}\n\nand enter the code:\n\n  ${started.userCode}\n\nWaiting for approval (the code expires in ${Math.round(started.expiresInMs / 60_000) || 1} min; Ctrl+C cancels)...\n`,
+  );
+  return started.result;
+}
+
+/** A device login waiting for the person: where they go, the code they enter, and how it ends. */
+export interface StartedLogin {
+  verificationUri: string;
+  userCode: string;
+  expiresInMs: number;
+  /** The saved login; rejects with a `LoginError` that says what to do. */
+  result: Promise<LoginResult>;
+  /** Stops polling; `result` rejects, nothing is saved. */
+  cancel(): void;
+}
+
+/**
+ * The login of `login`, once Forge has issued the device code: polling runs in the background.
+ * Sign-in from the agent sends the person to `verificationUri` through the client, with the code
+ * in the message; `forge-mcp login` prints both.
+ */
+export async function startLogin(options: LoginOptions = {}): Promise<StartedLogin> {
   const settings = resolveSettings({
     ...(options.apiUrl === undefined ? {} : { apiUrl: options.apiUrl }),
     ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
@@ -70,98 +95,114 @@ export async function login(options: LoginOptions = {}): Promise<LoginResult> {
   });
   const write = options.write ?? ((text: string) => process.stderr.write(text));
   const upstream = forgeUpstream(settings);
+  const cancelled = new AbortController();
+  const stop = () => cancelled.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const signal = cancelled.signal;
   // Every answer comes back to the device-flow loop below, which knows what each one means.
   const post = async (path: string, body?: unknown) => {
     try {
       return await upstream.request<Record<string, unknown> | undefined>('POST', path, {
         ...(body === undefined ? {} : { json: body }),
         accept: 'any',
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal,
       });
     } catch (error) {
-      if (options.signal?.aborted) throw new LoginError('Login cancelled; nothing was saved.');
+      if (signal.aborted) throw new LoginError('Login cancelled; nothing was saved.');
       throw new LoginError((error as Error).message);
     }
   };
 
-  const started = await post('/auth/device/request');
-  if (started.status >= 300) {
-    throw new LoginError(`Forge could not start a login (HTTP ${started.status}). Try again in a moment.`);
+  let device: z.infer<typeof DeviceCodeSchema>;
+  try {
+    const started = await post('/auth/device/request');
+    if (started.status >= 300) {
+      throw new LoginError(`Forge could not start a login (HTTP ${started.status}). Try again in a moment.`);
+    }
+    const parsed = DeviceCodeSchema.safeParse(started.data);
+    if (!parsed.success)
+      throw new LoginError('Forge answered the login request with an unexpected response.');
+    device = parsed.data;
+  } catch (error) {
+    options.signal?.removeEventListener('abort', stop);
+    throw error;
   }
-  const device = DeviceCodeSchema.safeParse(started.data);
-  if (!device.success) throw new LoginError('Forge answered the login request with an unexpected response.');
-  const { deviceCode, userCode, verificationUri } = device.data;
-  const expiresInMs = (device.data.expiresIn ?? 300) * 1000;
-  let intervalMs = options.pollIntervalMs ?? (device.data.interval ?? 5) * 1000;
+  const { deviceCode, userCode, verificationUri } = device;
+  const expiresInMs = (device.expiresIn ?? 300) * 1000;
+  let intervalMs = options.pollIntervalMs ?? (device.interval ?? 5) * 1000;
 
-  write(
-    `\nTo sign in to Forge, open this address in a browser:\n\n  ${verificationUri}\n\nand enter the code:\n\n  ${userCode}\n\nWaiting for approval (the code expires in ${Math.round(expiresInMs / 60_000) || 1} min; Ctrl+C cancels)...\n`,
-  );
-
-  const deadline = Date.now() + expiresInMs;
-  let transientFailures = 0;
-  while (Date.now() < deadline) {
-    await sleep(intervalMs, options.signal).catch(() => {
-      throw new LoginError('Login cancelled; nothing was saved.');
-    });
-    const response = await post('/auth/device/token', { deviceCode }).catch((error: unknown) => {
-      if (options.signal?.aborted) throw error;
-      transientFailures++;
-      if (transientFailures >= MAX_TRANSIENT_FAILURES) throw error;
-      return undefined;
-    });
-    if (!response) continue;
-    if (response.status < 300) {
-      const token = DeviceTokenSchema.safeParse(response.data);
-      if (!token.success)
-        throw new LoginError('Forge approved the login but sent an unexpected token response.');
-      const config: ForgeConfig = {
-        accessToken: token.data.accessToken,
-        refreshToken: token.data.refreshToken,
-        expiresAt: new Date(Date.now() + ASSUMED_TOKEN_LIFETIME_MS).toISOString(),
-        userId: token.data.userId,
-        teamId: token.data.teamId,
-        user: token.data.user,
-      };
-      await writeConfig(settings.configPath, config);
-      write(
-        `Logged in to Forge as ${config.user.email || config.user.displayName || config.userId} (team ${config.teamId}). Saved to ${settings.configPath}\n`,
-      );
-      return { config, configPath: settings.configPath };
-    }
-    if (response.status === 400) {
-      const body = (response.data ?? {}) as { error?: unknown };
-      switch (body.error) {
-        case 'authorization_pending':
-          continue;
-        case 'slow_down':
-          intervalMs += options.slowDownMs ?? 5_000;
-          continue;
-        case 'expired_token':
-          throw new LoginError('The login code expired before it was approved. Run `forge-mcp login` again.');
-        case 'access_denied':
-          throw new LoginError('The login was denied in the browser. Run `forge-mcp login` to try again.');
-        default:
-          throw new LoginError(
-            `Forge refused the login${typeof body.error === 'string' ? ` (${body.error.slice(0, 100)})` : ''}. Run \`forge-mcp login\` to start again.`,
-          );
-      }
-    }
-    if (response.status === 429 || response.status >= 500) {
-      transientFailures++;
-      if (transientFailures >= MAX_TRANSIENT_FAILURES) {
-        throw new LoginError(
-          `Forge kept failing while waiting for approval (HTTP ${response.status}). Try again later.`,
+  const poll = async (): Promise<LoginResult> => {
+    const deadline = Date.now() + expiresInMs;
+    let transientFailures = 0;
+    while (Date.now() < deadline) {
+      await sleep(intervalMs, signal).catch(() => {
+        throw new LoginError('Login cancelled; nothing was saved.');
+      });
+      const response = await post('/auth/device/token', { deviceCode }).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        transientFailures++;
+        if (transientFailures >= MAX_TRANSIENT_FAILURES) throw error;
+        return undefined;
+      });
+      if (!response) continue;
+      if (response.status < 300) {
+        const token = DeviceTokenSchema.safeParse(response.data);
+        if (!token.success)
+          throw new LoginError('Forge approved the login but sent an unexpected token response.');
+        const config: ForgeConfig = {
+          accessToken: token.data.accessToken,
+          refreshToken: token.data.refreshToken,
+          expiresAt: new Date(Date.now() + ASSUMED_TOKEN_LIFETIME_MS).toISOString(),
+          userId: token.data.userId,
+          teamId: token.data.teamId,
+          user: token.data.user,
+        };
+        await writeConfig(settings.configPath, config);
+        write(
+          `Logged in to Forge as ${config.user.email || config.user.displayName || config.userId} (team ${config.teamId}). Saved to ${settings.configPath}\n`,
         );
+        return { config, configPath: settings.configPath };
       }
-      if (response.status === 429) intervalMs += options.slowDownMs ?? 5_000;
-      continue;
+      if (response.status === 400) {
+        const body = (response.data ?? {}) as { error?: unknown };
+        switch (body.error) {
+          case 'authorization_pending':
+            continue;
+          case 'slow_down':
+            intervalMs += options.slowDownMs ?? 5_000;
+            continue;
+          case 'expired_token':
+            throw new LoginError(
+              'The login code expired before it was approved. Run `forge-mcp login` again.',
+            );
+          case 'access_denied':
+            throw new LoginError('The login was denied in the browser. Run `forge-mcp login` to try again.');
+          default:
+            throw new LoginError(
+              `Forge refused the login${typeof body.error === 'string' ? ` (${body.error.slice(0, 100)})` : ''}. Run \`forge-mcp login\` to start again.`,
+            );
+        }
+      }
+      if (response.status === 429 || response.status >= 500) {
+        transientFailures++;
+        if (transientFailures >= MAX_TRANSIENT_FAILURES) {
+          throw new LoginError(
+            `Forge kept failing while waiting for approval (HTTP ${response.status}). Try again later.`,
+          );
+        }
+        if (response.status === 429) intervalMs += options.slowDownMs ?? 5_000;
+        continue;
+      }
+      throw new LoginError(
+        `Forge answered the login poll with HTTP ${response.status}. Run \`forge-mcp login\` again.`,
+      );
     }
-    throw new LoginError(
-      `Forge answered the login poll with HTTP ${response.status}. Run \`forge-mcp login\` again.`,
-    );
-  }
-  throw new LoginError('The login code expired before it was approved. Run `forge-mcp login` again.');
+    throw new LoginError('The login code expired before it was approved. Run `forge-mcp login` again.');
+  };
+  const result = poll().finally(() => options.signal?.removeEventListener('abort', stop));
+  // Nobody may be waiting yet when it fails (a cancel before anyone awaits it).
+  result.catch(() => {});
+  return { verificationUri, userCode, expiresInMs, result, cancel: stop };
 }
 
 /** Removes the login file (the same file `forge logout` removes). Returns whether there was one. */

@@ -19,8 +19,12 @@ export interface FakeDeviceFlowOptions {
   pendingPolls?: number;
   /** Polls answered `slow_down` first (Forge does not send it today; RFC 8628 clients must handle it). Default 0. */
   slowDownPolls?: number;
-  /** What the user does in the browser. Default `approve`. */
-  outcome?: 'approve' | 'deny' | 'expire';
+  /**
+   * What the user does in the browser. Default `approve` (after `pendingPolls`). `browser`: the
+   * code is approved only when a browser enters it at the verification page (`POST /device`
+   * with `userCode`), as a person does; polls stay `authorization_pending` until then.
+   */
+  outcome?: 'approve' | 'deny' | 'expire' | 'browser';
 }
 
 export interface FakeForgeOptions {
@@ -115,8 +119,30 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
   validAccessTokens.add(accessToken);
   const deviceCodes = new Map<
     string,
-    { userCode: string; polls: number; consumed: boolean; expiresAt: number }
+    { userCode: string; polls: number; consumed: boolean; expiresAt: number; approved?: boolean }
   >();
+
+  /** The verification page: a form for the code, and its answer (`outcome: 'browser'`). */
+  const verificationPage = (request: RecordedRequest): FakeReply => {
+    if (request.method === 'GET') {
+      return reply(
+        200,
+        '<!doctype html><form method="post" action="/device"><input name="userCode"><button>Continue</button></form>',
+      );
+    }
+    if (request.method !== 'POST') return reply(405, 'Method not allowed');
+    // A form post or JSON: the parsed body has the field either way.
+    const entered = String((request.body as { userCode?: unknown } | undefined)?.userCode ?? '')
+      .trim()
+      .toUpperCase();
+    const record = [...deviceCodes.values()].find(
+      (candidate) =>
+        candidate.userCode === entered && !candidate.consumed && candidate.expiresAt >= Date.now(),
+    );
+    if (!record) return reply(400, '<!doctype html><p>That code is not valid or has expired.</p>');
+    record.approved = true;
+    return reply(200, '<!doctype html><p>Device approved. You can close this tab.</p>');
+  };
 
   const issueTokens = () => {
     tokenCounter++;
@@ -182,6 +208,8 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
         throw new HttpError(400, { error: 'authorization_pending' });
       }
       const outcome = device.outcome ?? 'approve';
+      if (outcome === 'browser' && !record.approved)
+        throw new HttpError(400, { error: 'authorization_pending' });
       if (outcome === 'deny') throw new HttpError(400, { error: 'access_denied' });
       if (outcome === 'expire') {
         record.consumed = true;
@@ -382,6 +410,7 @@ export async function startFakeForge(options: FakeForgeOptions = {}): Promise<Fa
       try {
         if (Buffer.byteLength(request.text) > MAX_BODY_BYTES)
           throw nestError(413, 'request entity too large');
+        if (request.url.pathname === '/device') return verificationPage(request);
         if (!request.url.pathname.startsWith('/api/'))
           throw nestError(404, `Cannot ${request.method} ${request.url.pathname}`);
         if (request.text !== '' && !request.json) throw nestError(400, 'Unexpected token in JSON body');

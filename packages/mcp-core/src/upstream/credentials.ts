@@ -1,5 +1,6 @@
 import { type McpToolError, TokenExpiredError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { untilAborted } from './helpers.js';
 import type { LoginFile } from './login-file.js';
 
 /**
@@ -226,24 +227,4 @@ export function loginFileCredentials<L, C>(options: LoginFileCredentialsOptions<
       return options.expired('refused-after-renewal', login);
     },
   };
-}
-
-/** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
