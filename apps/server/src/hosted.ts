@@ -6,6 +6,7 @@ import {
   createLogger,
   defineTool,
   type ReadinessCheck,
+  type SignInConnection,
   TokenExpiredError,
   type ToolProvider,
   type ToolRegistry,
@@ -13,7 +14,7 @@ import {
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
 import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
-import { CATALOG, type ProviderId } from './catalog.js';
+import { CATALOG, PROVIDERS, type ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 import { hostedImport } from './hosted-import.js';
 
@@ -55,6 +56,24 @@ export function oauthProviderPolicy(composition: CompositionOptions): {
     dropped: ids.filter((id) => !isPerUser(id) && !isShared(id)),
   };
 }
+
+/** The served providers that declare a sign-in (`connection.kind: 'sign-in'`): who can be the identity. */
+function signInProviders(ids: readonly ProviderId[]): ProviderId[] {
+  return ids.filter((id) => CATALOG.get(id)?.connection?.kind === 'sign-in');
+}
+
+/** A provider's declared sign-in, loaded (the provider's `connection.load()`). */
+async function loadSignIn(id: ProviderId): Promise<SignInConnection> {
+  const declared = CATALOG.get(id)?.connection;
+  if (declared?.kind !== 'sign-in') throw new ConfigError(`${id} declares no sign-in connection.`);
+  return declared.load();
+}
+
+/** The providers whose users link an account of theirs (`connection.kind: 'linked-account'`). */
+const linkedAccountProviders = (): ProviderId[] =>
+  PROVIDERS.filter((provider) => provider.connection?.kind === 'linked-account').map(
+    (provider) => provider.id,
+  );
 
 export type AuthMode = 'none' | 'token' | 'oauth';
 
@@ -228,10 +247,18 @@ export async function createOAuthSetup(
       `--auth oauth does not serve ${policy.dropped.join(', ')} (the server's local files; set "shared": true in its config to serve it to every signed-in user)`,
     );
   }
-  if (!policy.perUser.includes('basecamp')) {
+  // The identity: the one served provider that declares a sign-in.
+  const [signInId, ...otherSignIns] = signInProviders(policy.perUser);
+  if (signInId === undefined || otherSignIns.length > 0) {
     await store.close();
-    throw new ConfigError('--auth oauth signs users in with Basecamp: serve the basecamp provider.');
+    const declared = signInProviders(PROVIDERS.map((provider) => provider.id));
+    throw new ConfigError(
+      signInId === undefined
+        ? `--auth oauth signs users in with ${declared.map((id) => CATALOG.get(id)?.title).join(' or ')}: serve the ${declared.join(' or ')} provider.`
+        : `--auth oauth signs users in with one provider; ${[signInId, ...otherSignIns].join(' and ')} both declare a sign-in: serve one of them.`,
+    );
   }
+  const signIn = await loadSignIn(signInId);
   const servesForge = policy.perUser.includes('forge');
   const sharedIds = policy.shared;
   // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
@@ -291,12 +318,13 @@ export async function createOAuthSetup(
       publicUrl,
       store,
       keyring,
-      launchpad: {
-        clientId: env.BASECAMP_CLIENT_ID ?? '',
-        clientSecret: env.BASECAMP_CLIENT_SECRET ?? '',
-        ...(env.BASECAMP_LAUNCHPAD_URL ? { url: env.BASECAMP_LAUNCHPAD_URL } : {}),
+      signIn: {
+        connection: signIn,
+        clientId: env[signIn.env.clientId] ?? '',
+        clientSecret: env[signIn.env.clientSecret] ?? '',
+        ...(env[signIn.env.url] ? { url: env[signIn.env.url] as string } : {}),
       },
-      allowedAccounts: hosted.listFromEnv(env.BASECAMP_ALLOWED_ACCOUNTS),
+      allowedAccounts: hosted.listFromEnv(env[signIn.env.allowedAccounts]),
       allowedEmailDomains: hosted.listFromEnv(env.MCP_ALLOWED_EMAIL_DOMAINS),
       ...(policyFile
         ? {
@@ -356,7 +384,7 @@ export async function createOAuthSetup(
             ...composition,
             only: policy.perUser,
             settings: {
-              basecamp: {
+              [signInId]: {
                 credentials: auth.connections.credentialSource(userId),
                 ...(projects ? { projects } : {}),
               },
@@ -369,12 +397,13 @@ export async function createOAuthSetup(
       },
     });
     connectionsOf = () => auth.connections;
-    const breaker = new hosted.InvalidGrantBreaker(store);
+    const budget = signIn.refreshBudget;
+    const breaker = budget ? new hosted.InvalidGrantBreaker(store, budget) : undefined;
     const connections = auth.connections;
     const whoami = defineTool({
       name: 'whoami',
       description:
-        'Who you are signed in as on this server: your Basecamp name and email, the Basecamp account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one, and (when Forge is served) whether your Forge account is linked and where to link it.',
+        `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one, and (when Forge is served) whether your Forge account is linked and where to link it.`,
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -391,7 +420,7 @@ export async function createOAuthSetup(
           user: userId,
           name: connection.identity.name,
           email: connection.identity.email,
-          basecamp_account: { id: connection.accountId, name: connection.accountName },
+          [`${signInId}_account`]: { id: connection.accountId, name: connection.accountName },
           ...(decision
             ? {
                 policy: {
@@ -450,16 +479,19 @@ export async function createOAuthSetup(
               detail: `the store needs key ${error.keyId}, which this replica does not hold (MCP_SECRET, MCP_SECRET_PREVIOUS)`,
             });
           }
-          const state = await breaker.state();
-          checks.push({
-            name: 'launchpad-refresh',
-            ok: !state.open,
-            detail: `${
-              state.open
-                ? `paused after ${state.failures} refused refreshes in 48 h (Launchpad bans at 5)`
-                : `${state.failures} refused refreshes in 48 h`
-            }${state.subjects.length > 0 ? `, spent by ${state.subjects.join(', ')}` : ''}`,
-          });
+          if (breaker && budget) {
+            const state = await breaker.state();
+            const hours = Math.round(budget.windowMs / 3600_000);
+            checks.push({
+              name: budget.checkName,
+              ok: !state.open,
+              detail: `${
+                state.open
+                  ? `paused after ${state.failures} refused refreshes in ${hours} h (${budget.reason})`
+                  : `${state.failures} refused refreshes in ${hours} h`
+              }${state.subjects.length > 0 ? `, spent by ${state.subjects.join(', ')}` : ''}`,
+            });
+          }
         } catch {
           checks.push({ name: 'store', ok: false, detail: 'the store cannot be reached' });
         }
@@ -547,10 +579,10 @@ const USERS_HELP = `Usage: x-mcp-server users list [--store <url>]
        x-mcp-server users revoke <user> [--store <url>]
        x-mcp-server users forget <user> [--store <url>]
 Who signed in (--auth oauth); sign one user out everywhere; delete everything about one.
-  <user>: an id users list prints (e.g. basecamp:123) or the user’s email
+  <user>: an id users list prints (<provider>:<id>) or the user’s email
 
-${STORE_HELP}  BASECAMP_CLIENT_ID, BASECAMP_CLIENT_SECRET, BASECAMP_LAUNCHPAD_URL
-                                    revoke, forget: also revoke the Basecamp token at Launchpad
+${STORE_HELP}  the sign-in app's client id, secret and URL variables, as for the server
+                                    revoke, forget: also revoke the user's token at the sign-in
   MCP_AUDIT                         revoke, forget: recorded in the server's audit log (file or
                                     redis, as the server's; nothing for off or stdout)
 For a file: store, stop the server first (one process per file).
@@ -647,12 +679,18 @@ async function withStore(
   }
 }
 
-function launchpadFromEnv(hosted: HostedModule, env: NodeJS.ProcessEnv) {
-  return env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
-    ? new hosted.Launchpad({
-        clientId: env.BASECAMP_CLIENT_ID,
-        clientSecret: env.BASECAMP_CLIENT_SECRET,
-        url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
+/** The sign-in a user signed in with (their id's provider), with the app from the environment; undefined without one. */
+async function signInFromEnv(hosted: HostedModule, user: string, env: NodeJS.ProcessEnv) {
+  const provider = hosted.signInProviderOf(user);
+  if (CATALOG.get(provider)?.connection?.kind !== 'sign-in') return undefined;
+  const signIn = await loadSignIn(provider);
+  const clientId = env[signIn.env.clientId];
+  const clientSecret = env[signIn.env.clientSecret];
+  return clientId && clientSecret
+    ? signIn.client({
+        clientId,
+        clientSecret,
+        url: env[signIn.env.url] || signIn.defaultUrl,
         redirectUri: '',
       })
     : undefined;
@@ -692,8 +730,8 @@ export async function usersCommand(
       action === 'revoke'
         ? (await hosted.listUsers(store, keyring)).find((entry) => entry.user === id)?.email
         : undefined;
-    const launchpad = launchpadFromEnv(hosted, env);
-    const options = launchpad ? { launchpad } : {};
+    const signIn = await signInFromEnv(hosted, id, env);
+    const options = { ...(signIn ? { signIn } : {}), linked: linkedAccountProviders() };
     const result =
       action === 'revoke'
         ? await hosted.revokeUser(store, keyring, id, options)

@@ -28,7 +28,10 @@ export { adoptKeyMeta, KEY_META_KEY, type KeyMeta, readKeyMeta } from './key-met
 export {
   type ForgetResult,
   forgetUser,
+  linkedAccountKey,
   listUsers,
+  type RevokeCounts,
+  type RevokeOptions,
   type RevokeResult,
   type RotateKeysResult,
   resolveUser,
@@ -52,12 +55,13 @@ export {
 } from './oauth/authorization-server.js';
 export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
 export {
-  type BasecampConnection,
-  type BasecampCredentials,
-  basecampUserId,
   Connections,
   type ConnectionsOptions,
   connectionKey,
+  type SignInCredentials,
+  type SignInRecord,
+  signInProviderOf,
+  signInUserId,
 } from './oauth/connections.js';
 export {
   CONNECT_FORGE_PATH,
@@ -75,21 +79,12 @@ export {
 } from './oauth/forge-links.js';
 export {
   createHostedAuth,
-  DEFAULT_LAUNCHPAD_URL,
   type HostedAuth,
   type HostedAuthOptions,
   listFromEnv,
   parsePublicUrl,
   secondsFromEnv,
 } from './oauth/hosted-auth.js';
-export {
-  Launchpad,
-  type LaunchpadAccount,
-  type LaunchpadApp,
-  LaunchpadGrantError,
-  type LaunchpadIdentity,
-  type LaunchpadTokens,
-} from './oauth/launchpad.js';
 export {
   type Admission,
   clientAddress,

@@ -78,6 +78,22 @@ export {
   type PromptMessage,
   type PromptResult,
 } from './prompt.js';
+export {
+  type DevicePoll,
+  type DeviceStart,
+  type HostedConnectionDeclaration,
+  type LinkedAccount,
+  type LinkedAccountClient,
+  type LinkedAccountConnection,
+  type RefreshBudget,
+  type SignInApp,
+  type SignInClient,
+  type SignInConnection,
+  UpstreamGrantError,
+  type UpstreamAccount,
+  type UpstreamIdentity,
+  type UpstreamTokens,
+} from './hosted-connection.js';
 export type { HostedCredentials, ProviderMetadata } from './provider-metadata.js';
 export {
   DEFAULT_TIMEOUT_MS,

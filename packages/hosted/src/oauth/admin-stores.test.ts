@@ -24,7 +24,7 @@ import {
   startReplica,
   startRoundRobinProxy,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
+import { Launchpad } from '@x/mcp-basecamp/connection';
 
 const NEW_SECRET = 'the-next-secret-after-rotation-0123456789abcdef';
 const requirement = redisRequirement();
@@ -104,7 +104,7 @@ for (const driver of drivers) {
           url: fake.launchpadUrl,
           redirectUri: '',
         });
-        const result = await forgetUser(store, keyring, 'basecamp:101', { launchpad });
+        const result = await forgetUser(store, keyring, 'basecamp:101', { signIn: launchpad, linked: ['forge'] });
         expect(result).toMatchObject({
           grants: 1,
           connection: true,

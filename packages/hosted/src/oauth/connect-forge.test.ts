@@ -229,7 +229,7 @@ describe('/connect/forge', () => {
     const linked = await alice.browser.submit(await alice.browser.submit(started, {}), {});
     expect(linked.body).toContain('Forge linked');
     expect(await env.store.get(forgeLinkKey('basecamp:101'))).toBeDefined();
-    const result = await revokeUser(env.store, env.keyring, 'basecamp:101');
+    const result = await revokeUser(env.store, env.keyring, 'basecamp:101', { linked: ['forge'] });
     expect(result.forge).toBe(true);
     expect(await env.store.get(forgeLinkKey('basecamp:101'))).toBeUndefined();
     // The revoked user's browser session cannot link again until they sign in again.

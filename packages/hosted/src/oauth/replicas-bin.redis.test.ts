@@ -19,7 +19,7 @@ import {
   signIn,
   startReplicaBins,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
+import { Launchpad } from '@x/mcp-basecamp/connection';
 
 const requirement = redisRequirement();
 const keyring = Keyring.fromSecrets({ secret: SECRET });

@@ -34,7 +34,7 @@ import {
   startReplica,
   startRoundRobinProxy,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
+import { Launchpad } from '@x/mcp-basecamp/connection';
 
 const NEW_SECRET = 'the-rolled-in-secret-of-this-test-0123456789abcdef';
 const CAROL: FakeIdentity = {

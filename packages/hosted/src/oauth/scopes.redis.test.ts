@@ -18,7 +18,7 @@ import {
   startRoundRobinProxy,
   stepUp,
 } from './fixture.js';
-import { ACCESS_WORDS } from './pages.js';
+import { ACCESS_WORDS } from './fixture.js';
 
 const requirement = redisRequirement();
 const COMPLETE = { name: 'basecamp_complete_todo', arguments: { todo_id: IDS.assignedTodo } };
