@@ -5,6 +5,7 @@ import {
   ConfigError,
   createLogger,
   defineTool,
+  type LinkedAccountConnection,
   type ReadinessCheck,
   type SignInConnection,
   TokenExpiredError,
@@ -19,25 +20,24 @@ import { type CompositionOptions, compose, selectProviders } from './compose.js'
 import { hostedImport } from './hosted-import.js';
 
 /**
- * Forge tools that read the server's own disk (its working directory's git repository), never
- * a user's: not served in oauth mode.
+ * The tools each provider declares local (`localTools`: they read the server's own disk, never a
+ * user's) excluded like a config rule, so the prompts that name them go with them: not served in
+ * oauth mode.
  */
-const FORGE_LOCAL_TOOLS = ['get_repository_context'];
-
-/** Forge's local tools excluded like a config rule, so the prompts that name them go with them. */
-function withoutForgeLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
-  return entries.map((entry) =>
-    entry.provider.id === 'forge'
-      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] } }
-      : entry,
-  );
+function withoutLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
+  return entries.map((entry) => {
+    const local = CATALOG.get(entry.provider.id)?.localTools ?? [];
+    return local.length > 0
+      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...local] } }
+      : entry;
+  });
 }
 
 /**
  * Which selected providers oauth mode serves, and how, from what each declares (its metadata's
- * `hosted`): `per-user` built per user from that user's stored connection (Basecamp's sign-in,
- * Forge's link), `shared` by every signed-in user (BBj RAG), `local` (the server's own files,
- * Context Forge) shared only when the config marks it `"shared": true`, else not at all.
+ * `hosted`): `per-user` built per user from that user's stored connection (a sign-in or a linked
+ * account, as its `connection` declares), `shared` by every signed-in user, `local` (the server's
+ * own files) shared only when the config marks it `"shared": true`, else not at all.
  */
 export function oauthProviderPolicy(composition: CompositionOptions): {
   perUser: ProviderId[];
@@ -66,6 +66,13 @@ function signInProviders(ids: readonly ProviderId[]): ProviderId[] {
 async function loadSignIn(id: ProviderId): Promise<SignInConnection> {
   const declared = CATALOG.get(id)?.connection;
   if (declared?.kind !== 'sign-in') throw new ConfigError(`${id} declares no sign-in connection.`);
+  return declared.load();
+}
+
+/** A provider's declared linked account, loaded. */
+async function loadLinked(id: ProviderId): Promise<LinkedAccountConnection> {
+  const declared = CATALOG.get(id)?.connection;
+  if (declared?.kind !== 'linked-account') throw new ConfigError(`${id} declares no linked account.`);
   return declared.load();
 }
 
@@ -205,11 +212,12 @@ function nodeAtLeast(major: number, minor: number): boolean {
 }
 
 /**
- * `--auth oauth`: the hosted, multi-user server. Each person signs in with Basecamp
- * (Launchpad) through our OAuth authorization server; each gets their own Basecamp provider
- * built from their stored connection, and their own Forge provider on the Forge account they
- * linked at `<public>/connect/forge`. Providers without per-user credentials (BBj RAG) are
- * shared; Context Forge (the server's local files) only when the config marks it shared.
+ * `--auth oauth`: the hosted, multi-user server. Each person signs in through our OAuth
+ * authorization server with the one served provider that declares a sign-in (its `connection`);
+ * each gets their own instance of it built from their stored connection, and their own instance
+ * of each linked-account provider on the account they linked at `<public>/connect/<provider>`.
+ * Providers without per-user credentials are shared; local ones (the server's own files) only
+ * when the config marks them shared.
  */
 export async function createOAuthSetup(
   context: HttpAuthContext,
@@ -259,7 +267,9 @@ export async function createOAuthSetup(
     );
   }
   const signIn = await loadSignIn(signInId);
-  const servesForge = policy.perUser.includes('forge');
+  // The linked accounts a signed-in user may add (each at /connect/<provider>).
+  const linkedIds = policy.perUser.filter((id) => CATALOG.get(id)?.connection?.kind === 'linked-account');
+  const linked = await Promise.all(linkedIds.map(async (id) => ({ id, connection: await loadLinked(id) })));
   const sharedIds = policy.shared;
   // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
   // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
@@ -360,26 +370,22 @@ export async function createOAuthSetup(
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
         : {}),
-      ...(servesForge
-        ? {
-            forge: {
-              apiUrl:
-                // Validated by Forge's config schema: a URL.
-                (composition.config?.providers?.forge?.settings?.apiUrl as string | undefined) ??
-                (env.FORGE_API_URL || hosted.DEFAULT_FORGE_API_URL),
-            },
-          }
-        : {}),
+      linked: linked.map(({ id, connection }) => ({
+        connection,
+        url:
+          // Validated by the provider's config schema.
+          (composition.config?.providers?.[id]?.settings?.[connection.url.setting] as string | undefined) ??
+          (env[connection.url.env] || connection.url.default),
+      })),
       logger,
-      // One Basecamp (and Forge) provider per user (its own ETag and dock caches), kept while the
-      // user signs in to the same account and the policy gives them the same projects; its
-      // credentials come from the user's stored connection (and Forge link), refreshed lazily and
-      // renewed after a 401 (settings.credentials).
+      // One provider per user for each per-user provider (its own caches), kept while the user
+      // signs in to the same account and the policy gives them the same projects; its credentials
+      // come from the user's stored sign-in (or link), refreshed lazily and renewed after a 401
+      // (settings.credentials).
       registryFor: async (userId, credentials, info) => {
         const projects = (await governance.for(info)).basecampProjects;
         const key = `${credentials.accountId}|${projects ? projects.join(',') : '*'}`;
         return cache.get(userId, key, async () => {
-          const forgeLinks = auth.forge;
           const own = await compose({
             ...composition,
             only: policy.perUser,
@@ -388,10 +394,12 @@ export async function createOAuthSetup(
                 credentials: auth.connections.credentialSource(userId),
                 ...(projects ? { projects } : {}),
               },
-              ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
+              ...Object.fromEntries(
+                [...auth.linked].map(([id, links]) => [id, { credentials: links.credentialSource(userId) }]),
+              ),
             },
           });
-          const entries = withoutForgeLocalTools(own);
+          const entries = withoutLocalTools(own);
           return context.compose([...entries, ...shared, ...hostedEntry]);
         });
       },
@@ -403,7 +411,7 @@ export async function createOAuthSetup(
     const whoami = defineTool({
       name: 'whoami',
       description:
-        `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one, and (when Forge is served) whether your Forge account is linked and where to link it.`,
+        `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one${linked.map(({ connection }) => `, and whether your ${connection.title} account is linked and where to link it`).join('')}.`,
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -412,8 +420,19 @@ export async function createOAuthSetup(
         if (!connection || typeof userId !== 'string') {
           throw new TokenExpiredError('Not signed in: reconnect this server in your MCP client.');
         }
-        const forgeLinks = auth.forge;
-        const link = forgeLinks ? await forgeLinks.get(userId) : undefined;
+        const links = Object.fromEntries(
+          await Promise.all(
+            [...auth.linked].map(async ([id, accounts]) => {
+              const link = await accounts.get(userId);
+              return [
+                id,
+                link
+                  ? { linked: true, ...accounts.connection.describe(link).fields }
+                  : { linked: false, connect_url: accounts.connectUrl },
+              ] as const;
+            }),
+          ),
+        );
         const info = context.request.auth;
         const decision = info ? (await governance.for(info)).decision : undefined;
         return {
@@ -437,13 +456,7 @@ export async function createOAuthSetup(
                 rate_limit: decision?.rateLimit === 'off' ? 'none' : (decision?.rateLimit ?? rateLimit)?.text,
               }
             : {}),
-          ...(forgeLinks
-            ? {
-                forge: link
-                  ? { linked: true, email: link.user.email, team: link.teamId }
-                  : { linked: false, connect_url: forgeLinks.connectUrl },
-              }
-            : {}),
+          ...links,
         };
       },
     });
@@ -513,7 +526,7 @@ export async function createOAuthSetup(
     const toolCount = () => {
       userToolCount ??= compose({ ...composition, only: policy.perUser }).then(
         (own) =>
-          context.compose([...withoutForgeLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
+          context.compose([...withoutLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
       );
       return userToolCount;
     };

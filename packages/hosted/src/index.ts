@@ -53,7 +53,7 @@ export {
   type RateLimitedEndpoint,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
-export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
+export { type ConnectLinked, type ConnectLinkedOptions, createConnectLinked } from './oauth/connect-linked.js';
 export {
   Connections,
   type ConnectionsOptions,
@@ -64,19 +64,11 @@ export {
   signInUserId,
 } from './oauth/connections.js';
 export {
-  CONNECT_FORGE_PATH,
-  DEFAULT_FORGE_API_URL,
-  ForgeAuth,
-  type ForgeAuthOptions,
-  type ForgeDevicePoll,
-  type ForgeDeviceStart,
-  ForgeGrantError,
-  type ForgeLink,
-  type ForgeLinkCredentials,
-  ForgeLinks,
-  type ForgeLinksOptions,
-  forgeLinkKey,
-} from './oauth/forge-links.js';
+  connectPath,
+  type LinkRecord,
+  LinkedAccounts,
+  type LinkedAccountsOptions,
+} from './oauth/linked-accounts.js';
 export {
   createHostedAuth,
   type HostedAuth,

@@ -134,17 +134,18 @@ export interface DeviceStart {
   interval: number;
 }
 
-/** A linked account as the provider's login returned it. */
+/**
+ * A linked account as the provider's login returned it, sealed as it is (plus when it was linked
+ * and last updated) under `conn:<userId>:<provider>`: the token fields, the person, and whatever
+ * fields of its own the provider's credentials need (e.g. a team id).
+ */
 export interface LinkedAccount {
   accessToken: string;
   refreshToken: string;
   /** Epoch ms. */
   expiresAt: number;
-  /** The upstream's id of the person. */
-  accountId: string;
-  /** What the provider's credentials need besides the token (e.g. a team id). */
-  scope: string;
   user: { email: string; displayName: string };
+  readonly [field: string]: unknown;
 }
 
 export type DevicePoll =
@@ -152,25 +153,35 @@ export type DevicePoll =
   | { status: 'pending' }
   | { status: 'refused'; reason: 'expired_token' | 'access_denied' | 'other' };
 
-/** The calls a linked-account login makes at the upstream. */
+/** The calls a linked-account login makes at the upstream (a device login, polled once per user action). */
 export interface LinkedAccountClient {
+  /** The upstream's base URL (for messages). */
+  readonly url: string;
   start(): Promise<DeviceStart>;
   poll(deviceCode: string): Promise<DevicePoll>;
-  /** `UpstreamGrantError` when the refresh token is dead. */
+  /** A new access token; `UpstreamGrantError` when the refresh token is dead. */
   refresh(
-    account: LinkedAccount,
+    refreshToken: string,
     signal?: AbortSignal,
-  ): Promise<Pick<LinkedAccount, 'accessToken' | 'refreshToken' | 'expiresAt'>>;
+  ): Promise<{ accessToken: string; expiresAt: number; refreshToken?: string }>;
 }
 
 /** A linked account with its own login flow (`connection.kind: 'linked-account'`). */
 export interface LinkedAccountConnection {
   kind: 'linked-account';
+  /** The provider's id: the link page is `/connect/<provider>`, the record `conn:<userId>:<provider>`. */
+  provider: string;
+  /** The upstream's name on pages and in messages, e.g. `Forge`. */
   title: string;
-  /** The provider setting (config or environment) of the upstream's URL, and its default. */
-  env: { url: string };
-  defaultUrl: string;
+  /** Where the upstream's URL comes from: the provider's setting (config file) and variable, and its default. */
+  url: { setting: string; env: string; default: string };
+  /** Refresh this long before the access token expires. */
+  refreshMarginMs: number;
   client(options: { url: string; fetch?: typeof fetch; timeoutMs?: number }): LinkedAccountClient;
+  /** The provider's `settings.credentials` value for a link (e.g. `{ accessToken, teamId }`). */
+  credentials(account: LinkedAccount): unknown;
+  /** Who is linked, for pages (`name`, `detail` in brackets) and `whoami` (`fields`). */
+  describe(account: LinkedAccount): { name: string; detail: string; fields: Record<string, string> };
 }
 
 /** What `ProviderMetadata.connection` declares: the kind, and its implementation loaded when hosted. */

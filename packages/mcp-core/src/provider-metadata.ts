@@ -44,6 +44,11 @@ export interface ProviderMetadata<Settings extends z.ZodType = z.ZodType> {
    * can be the identity, or a linked account with its own login. Loaded only in hosted mode.
    */
   connection?: HostedConnectionDeclaration;
+  /**
+   * Tools that act on the serving machine itself (its disk, its git checkout), never on a user's
+   * account: a hosted, multi-user server does not serve them.
+   */
+  localTools?: readonly string[];
   /** The provider with these settings (the rest from its environment variables). */
   create(settings: z.output<Settings>): Promise<ToolProvider>;
   /** The provider on its local fake (`--sandbox`); settings that choose tools apply. */

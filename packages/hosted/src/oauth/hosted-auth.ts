@@ -1,9 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   ConfigError,
   createLogger,
   type Logger,
   McpToolError,
+  type LinkedAccountConnection,
   type SignInConnection,
   type ToolAccess,
   type ToolRegistry,
@@ -23,9 +25,9 @@ import {
   DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
-import { createConnectForge } from './connect-forge.js';
+import { createConnectLinked } from './connect-linked.js';
 import { Connections, connectionKey, type SignInCredentials } from './connections.js';
-import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
+import { connectPath, LinkedAccounts } from './linked-accounts.js';
 import type { TrustProxy } from './limits.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
@@ -79,10 +81,16 @@ export interface HostedAuthOptions {
    */
   registryFor?(userId: string, credentials: SignInCredentials, auth: AuthInfo): Promise<ToolRegistry>;
   /**
-   * Per-user Forge links at `<public>/connect/forge` (Forge's device login); off when absent.
-   * `apiUrl` defaults to `https://www.forge-ai.dev/api`; `now` is the clock of link tickets (tests).
+   * The linked-account providers served (each a declared `connection` of kind `linked-account`):
+   * per-user links at `<public>/connect/<provider>`. `url` defaults to the declaration's; `now` is
+   * the clock of link tickets (tests).
    */
-  forge?: { apiUrl?: string; fetch?: typeof fetch; now?: () => number };
+  linked?: ReadonlyArray<{
+    connection: LinkedAccountConnection;
+    url?: string;
+    fetch?: typeof fetch;
+    now?: () => number;
+  }>;
   /** How often each replica compares its signing keys with the store's (ms). Default 5000; 0: never by itself. */
   signingKeyCheckMs?: number;
   logger?: Logger;
@@ -96,8 +104,8 @@ export interface HostedAuth {
   resource: string;
   authorizationServer: AuthorizationServer;
   resourceServer: ResourceServer;
-  /** Users' Forge links (with `options.forge`): `forge.credentialSource(userId)` for a Forge provider. */
-  forge?: ForgeLinks;
+  /** Users' links per linked-account provider (`options.linked`): `credentialSource(userId)` for its provider. */
+  linked: ReadonlyMap<string, LinkedAccounts>;
   /**
    * The signing keys both halves use, kept in step with the store; `signingKeys.sync()` is the
    * readiness check of the keys.
@@ -241,29 +249,31 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   });
   // After the authorization server's own listener: both halves switch in the same tick.
   signingKeys.onChange((keys) => resourceServer.useKeys(publicJwks(keys).keys as JWK[]));
-  const forge = options.forge
-    ? new ForgeLinks(
-        store,
-        options.keyring,
-        new ForgeAuth({
-          ...(options.forge.apiUrl ? { apiUrl: options.forge.apiUrl } : {}),
-          ...(options.forge.fetch ? { fetch: options.forge.fetch } : {}),
-        }),
-        `${issuer}${CONNECT_FORGE_PATH}`,
-      )
-    : undefined;
-  const connectForge = forge
-    ? createConnectForge({
-        issuer,
-        store: store,
-        keyring: options.keyring,
-        links: forge,
-        sessionUser: (req, res) => authorizationServer.sessionUser(req, res),
-        isActive: (userId) => connections.isActive(userId),
-        ...(options.forge?.now ? { now: options.forge.now } : {}),
-        ...(options.logger ? { logger: options.logger } : {}),
-      })
-    : undefined;
+  const linked = new Map<string, LinkedAccounts>();
+  const connectPages = (options.linked ?? []).map((entry) => {
+    const { provider } = entry.connection;
+    const links = new LinkedAccounts(
+      store,
+      options.keyring,
+      entry.connection.client({
+        url: entry.url ?? entry.connection.url.default,
+        ...(entry.fetch ? { fetch: entry.fetch } : {}),
+      }),
+      entry.connection,
+      `${issuer}${connectPath(provider)}`,
+    );
+    linked.set(provider, links);
+    return createConnectLinked({
+      issuer,
+      store: store,
+      keyring: options.keyring,
+      links,
+      sessionUser: (req, res) => authorizationServer.sessionUser(req, res),
+      isActive: (userId) => connections.isActive(userId),
+      ...(entry.now ? { now: entry.now } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  });
   const registryFor = options.registryFor;
   const readOnlyAccess = (request: Request): ToolAccess => ({
     source: `your token's scopes (${READ_SCOPE})`,
@@ -275,12 +285,16 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
         `${tool} changes data, which needs ${READ_WRITE_SCOPES.join(' ')}; authorize again with them.`,
       ),
   });
+  const handleConnectPages = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    for (const page of connectPages) if (await page.handle(req, res)) return true;
+    return false;
+  };
   const auth: HttpAuth = {
     async handle(req, res) {
       return (
         (await resourceServer.handle(req, res)) ||
         (await authorizationServer.handle(req, res)) ||
-        ((await connectForge?.handle(req, res)) ?? false)
+        (await handleConnectPages(req, res))
       );
     },
     authenticate: (request) => resourceServer.authenticate(request),
@@ -304,7 +318,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     authorizationServer,
     resourceServer,
-    ...(forge ? { forge } : {}),
+    linked,
     signingKeys,
     close: () => signingKeys.close(),
   };
