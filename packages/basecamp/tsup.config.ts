@@ -7,10 +7,13 @@ import shared from '../../tsup.provider.js';
 
 const [library, ...rest] = shared as Options[];
 export default defineConfig([
-  { ...library, entry: {
+  {
+    ...library,
+    entry: {
       ...(library?.entry as Record<string, string>),
       load: 'src/load.ts',
       connection: 'src/hosted-connection.ts',
-    }, },
+    },
+  },
   ...rest,
 ]);

@@ -410,8 +410,7 @@ export async function createOAuthSetup(
     const connections = auth.connections;
     const whoami = defineTool({
       name: 'whoami',
-      description:
-        `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one${linked.map(({ connection }) => `, and whether your ${connection.title} account is linked and where to link it`).join('')}.`,
+      description: `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one${linked.map(({ connection }) => `, and whether your ${connection.title} account is linked and where to link it`).join('')}.`,
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -525,8 +524,7 @@ export async function createOAuthSetup(
     let userToolCount: Promise<number> | undefined;
     const toolCount = () => {
       userToolCount ??= compose({ ...composition, only: policy.perUser }).then(
-        (own) =>
-          context.compose([...withoutLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
+        (own) => context.compose([...withoutLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
       );
       return userToolCount;
     };

@@ -53,7 +53,11 @@ export {
   type RateLimitedEndpoint,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
-export { type ConnectLinked, type ConnectLinkedOptions, createConnectLinked } from './oauth/connect-linked.js';
+export {
+  type ConnectLinked,
+  type ConnectLinkedOptions,
+  createConnectLinked,
+} from './oauth/connect-linked.js';
 export {
   Connections,
   type ConnectionsOptions,
@@ -63,12 +67,6 @@ export {
   signInProviderOf,
   signInUserId,
 } from './oauth/connections.js';
-export {
-  connectPath,
-  type LinkRecord,
-  LinkedAccounts,
-  type LinkedAccountsOptions,
-} from './oauth/linked-accounts.js';
 export {
   createHostedAuth,
   type HostedAuth,
@@ -86,6 +84,12 @@ export {
   RateLimiter,
   type TrustProxy,
 } from './oauth/limits.js';
+export {
+  connectPath,
+  LinkedAccounts,
+  type LinkedAccountsOptions,
+  type LinkRecord,
+} from './oauth/linked-accounts.js';
 export {
   createResourceServer,
   type ResourceServer,

@@ -56,7 +56,9 @@ export class UpstreamGrantError extends Error {
 
   /** Works across duplicate installs (and bundled copies) of this package, unlike `instanceof`. */
   static isInstance(value: unknown): value is UpstreamGrantError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GRANT_BRAND] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GRANT_BRAND] === true
+    );
   }
 }
 

@@ -169,7 +169,8 @@ export async function forgetUser(
   const revoked = await revokeUser(store, keyring, user, options);
   const records = new SealedRecords(store, keyring);
   let connections =
-    (revoked.connection ? 1 : 0) + (options.linked ?? []).filter((provider) => revoked[provider] === true).length;
+    (revoked.connection ? 1 : 0) +
+    (options.linked ?? []).filter((provider) => revoked[provider] === true).length;
   for (const key of await store.keys(`conn:${user}:`)) if (await store.delete(key)) connections++;
   let consents = 0;
   for (const key of await store.keys(`consent:${user}:`)) if (await store.delete(key)) consents++;

@@ -8,7 +8,7 @@ import { SealedRecords } from '../store/sealed.js';
 import { type BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
 import { linkedAccountKey, revokeUser } from './admin.js';
 import { ALICE, BOB, type Hosted, quiet, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
-import { type LinkRecord as ForgeLink } from './linked-accounts.js';
+import type { LinkRecord as ForgeLink } from './linked-accounts.js';
 
 /** The store key of a user's Forge link. */
 const forgeLinkKey = (userId: string) => linkedAccountKey(userId, 'forge');

@@ -246,7 +246,13 @@ ${unlinkForm}`,
           : result.reason === 'expired_token'
             ? `The ${title} code expired before it was approved.`
             : `${title} refused the sign-in.`;
-      page(res, 400, `${title} not linked`, `<p>${escapeHtml(why)} Nothing was saved.</p>${startOver}`, clear);
+      page(
+        res,
+        400,
+        `${title} not linked`,
+        `<p>${escapeHtml(why)} Nothing was saved.</p>${startOver}`,
+        clear,
+      );
       return;
     }
     const at = now();

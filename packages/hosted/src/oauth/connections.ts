@@ -254,12 +254,7 @@ export class Connections {
    * Marks the sign-in dead (`needs_login`, refresh token dropped) unless the record changed since
    * `version`; whether it did.
    */
-  async #endSignIn(
-    userId: string,
-    value: SignInRecord,
-    version: number,
-    why: string,
-  ): Promise<boolean> {
+  async #endSignIn(userId: string, value: SignInRecord, version: number, why: string): Promise<boolean> {
     const written = await this.#records.set(
       connectionKey(userId),
       {

@@ -21,9 +21,9 @@ import { type OidcPayload, oidcKeys, REFRESH_TOKEN_REUSE_GRACE_SECONDS } from '.
 import type { KvStore } from '../store/kv.js';
 import { MemoryStore } from '../store/memory.js';
 import { SealedRecords } from '../store/sealed.js';
-import { OFFLINE_WORDS } from './pages.js';
 import { type BrowserPage, OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import { createHostedAuth, type HostedAuth, type HostedAuthOptions } from './hosted-auth.js';
+import { OFFLINE_WORDS } from './pages.js';
 
 export const SECRET = 'a-test-secret-of-at-least-32-bytes-0123456789';
 export const REDIRECT = 'http://127.0.0.1:9/callback';

@@ -3,9 +3,9 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   ConfigError,
   createLogger,
+  type LinkedAccountConnection,
   type Logger,
   McpToolError,
-  type LinkedAccountConnection,
   type SignInConnection,
   type ToolAccess,
   type ToolRegistry,
@@ -27,8 +27,8 @@ import {
 } from './authorization-server.js';
 import { createConnectLinked } from './connect-linked.js';
 import { Connections, connectionKey, type SignInCredentials } from './connections.js';
-import { connectPath, LinkedAccounts } from './linked-accounts.js';
 import type { TrustProxy } from './limits.js';
+import { connectPath, LinkedAccounts } from './linked-accounts.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
 

@@ -139,9 +139,7 @@ export class LinkedAccounts {
       current: async () => (await this.credentials(userId)) as C,
       renew: async (rejected) => (await this.credentials(userId, rejected.accessToken)) as C,
       refused: () =>
-        this.#required(
-          `${this.#title} refused your linked account even after renewing it; link it again.`,
-        ),
+        this.#required(`${this.#title} refused your linked account even after renewing it; link it again.`),
     };
   }
 }

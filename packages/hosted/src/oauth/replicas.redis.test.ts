@@ -12,7 +12,7 @@ import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, revokeUser } from './admin.js';
-import { type SignInRecord, connectionKey } from './connections.js';
+import { connectionKey, type SignInRecord } from './connections.js';
 import { ALICE, BOB, postToolsList, type Replica, SECRET, signIn, startReplica } from './fixture.js';
 
 const requirement = redisRequirement();

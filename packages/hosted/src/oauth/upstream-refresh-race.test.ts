@@ -3,6 +3,8 @@
 // of one user whose Basecamp token is due, and the holder's Launchpad call held at a barrier
 // until every other request is waiting — then marks on the old token arrive (what an older
 // replica writes on a 401) before the refresh answers. Repeated 20 times per driver.
+
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import type { FakeBasecamp } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +16,7 @@ import type { KvStore, KvWatcher } from '../store/kv.js';
 import { MemoryStore } from '../store/memory.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
-import { type SignInRecord, Connections, connectionKey } from './connections.js';
-import { Launchpad } from '@x/mcp-basecamp/connection';
+import { Connections, connectionKey, type SignInRecord } from './connections.js';
 
 const keyring = Keyring.fromSecrets({ secret: 'refresh-race-test-secret-0123456789abcdef' });
 const USER = 'basecamp:101';

@@ -67,7 +67,9 @@ describe('upstream refresh', () => {
       expect(JSON.parse(text)).toMatchObject({ error_code: 'TOKEN_EXPIRED' });
       // No refresh reached Launchpad: an early 401 never spends the shared invalid_grant budget.
       expect(env.fake.tokenRequests('refresh')).toEqual([]);
-      expect((await new InvalidGrantBreaker(env.store, basecampConnection.refreshBudget).state()).failures).toBe(0);
+      expect(
+        (await new InvalidGrantBreaker(env.store, basecampConnection.refreshBudget).state()).failures,
+      ).toBe(0);
       expect((await env.hosted.connections.get(USER))?.status).toBe('needs_login');
       expect((await postToolsList(env.url, token)).status).toBe(401);
     } finally {
