@@ -3,6 +3,7 @@
 // getting Basecamp tools that use only their own token. apps/server does this, and more, for you.
 // Install: npm install @x/mcp-hosted @x/mcp-core @x/mcp-basecamp @modelcontextprotocol/server
 import { createBasecampProvider } from '@x/mcp-basecamp';
+import { connection as basecampSignIn } from '@x/mcp-basecamp/connection';
 import { ConfigError, ToolRegistry } from '@x/mcp-core';
 import { serveHttp } from '@x/mcp-core/node';
 import { createHostedAuth, createStore, Keyring, listFromEnv } from '@x/mcp-hosted';
@@ -21,8 +22,13 @@ const hosted = await createHostedAuth({
   publicUrl: 'https://mcp.example.com', // the issuer; the MCP resource is <publicUrl>/mcp
   store,
   keyring,
-  // The Launchpad app's redirect URI: https://mcp.example.com/oauth/callback/basecamp
-  launchpad: { clientId: required('BASECAMP_CLIENT_ID'), clientSecret: required('BASECAMP_CLIENT_SECRET') },
+  // Basecamp's declared sign-in (Launchpad); the app's redirect URI is
+  // https://mcp.example.com/oauth/callback/basecamp (`/oauth/callback/<provider id>`).
+  signIn: {
+    connection: basecampSignIn,
+    clientId: required('BASECAMP_CLIENT_ID'),
+    clientSecret: required('BASECAMP_CLIENT_SECRET'),
+  },
   allowedAccounts: listFromEnv(process.env.BASECAMP_ALLOWED_ACCOUNTS), // e.g. "999999999"
   // Each signed-in user's tools, built once; every request's token is the user's current one.
   registryFor: async (userId) => {

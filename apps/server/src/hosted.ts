@@ -5,7 +5,9 @@ import {
   ConfigError,
   createLogger,
   defineTool,
+  type LinkedAccountConnection,
   type ReadinessCheck,
+  type SignInConnection,
   TokenExpiredError,
   type ToolProvider,
   type ToolRegistry,
@@ -13,30 +15,29 @@ import {
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
 import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
 import { z } from 'zod';
-import { CATALOG, type ProviderId } from './catalog.js';
+import { CATALOG, PROVIDERS, type ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 import { hostedImport } from './hosted-import.js';
 
 /**
- * Forge tools that read the server's own disk (its working directory's git repository), never
- * a user's: not served in oauth mode.
+ * The tools each provider declares local (`localTools`: they read the server's own disk, never a
+ * user's) excluded like a config rule, so the prompts that name them go with them: not served in
+ * oauth mode.
  */
-const FORGE_LOCAL_TOOLS = ['get_repository_context'];
-
-/** Forge's local tools excluded like a config rule, so the prompts that name them go with them. */
-function withoutForgeLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
-  return entries.map((entry) =>
-    entry.provider.id === 'forge'
-      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...FORGE_LOCAL_TOOLS] } }
-      : entry,
-  );
+function withoutLocalTools(entries: ProviderEntry[]): ProviderEntry[] {
+  return entries.map((entry) => {
+    const local = CATALOG.get(entry.provider.id)?.localTools ?? [];
+    return local.length > 0
+      ? { ...entry, use: { ...entry.use, exclude: [...(entry.use?.exclude ?? []), ...local] } }
+      : entry;
+  });
 }
 
 /**
  * Which selected providers oauth mode serves, and how, from what each declares (its metadata's
- * `hosted`): `per-user` built per user from that user's stored connection (Basecamp's sign-in,
- * Forge's link), `shared` by every signed-in user (BBj RAG), `local` (the server's own files,
- * Context Forge) shared only when the config marks it `"shared": true`, else not at all.
+ * `hosted`): `per-user` built per user from that user's stored connection (a sign-in or a linked
+ * account, as its `connection` declares), `shared` by every signed-in user, `local` (the server's
+ * own files) shared only when the config marks it `"shared": true`, else not at all.
  */
 export function oauthProviderPolicy(composition: CompositionOptions): {
   perUser: ProviderId[];
@@ -55,6 +56,31 @@ export function oauthProviderPolicy(composition: CompositionOptions): {
     dropped: ids.filter((id) => !isPerUser(id) && !isShared(id)),
   };
 }
+
+/** The served providers that declare a sign-in (`connection.kind: 'sign-in'`): who can be the identity. */
+function signInProviders(ids: readonly ProviderId[]): ProviderId[] {
+  return ids.filter((id) => CATALOG.get(id)?.connection?.kind === 'sign-in');
+}
+
+/** A provider's declared sign-in, loaded (the provider's `connection.load()`). */
+async function loadSignIn(id: ProviderId): Promise<SignInConnection> {
+  const declared = CATALOG.get(id)?.connection;
+  if (declared?.kind !== 'sign-in') throw new ConfigError(`${id} declares no sign-in connection.`);
+  return declared.load();
+}
+
+/** A provider's declared linked account, loaded. */
+async function loadLinked(id: ProviderId): Promise<LinkedAccountConnection> {
+  const declared = CATALOG.get(id)?.connection;
+  if (declared?.kind !== 'linked-account') throw new ConfigError(`${id} declares no linked account.`);
+  return declared.load();
+}
+
+/** The providers whose users link an account of theirs (`connection.kind: 'linked-account'`). */
+const linkedAccountProviders = (): ProviderId[] =>
+  PROVIDERS.filter((provider) => provider.connection?.kind === 'linked-account').map(
+    (provider) => provider.id,
+  );
 
 export type AuthMode = 'none' | 'token' | 'oauth';
 
@@ -186,11 +212,12 @@ function nodeAtLeast(major: number, minor: number): boolean {
 }
 
 /**
- * `--auth oauth`: the hosted, multi-user server. Each person signs in with Basecamp
- * (Launchpad) through our OAuth authorization server; each gets their own Basecamp provider
- * built from their stored connection, and their own Forge provider on the Forge account they
- * linked at `<public>/connect/forge`. Providers without per-user credentials (BBj RAG) are
- * shared; Context Forge (the server's local files) only when the config marks it shared.
+ * `--auth oauth`: the hosted, multi-user server. Each person signs in through our OAuth
+ * authorization server with the one served provider that declares a sign-in (its `connection`);
+ * each gets their own instance of it built from their stored connection, and their own instance
+ * of each linked-account provider on the account they linked at `<public>/connect/<provider>`.
+ * Providers without per-user credentials are shared; local ones (the server's own files) only
+ * when the config marks them shared.
  */
 export async function createOAuthSetup(
   context: HttpAuthContext,
@@ -230,11 +257,21 @@ export async function createOAuthSetup(
       `--auth oauth does not serve ${policy.dropped.join(', ')} (the server's local files; set "shared": true in its config to serve it to every signed-in user)`,
     );
   }
-  if (!policy.perUser.includes('basecamp')) {
+  // The identity: the one served provider that declares a sign-in.
+  const [signInId, ...otherSignIns] = signInProviders(policy.perUser);
+  if (signInId === undefined || otherSignIns.length > 0) {
     await store.close();
-    throw new ConfigError('--auth oauth signs users in with Basecamp: serve the basecamp provider.');
+    const declared = signInProviders(PROVIDERS.map((provider) => provider.id));
+    throw new ConfigError(
+      signInId === undefined
+        ? `--auth oauth signs users in with ${declared.map((id) => CATALOG.get(id)?.title).join(' or ')}: serve the ${declared.join(' or ')} provider.`
+        : `--auth oauth signs users in with one provider; ${[signInId, ...otherSignIns].join(' and ')} both declare a sign-in: serve one of them.`,
+    );
   }
-  const servesForge = policy.perUser.includes('forge');
+  const signIn = await loadSignIn(signInId);
+  // The linked accounts a signed-in user may add (each at /connect/<provider>).
+  const linkedIds = policy.perUser.filter((id) => CATALOG.get(id)?.connection?.kind === 'linked-account');
+  const linked = await Promise.all(linkedIds.map(async (id) => ({ id, connection: await loadLinked(id) })));
   const sharedIds = policy.shared;
   // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
   // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
@@ -297,12 +334,13 @@ export async function createOAuthSetup(
       publicUrl,
       store,
       keyring,
-      launchpad: {
-        clientId: env.BASECAMP_CLIENT_ID ?? '',
-        clientSecret: env.BASECAMP_CLIENT_SECRET ?? '',
-        ...(env.BASECAMP_LAUNCHPAD_URL ? { url: env.BASECAMP_LAUNCHPAD_URL } : {}),
+      signIn: {
+        connection: signIn,
+        clientId: env[signIn.env.clientId] ?? '',
+        clientSecret: env[signIn.env.clientSecret] ?? '',
+        ...(env[signIn.env.url] ? { url: env[signIn.env.url] as string } : {}),
       },
-      allowedAccounts: hosted.listFromEnv(env.BASECAMP_ALLOWED_ACCOUNTS),
+      allowedAccounts: hosted.listFromEnv(env[signIn.env.allowedAccounts]),
       allowedEmailDomains: hosted.listFromEnv(env.MCP_ALLOWED_EMAIL_DOMAINS),
       ...(policyFile
         ? {
@@ -341,49 +379,47 @@ export async function createOAuthSetup(
       ...(cimdEnabled(env)
         ? { cimd: env.MCP_OAUTH_CIMD_HOSTS ? { hosts: hosted.listFromEnv(env.MCP_OAUTH_CIMD_HOSTS) } : {} }
         : {}),
-      ...(servesForge
-        ? {
-            forge: {
-              apiUrl:
-                // Validated by Forge's config schema: a URL.
-                (composition.config?.providers?.forge?.settings?.apiUrl as string | undefined) ??
-                (env.FORGE_API_URL || hosted.DEFAULT_FORGE_API_URL),
-            },
-          }
-        : {}),
+      linked: linked.map(({ id, connection }) => ({
+        connection,
+        url:
+          // Validated by the provider's config schema.
+          (composition.config?.providers?.[id]?.settings?.[connection.url.setting] as string | undefined) ??
+          (env[connection.url.env] || connection.url.default),
+      })),
       logger,
-      // One Basecamp (and Forge) provider per user (its own ETag and dock caches), kept while the
-      // user signs in to the same account and the policy gives them the same projects; its
-      // credentials come from the user's stored connection (and Forge link), refreshed lazily and
-      // renewed after a 401 (settings.credentials).
+      // One provider per user for each per-user provider (its own caches), kept while the user
+      // signs in to the same account and the policy gives them the same projects; its credentials
+      // come from the user's stored sign-in (or link), refreshed lazily and renewed after a 401
+      // (settings.credentials).
       registryFor: async (userId, credentials, info) => {
         const projects = (await governance.for(info)).basecampProjects;
         const key = `${credentials.accountId}|${projects ? projects.join(',') : '*'}`;
         return cache.get(userId, key, async () => {
-          const forgeLinks = auth.forge;
           const own = await compose({
             ...composition,
             only: policy.perUser,
             settings: {
-              basecamp: {
+              [signInId]: {
                 credentials: auth.connections.credentialSource(userId),
                 ...(projects ? { projects } : {}),
               },
-              ...(forgeLinks ? { forge: { credentials: forgeLinks.credentialSource(userId) } } : {}),
+              ...Object.fromEntries(
+                [...auth.linked].map(([id, links]) => [id, { credentials: links.credentialSource(userId) }]),
+              ),
             },
           });
-          const entries = withoutForgeLocalTools(own);
+          const entries = withoutLocalTools(own);
           return context.compose([...entries, ...shared, ...hostedEntry]);
         });
       },
     });
     connectionsOf = () => auth.connections;
-    const breaker = new hosted.InvalidGrantBreaker(store);
+    const budget = signIn.refreshBudget;
+    const breaker = budget ? new hosted.InvalidGrantBreaker(store, budget) : undefined;
     const connections = auth.connections;
     const whoami = defineTool({
       name: 'whoami',
-      description:
-        'Who you are signed in as on this server: your Basecamp name and email, the Basecamp account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one, and (when Forge is served) whether your Forge account is linked and where to link it.',
+      description: `Who you are signed in as on this server: your ${signIn.title} name and email, the ${signIn.title} account your tools use, what the server’s policy allows you (rule, toolsets, read-only, projects, rate limit) when it has one${linked.map(({ connection }) => `, and whether your ${connection.title} account is linked and where to link it`).join('')}.`,
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async (_input, context) => {
@@ -392,15 +428,26 @@ export async function createOAuthSetup(
         if (!connection || typeof userId !== 'string') {
           throw new TokenExpiredError('Not signed in: reconnect this server in your MCP client.');
         }
-        const forgeLinks = auth.forge;
-        const link = forgeLinks ? await forgeLinks.get(userId) : undefined;
+        const links = Object.fromEntries(
+          await Promise.all(
+            [...auth.linked].map(async ([id, accounts]) => {
+              const link = await accounts.get(userId);
+              return [
+                id,
+                link
+                  ? { linked: true, ...accounts.connection.describe(link).fields }
+                  : { linked: false, connect_url: accounts.connectUrl },
+              ] as const;
+            }),
+          ),
+        );
         const info = context.request.auth;
         const decision = info ? (await governance.for(info)).decision : undefined;
         return {
           user: userId,
           name: connection.identity.name,
           email: connection.identity.email,
-          basecamp_account: { id: connection.accountId, name: connection.accountName },
+          [`${signInId}_account`]: { id: connection.accountId, name: connection.accountName },
           ...(decision
             ? {
                 policy: {
@@ -417,13 +464,7 @@ export async function createOAuthSetup(
                 rate_limit: decision?.rateLimit === 'off' ? 'none' : (decision?.rateLimit ?? rateLimit)?.text,
               }
             : {}),
-          ...(forgeLinks
-            ? {
-                forge: link
-                  ? { linked: true, email: link.user.email, team: link.teamId }
-                  : { linked: false, connect_url: forgeLinks.connectUrl },
-              }
-            : {}),
+          ...links,
         };
       },
     });
@@ -459,16 +500,19 @@ export async function createOAuthSetup(
               detail: `the store needs key ${error.keyId}, which this replica does not hold (MCP_SECRET, MCP_SECRET_PREVIOUS)`,
             });
           }
-          const state = await breaker.state();
-          checks.push({
-            name: 'launchpad-refresh',
-            ok: !state.open,
-            detail: `${
-              state.open
-                ? `paused after ${state.failures} refused refreshes in 48 h (Launchpad bans at 5)`
-                : `${state.failures} refused refreshes in 48 h`
-            }${state.subjects.length > 0 ? `, spent by ${state.subjects.join(', ')}` : ''}`,
-          });
+          if (breaker && budget) {
+            const state = await breaker.state();
+            const hours = Math.round(budget.windowMs / 3600_000);
+            checks.push({
+              name: budget.checkName,
+              ok: !state.open,
+              detail: `${
+                state.open
+                  ? `paused after ${state.failures} refused refreshes in ${hours} h (${budget.reason})`
+                  : `${state.failures} refused refreshes in ${hours} h`
+              }${state.subjects.length > 0 ? `, spent by ${state.subjects.join(', ')}` : ''}`,
+            });
+          }
         } catch {
           checks.push({ name: 'store', ok: false, detail: 'the store cannot be reached' });
         }
@@ -489,8 +533,7 @@ export async function createOAuthSetup(
     let userToolCount: Promise<number> | undefined;
     const toolCount = () => {
       userToolCount ??= compose({ ...composition, only: policy.perUser }).then(
-        (own) =>
-          context.compose([...withoutForgeLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
+        (own) => context.compose([...withoutLocalTools(own), ...shared, ...hostedEntry]).toMcpTools().length,
       );
       return userToolCount;
     };
@@ -556,10 +599,10 @@ const USERS_HELP = `Usage: x-mcp-server users list [--store <url>]
        x-mcp-server users revoke <user> [--store <url>]
        x-mcp-server users forget <user> [--store <url>]
 Who signed in (--auth oauth); sign one user out everywhere; delete everything about one.
-  <user>: an id users list prints (e.g. basecamp:123) or the user’s email
+  <user>: an id users list prints (<provider>:<id>) or the user’s email
 
-${STORE_HELP}  BASECAMP_CLIENT_ID, BASECAMP_CLIENT_SECRET, BASECAMP_LAUNCHPAD_URL
-                                    revoke, forget: also revoke the Basecamp token at Launchpad
+${STORE_HELP}  the sign-in app's client id, secret and URL variables, as for the server
+                                    revoke, forget: also revoke the user's token at the sign-in
   MCP_AUDIT                         revoke, forget: recorded in the server's audit log (file or
                                     redis, as the server's; nothing for off or stdout)
 For a file: store, stop the server first (one process per file).
@@ -656,12 +699,18 @@ async function withStore(
   }
 }
 
-function launchpadFromEnv(hosted: HostedModule, env: NodeJS.ProcessEnv) {
-  return env.BASECAMP_CLIENT_ID && env.BASECAMP_CLIENT_SECRET
-    ? new hosted.Launchpad({
-        clientId: env.BASECAMP_CLIENT_ID,
-        clientSecret: env.BASECAMP_CLIENT_SECRET,
-        url: env.BASECAMP_LAUNCHPAD_URL || hosted.DEFAULT_LAUNCHPAD_URL,
+/** The sign-in a user signed in with (their id's provider), with the app from the environment; undefined without one. */
+async function signInFromEnv(hosted: HostedModule, user: string, env: NodeJS.ProcessEnv) {
+  const provider = hosted.signInProviderOf(user);
+  if (CATALOG.get(provider)?.connection?.kind !== 'sign-in') return undefined;
+  const signIn = await loadSignIn(provider);
+  const clientId = env[signIn.env.clientId];
+  const clientSecret = env[signIn.env.clientSecret];
+  return clientId && clientSecret
+    ? signIn.client({
+        clientId,
+        clientSecret,
+        url: env[signIn.env.url] || signIn.defaultUrl,
         redirectUri: '',
       })
     : undefined;
@@ -701,8 +750,8 @@ export async function usersCommand(
       action === 'revoke'
         ? (await hosted.listUsers(store, keyring)).find((entry) => entry.user === id)?.email
         : undefined;
-    const launchpad = launchpadFromEnv(hosted, env);
-    const options = launchpad ? { launchpad } : {};
+    const signIn = await signInFromEnv(hosted, id, env);
+    const options = { ...(signIn ? { signIn } : {}), linked: linkedAccountProviders() };
     const result =
       action === 'revoke'
         ? await hosted.revokeUser(store, keyring, id, options)

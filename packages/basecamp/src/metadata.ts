@@ -15,6 +15,11 @@ export const metadata = {
   settings: BasecampConfigSchema,
   settingsTable: SETTINGS_TABLE,
   hosted: 'per-user',
+  // People sign in with their 37signals login (Launchpad): the hosted server's identity.
+  connection: {
+    kind: 'sign-in',
+    load: async () => (await import('./hosted-connection.js')).connection,
+  },
   create: async (settings) => (await import('./load.js')).loadBasecampProvider(settings),
   sandbox: async (settings) =>
     (await import('./testing/index.js')).createSandbox({

@@ -13,6 +13,13 @@ export const metadata = {
   settings: ForgeConfigSchema,
   settingsTable: SETTINGS_TABLE,
   hosted: 'per-user',
+  // A signed-in person links their own Forge account (the device login) at /connect/forge.
+  connection: {
+    kind: 'linked-account',
+    load: async () => (await import('./hosted-connection.js')).connection,
+  },
+  // Reads the server's working directory's git repository, never a user's.
+  localTools: ['get_repository_context'],
   create: async (settings) => (await import('./index.js')).createForgeProvider(settings),
   sandbox: async () => (await import('./testing/index.js')).createSandbox(),
 } satisfies ProviderMetadata<typeof ForgeConfigSchema>;

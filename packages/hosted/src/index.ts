@@ -28,7 +28,10 @@ export { adoptKeyMeta, KEY_META_KEY, type KeyMeta, readKeyMeta } from './key-met
 export {
   type ForgetResult,
   forgetUser,
+  linkedAccountKey,
   listUsers,
+  type RevokeCounts,
+  type RevokeOptions,
   type RevokeResult,
   type RotateKeysResult,
   resolveUser,
@@ -50,46 +53,28 @@ export {
   type RateLimitedEndpoint,
   redirectUriAllowed,
 } from './oauth/authorization-server.js';
-export { type ConnectForge, type ConnectForgeOptions, createConnectForge } from './oauth/connect-forge.js';
 export {
-  type BasecampConnection,
-  type BasecampCredentials,
-  basecampUserId,
+  type ConnectLinked,
+  type ConnectLinkedOptions,
+  createConnectLinked,
+} from './oauth/connect-linked.js';
+export {
   Connections,
   type ConnectionsOptions,
   connectionKey,
+  type SignInCredentials,
+  type SignInRecord,
+  signInProviderOf,
+  signInUserId,
 } from './oauth/connections.js';
 export {
-  CONNECT_FORGE_PATH,
-  DEFAULT_FORGE_API_URL,
-  ForgeAuth,
-  type ForgeAuthOptions,
-  type ForgeDevicePoll,
-  type ForgeDeviceStart,
-  ForgeGrantError,
-  type ForgeLink,
-  type ForgeLinkCredentials,
-  ForgeLinks,
-  type ForgeLinksOptions,
-  forgeLinkKey,
-} from './oauth/forge-links.js';
-export {
   createHostedAuth,
-  DEFAULT_LAUNCHPAD_URL,
   type HostedAuth,
   type HostedAuthOptions,
   listFromEnv,
   parsePublicUrl,
   secondsFromEnv,
 } from './oauth/hosted-auth.js';
-export {
-  Launchpad,
-  type LaunchpadAccount,
-  type LaunchpadApp,
-  LaunchpadGrantError,
-  type LaunchpadIdentity,
-  type LaunchpadTokens,
-} from './oauth/launchpad.js';
 export {
   type Admission,
   clientAddress,
@@ -100,6 +85,12 @@ export {
   type TrustProxy,
 } from './oauth/limits.js';
 export { parseRedirectSchemes } from './oauth/redirect-uris.js';
+export {
+  connectPath,
+  LinkedAccounts,
+  type LinkedAccountsOptions,
+  type LinkRecord,
+} from './oauth/linked-accounts.js';
 export {
   createResourceServer,
   type ResourceServer,

@@ -20,7 +20,7 @@ export interface RefreshCoordinatorOptions {
 }
 
 export interface RefreshRequest<T> {
-  /** The sealed record holding the credentials, e.g. `conn:<userId>:basecamp`. */
+  /** The sealed record holding the credentials, e.g. `conn:<userId>:<provider>`. */
   key: string;
   /** The first read of the record, when the caller already has it (read in one round trip with others). */
   first?: () => Promise<SealedEntry<T> | undefined>;
@@ -151,11 +151,11 @@ export class RefreshCoordinator {
 }
 
 export interface InvalidGrantBreakerOptions {
-  /** The store key of the window (default `budget:launchpad:invalid_grant`). */
+  /** The store key of the window (default `budget:refresh:invalid_grant`; a provider's `RefreshBudget` names its own). */
   key?: string;
-  /** The failures counted (default the last 48 h: Launchpad's ban window). */
+  /** The failures counted (default the last 48 h). */
   windowMs?: number;
-  /** The breaker opens at this many failures in the window (default 3; Launchpad bans at 5). */
+  /** The breaker opens at this many failures in the window (default 3). */
   threshold?: number;
   /** How long a permit is held at most if its holder never reports back (default 60 s, the refresh lock's life). */
   permitTtlMs?: number;
@@ -216,7 +216,7 @@ export class InvalidGrantBreaker {
   constructor(store: KvStore, options: InvalidGrantBreakerOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#store = store;
-    this.#key = options.key ?? 'budget:launchpad:invalid_grant';
+    this.#key = options.key ?? 'budget:refresh:invalid_grant';
     this.#windowMs = options.windowMs ?? 48 * 3600_000;
     this.#threshold = options.threshold ?? 3;
     this.#permitTtlMs = options.permitTtlMs ?? 60_000;

@@ -47,6 +47,22 @@ export {
 } from './errors.js';
 export type { CallContext } from './execute.js';
 export {
+  type DevicePoll,
+  type DeviceStart,
+  type HostedConnectionDeclaration,
+  type LinkedAccount,
+  type LinkedAccountClient,
+  type LinkedAccountConnection,
+  type RefreshBudget,
+  type SignInApp,
+  type SignInClient,
+  type SignInConnection,
+  type UpstreamAccount,
+  UpstreamGrantError,
+  type UpstreamIdentity,
+  type UpstreamTokens,
+} from './hosted-connection.js';
+export {
   createLogger,
   type LogFormat,
   type Logger,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { HostedConnectionDeclaration } from './hosted-connection.js';
 import type { SandboxHandle } from './runner.js';
 import type { ToolProvider } from './tool.js';
 import type { SettingRow } from './upstream/settings-table.js';
@@ -6,7 +7,8 @@ import type { SettingRow } from './upstream/settings-table.js';
 /**
  * Who supplies a provider's upstream credentials when a server serves several people
  * (`--auth oauth`): only declared here; the hosted server decides what it does with it.
- * - `per-user`: every person signs in or links their own account (Basecamp, Forge);
+ * - `per-user`: every person signs in or links their own account (Basecamp, Forge): the provider
+ *   declares how in `connection`;
  * - `shared`: one set of credentials (or none) for everyone, e.g. a documentation service;
  * - `local`: the server's own files or tools, served to everyone only when the composed server's
  *   config marks the provider `"shared": true`, else not at all in that mode.
@@ -37,6 +39,16 @@ export interface ProviderMetadata<Settings extends z.ZodType = z.ZodType> {
   settingsTable: readonly SettingRow[];
   /** Who supplies its credentials in hosted mode. */
   hosted: HostedCredentials;
+  /**
+   * With `hosted: 'per-user'`: how each person connects (`hosted-connection.ts`): a sign-in that
+   * can be the identity, or a linked account with its own login. Loaded only in hosted mode.
+   */
+  connection?: HostedConnectionDeclaration;
+  /**
+   * Tools that act on the serving machine itself (its disk, its git checkout), never on a user's
+   * account: a hosted, multi-user server does not serve them.
+   */
+  localTools?: readonly string[];
   /** The provider with these settings (the rest from its environment variables). */
   create(settings: z.output<Settings>): Promise<ToolProvider>;
   /** The provider on its local fake (`--sandbox`); settings that choose tools apply. */

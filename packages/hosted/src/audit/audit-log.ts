@@ -375,6 +375,6 @@ function fresh(cached: { at: number } | undefined, now: number, ttlMs: number): 
 }
 
 function isDenied(outcome: ToolCallOutcome, scope: CallScope): boolean {
-  // Basecamp's own 403 or 429 comes after an upstream request; the server's refusals before any.
+  // The upstream's own 403 or 429 comes after an upstream request; the server's refusals before any.
   return DENIED.has(outcome) && scope.requests === 0;
 }

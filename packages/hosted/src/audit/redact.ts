@@ -10,7 +10,7 @@ export interface RedactedText {
 const ID_KEY = /^(?:ids?|.*_ids?|.*[a-z0-9]Ids?)$/;
 /** An id under an id field: short, no spaces or punctuation beyond `._:-`. */
 const ID_VALUE = /^[A-Za-z0-9._:-]{1,32}$/;
-/** A number written as a string (Basecamp ids often are). */
+/** A number written as a string (upstream ids often are). */
 const DIGITS = /^\d{1,20}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**

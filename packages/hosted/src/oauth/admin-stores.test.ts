@@ -3,6 +3,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,6 @@ import {
   startReplica,
   startRoundRobinProxy,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
 
 const NEW_SECRET = 'the-next-secret-after-rotation-0123456789abcdef';
 const requirement = redisRequirement();
@@ -104,7 +104,10 @@ for (const driver of drivers) {
           url: fake.launchpadUrl,
           redirectUri: '',
         });
-        const result = await forgetUser(store, keyring, 'basecamp:101', { launchpad });
+        const result = await forgetUser(store, keyring, 'basecamp:101', {
+          signIn: launchpad,
+          linked: ['forge'],
+        });
         expect(result).toMatchObject({
           grants: 1,
           connection: true,

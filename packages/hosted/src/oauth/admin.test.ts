@@ -1,7 +1,7 @@
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listUsers, revokeUser } from './admin.js';
 import { ALICE, BOB, type Hosted, postToolsList, signIn, startHosted } from './fixture.js';
-import { Launchpad } from './launchpad.js';
 
 let env: Hosted;
 beforeAll(async () => {
@@ -34,7 +34,9 @@ describe('admin: users list and revoke', () => {
       url: env.fake.launchpadUrl,
       redirectUri: `${env.origin}/oauth/callback/basecamp`,
     });
-    expect(await revokeUser(env.store, env.keyring, 'basecamp:101', { launchpad })).toEqual({
+    expect(
+      await revokeUser(env.store, env.keyring, 'basecamp:101', { signIn: launchpad, linked: ['forge'] }),
+    ).toEqual({
       grants: 1,
       connection: true,
       upstream: true,

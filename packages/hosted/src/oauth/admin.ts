@@ -1,4 +1,4 @@
-import { NotFoundError } from '@x/mcp-core';
+import { NotFoundError, type SignInClient } from '@x/mcp-core';
 import type { Keyring } from '../crypto.js';
 import { DecryptError } from '../errors.js';
 import { activateCurrentKey } from '../key-meta.js';
@@ -6,9 +6,16 @@ import { createOidcAdapter, grantIdsOfAccount, type OidcPayload, oidcKeys } from
 import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { type BasecampConnection, connectionKey, profileKey, type UserProfile } from './connections.js';
-import { forgeLinkKey } from './forge-links.js';
-import type { Launchpad } from './launchpad.js';
+import {
+  connectionKey,
+  profileKey,
+  type SignInRecord,
+  signInProviderOf,
+  type UserProfile,
+} from './connections.js';
+
+/** The store key of a user's linked account at a provider (`conn:<userId>:<provider>`). */
+export const linkedAccountKey = (userId: string, provider: string): string => `conn:${userId}:${provider}`;
 
 /** When `keys rotate` last made a new signing key (epoch ms). */
 const SIGNING_KEY_ROTATED_KEY = 'keys:rotated-at';
@@ -22,18 +29,18 @@ export interface UserSummary {
   email: string;
   accountId: string;
   accountName: string;
-  status: BasecampConnection['status'] | 'revoked';
+  status: SignInRecord['status'] | 'revoked';
   grants: number;
   updatedAt?: string;
 }
 
-/** Every user who signed in, with their Basecamp identity and how many grants they hold. */
+/** Every user who signed in, with their sign-in identity and how many grants they hold. */
 export async function listUsers(store: KvStore, keyring: Keyring): Promise<UserSummary[]> {
   const records = new SealedRecords(store, keyring);
   const users = (await store.smembers(USERS_KEY)).sort();
   return Promise.all(
     users.map(async (user) => {
-      const connection = (await records.get<BasecampConnection>(connectionKey(user)))?.value;
+      const connection = (await records.get<SignInRecord>(connectionKey(user)))?.value;
       const grants = (await grantIdsOfAccount(store, user)).length;
       if (connection) {
         return {
@@ -61,28 +68,36 @@ export async function listUsers(store: KvStore, keyring: Keyring): Promise<UserS
   );
 }
 
-export interface RevokeResult {
+export interface RevokeCounts {
   /** Grants revoked (with their access and refresh tokens and codes). */
   grants: number;
-  /** Whether a Basecamp connection was deleted. */
+  /** Whether the sign-in connection was deleted. */
   connection: boolean;
-  /** Whether Launchpad was asked to revoke the user's Basecamp token. */
+  /** Whether the upstream was asked to revoke the user's sign-in token. */
   upstream: boolean;
-  /** Whether a Forge link was deleted. */
-  forge: boolean;
+}
+
+/** {@link RevokeCounts}, and per linked-account provider named in `linked`: whether its link was deleted. */
+export type RevokeResult = RevokeCounts & { readonly [linkedProvider: string]: boolean | number };
+
+export interface RevokeOptions {
+  /** The sign-in the user signed in with: its upstream token is revoked too. */
+  signIn?: SignInClient;
+  /** The providers of the linked accounts the server serves: each one's link is deleted and reported. */
+  linked?: readonly string[];
 }
 
 /**
  * Signs a user out everywhere at once: every grant with its tokens (our resource server refuses
- * their access tokens from the next request on), the stored Basecamp connection and Forge link, and — when
- * `launchpad` is given — the Basecamp token at Launchpad. The user can sign in again unless the
- * account allowlist now refuses them.
+ * their access tokens from the next request on), the stored sign-in connection and linked accounts,
+ * and — when `signIn` is the user's — the sign-in token at the upstream. The user can sign in again
+ * unless the account allowlist now refuses them.
  */
 export async function revokeUser(
   store: KvStore,
   keyring: Keyring,
   user: string,
-  options: { launchpad?: Launchpad } = {},
+  options: RevokeOptions = {},
 ): Promise<RevokeResult> {
   const adapter = createOidcAdapter(store, keyring);
   const grants = await grantIdsOfAccount(store, user);
@@ -93,15 +108,18 @@ export async function revokeUser(
   const grantModel = adapter('Grant');
   for (const grantId of grants) await grantModel.destroy(grantId);
   const records = new SealedRecords(store, keyring);
-  const connection = (await records.get<BasecampConnection>(connectionKey(user)))?.value;
+  const connection = (await records.get<SignInRecord>(connectionKey(user)))?.value;
   let upstream = false;
-  if (connection && options.launchpad) {
-    await options.launchpad.revoke(connection.accessToken);
+  if (connection && options.signIn?.connection.provider === signInProviderOf(user)) {
+    await options.signIn.revoke(connection.accessToken);
     upstream = true;
   }
   const deleted = await store.delete(connectionKey(user));
-  const forge = await store.delete(forgeLinkKey(user));
-  return { grants: grants.length, connection: deleted, upstream, forge };
+  const linked: Record<string, boolean> = {};
+  for (const provider of options.linked ?? []) {
+    linked[provider] = await store.delete(linkedAccountKey(user, provider));
+  }
+  return { grants: grants.length, connection: deleted, upstream, ...linked };
 }
 
 /**
@@ -126,7 +144,7 @@ export async function resolveUser(store: KvStore, keyring: Keyring, user: string
 }
 
 export interface ForgetResult extends RevokeResult {
-  /** Upstream connections deleted (Basecamp, and any other connector). */
+  /** Upstream connections deleted (the sign-in, linked accounts, and any other connector). */
   connections: number;
   /** Remembered consents deleted (one per client the user approved). */
   consents: number;
@@ -136,8 +154,8 @@ export interface ForgetResult extends RevokeResult {
 
 /**
  * Deletes everything the server keeps about a user: their grants with every access and refresh
- * token and code ({@link revokeUser}, which also revokes the Basecamp token at Launchpad when
- * `launchpad` is given), every upstream connection, the remembered consents, the browser
+ * token and code ({@link revokeUser}, which also revokes the sign-in token at the upstream when
+ * `signIn` is given), every upstream connection, the remembered consents, the browser
  * sessions and sign-ins in flight, the refresh back-off, and the user from the user list.
  * Nothing of the user is left afterwards; they can sign in again as a new user unless the
  * allowlist refuses them.
@@ -146,11 +164,13 @@ export async function forgetUser(
   store: KvStore,
   keyring: Keyring,
   user: string,
-  options: { launchpad?: Launchpad } = {},
+  options: RevokeOptions = {},
 ): Promise<ForgetResult> {
   const revoked = await revokeUser(store, keyring, user, options);
   const records = new SealedRecords(store, keyring);
-  let connections = (revoked.connection ? 1 : 0) + (revoked.forge ? 1 : 0);
+  let connections =
+    (revoked.connection ? 1 : 0) +
+    (options.linked ?? []).filter((provider) => revoked[provider] === true).length;
   for (const key of await store.keys(`conn:${user}:`)) if (await store.delete(key)) connections++;
   let consents = 0;
   for (const key of await store.keys(`consent:${user}:`)) if (await store.delete(key)) consents++;

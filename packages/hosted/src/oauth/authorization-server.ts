@@ -1,6 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError, createLogger, type Logger, McpToolError } from '@x/mcp-core';
+import {
+  ConfigError,
+  createLogger,
+  type Logger,
+  McpToolError,
+  type SignInClient,
+  type UpstreamIdentity,
+  type UpstreamTokens,
+} from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import Provider, {
   type InteractionDetails,
@@ -14,9 +22,8 @@ import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
 import type { SigningJwk, SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { basecampUserId, type Connections } from './connections.js';
+import { type Connections, signInUserId } from './connections.js';
 import { requestScope, withInteractionCookies } from './interaction-cookie.js';
-import type { Launchpad, LaunchpadIdentity, LaunchpadTokens } from './launchpad.js';
 import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
 import { isNarrowedResource } from './narrowed-resource.js';
 import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
@@ -50,7 +57,6 @@ export const DEFAULT_REDIRECT_HOSTS: readonly string[] = [
 const PENDING_TTL_MS = 10 * 60_000;
 /** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
 const GRANTABLE_SCOPES = new Set([...MCP_SCOPES, 'offline_access', 'openid']);
-const BASECAMP_CALLBACK = '/oauth/callback/basecamp';
 const PROVIDER_ROUTES =
   /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
 
@@ -63,11 +69,12 @@ export interface AuthorizationServerOptions {
   keyring: Keyring;
   /** What it signs access tokens with (each new key set rebuilds the oidc-provider instance). */
   signingKeys: SigningKeySet;
-  launchpad: Launchpad;
+  /** The provider sign-in users sign in with (its declaration names the upstream and the callback). */
+  signIn: SignInClient;
   connections: Connections;
-  /** Basecamp account ids a user must belong to; empty: any bc3 account. */
+  /** Upstream account ids a user must belong to; empty: any account the provider serves. */
   allowedAccounts?: readonly string[];
-  /** Email domains a Launchpad identity must have (a second gate); empty: any. */
+  /** Email domains a sign-in identity must have (a second gate); empty: any. */
   allowedEmailDomains?: readonly string[];
   /**
    * Why the operator's policy refuses this person on this account (a sentence for the sign-in
@@ -167,8 +174,8 @@ interface InteractionTicket {
 }
 
 interface PendingPick {
-  tokens: LaunchpadTokens;
-  identity: LaunchpadIdentity;
+  tokens: UpstreamTokens;
+  identity: UpstreamIdentity;
   accounts: Array<{ id: string; name: string }>;
   decision?: ConsentDecision;
 }
@@ -201,7 +208,7 @@ export interface AuthorizationServer {
  * (RFC 8414 and OIDC), `/authorize`, `/token`, `/register` (RFC 7591/7592), `/revoke`, `/jwks`;
  * PKCE S256 required; `resource` (RFC 8707) bound into ES256 JWT access tokens for `/mcp`; `iss`
  * in the authorization response (RFC 9207); refresh tokens rotated for public clients. Its
- * interaction is ours: a consent page per client, then Launchpad sign-in with a single-use
+ * interaction is ours: a consent page per client, then the upstream sign-in with a single-use
  * server-side `state` bound to the browser, the account allowlist, the encrypted connection.
  */
 export async function createAuthorizationServer(
@@ -223,6 +230,11 @@ export async function createAuthorizationServer(
       throw new ConfigError(`${name} must be a whole number of seconds, at least 60; got ${value}.`);
     }
   }
+  const signIn = options.signIn;
+  const upstream = signIn.connection.title;
+  /** Where the upstream sends the browser back: `/oauth/callback/<provider>`. */
+  const signInCallback = `/oauth/callback/${signIn.connection.provider}`;
+  const userIdOf = (identity: UpstreamIdentity) => signInUserId(signIn.connection.provider, identity.id);
   const allowedAccounts = new Set(options.allowedAccounts ?? []);
   const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
   const registration = options.registration ?? true;
@@ -545,7 +557,7 @@ export async function createAuthorizationServer(
 
     if (step === undefined && req.method === 'GET') {
       // Remembered consent: this browser is signed in, this user approved as much for this
-      // client before, and the Basecamp connection still works: no page at all. Asking for
+      // client before, and the sign-in connection still works: no page at all. Asking for
       // more than was approved (a step-up to `mcp:write`) shows the page again.
       const remembered = sessionUser ? await rememberedConsent(sessionUser, clientId) : undefined;
       if (
@@ -573,7 +585,8 @@ export async function createAuthorizationServer(
           // It gets a refresh token when it may use one (`issueRefreshToken`), offline_access or not.
           offline: client.grantTypeAllowed('refresh_token'),
           readOnlyChoice,
-          upstream: 'Basecamp',
+          upstream,
+          accessWords: signIn.connection.access,
         }),
       );
       return;
@@ -628,7 +641,7 @@ export async function createAuthorizationServer(
         { ttlMs: PENDING_TTL_MS },
       );
       res.writeHead(303, {
-        location: options.launchpad.authorizationUrl(state),
+        location: signIn.authorizationUrl(state),
         'set-cookie': cookie(bindingCookie, binding, { secure, maxAge: PENDING_TTL_MS / 1000 }),
         'cache-control': 'no-store',
       });
@@ -670,6 +683,7 @@ export async function createAuthorizationServer(
           200,
           'Choose an account',
           accountPickerPage({
+            upstream,
             action: `/interaction/${uid}/account`,
             csrf: csrfFor(uid),
             accounts: pick.accounts,
@@ -699,11 +713,11 @@ export async function createAuthorizationServer(
   }
 
   async function saveConnection(
-    identity: LaunchpadIdentity,
-    tokens: LaunchpadTokens,
+    identity: UpstreamIdentity,
+    tokens: UpstreamTokens,
     account: { id: string; name: string },
   ): Promise<string> {
-    const userId = basecampUserId(identity.id);
+    const userId = userIdOf(identity);
     await options.connections.save(userId, {
       status: 'active',
       ...tokens,
@@ -741,34 +755,35 @@ export async function createAuthorizationServer(
     };
     const code = url.searchParams.get('code');
     if (!code) {
-      await finish({ error: 'access_denied', description: 'Basecamp sign-in was cancelled.' });
+      await finish({ error: 'access_denied', description: `${upstream} sign-in was cancelled.` });
       return;
     }
-    let tokens: LaunchpadTokens;
-    let identity: LaunchpadIdentity;
+    let tokens: UpstreamTokens;
+    let identity: UpstreamIdentity;
     try {
-      tokens = await options.launchpad.exchangeCode(code);
-      identity = await options.launchpad.identify(tokens.accessToken);
+      tokens = await signIn.exchangeCode(code);
+      identity = await signIn.identify(tokens.accessToken);
     } catch (error) {
-      logger.warn('Launchpad sign-in failed', { error: (error as Error).message });
-      sendError(res, 502, 'Basecamp sign-in failed. Try again from your MCP client.');
+      logger.warn(`${upstream} sign-in failed`, { error: (error as Error).message });
+      sendError(res, 502, `${upstream} sign-in failed. Try again from your MCP client.`);
       return;
     }
-    const accounts = identity.accounts
-      .filter((account) => account.product === 'bc3')
-      .filter((account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id));
+    // The provider's identify() lists only the accounts its tools serve.
+    const accounts = identity.accounts.filter(
+      (account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id),
+    );
     const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
     if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
     const refusals = accounts.map((account) =>
       options.signInRefusal?.({
-        userId: basecampUserId(identity.id),
+        userId: userIdOf(identity),
         email: identity.email,
         accountId: account.id,
       }),
     );
     const refusal = refusals.find((reason) => reason !== undefined);
     if (accounts.length > 0 && refusals.every((reason) => reason !== undefined)) {
-      await options.launchpad.revoke(tokens.accessToken);
+      await signIn.revoke(tokens.accessToken);
       logger.warn('sign-in refused by the policy', { identity: identity.id });
       sendError(res, 403, refusal as string);
       return;
@@ -776,19 +791,17 @@ export async function createAuthorizationServer(
     if (refusal !== undefined)
       accounts.splice(0, accounts.length, ...accounts.filter((_, i) => !refusals[i]));
     if (accounts.length === 0) {
-      await options.launchpad.revoke(tokens.accessToken);
-      // The login's Basecamp 3/4 account ids: the values BASECAMP_ALLOWED_ACCOUNTS would need.
-      const had = identity.accounts
-        .filter((account) => account.product === 'bc3')
-        .map((account) => account.id);
-      logger.warn('sign-in refused: no allowed Basecamp account', {
+      await signIn.revoke(tokens.accessToken);
+      // The login's served account ids: the values the allowlist would need.
+      const had = identity.accounts.map((account) => account.id);
+      logger.warn(`sign-in refused: no allowed ${upstream} account`, {
         identity: identity.id,
         accounts: had.join(', ') || 'none',
         ...(allowedDomains.size > 0 && !allowedDomains.has(domain) ? { emailDomain: domain } : {}),
       });
       await finish({
         error: 'access_denied',
-        description: 'Your Basecamp login is not admitted to this server.',
+        description: `Your ${upstream} login is not admitted to this server.`,
       });
       return;
     }
@@ -814,7 +827,7 @@ export async function createAuthorizationServer(
     const userId = await saveConnection(
       identity,
       tokens,
-      accounts[0] as LaunchpadIdentity['accounts'][number],
+      accounts[0] as UpstreamIdentity['accounts'][number],
     );
     await finish({ userId, ...(pending.decision ? { decision: pending.decision } : {}) });
   }
@@ -845,7 +858,7 @@ export async function createAuthorizationServer(
   function limitedEndpoint(path: string): RateLimitedEndpoint | undefined {
     if (path === '/authorize' || path.startsWith('/authorize/')) return 'authorize';
     if (path === '/token') return 'token';
-    if (path.startsWith('/interaction/') || path === BASECAMP_CALLBACK) return 'interaction';
+    if (path.startsWith('/interaction/') || path === signInCallback) return 'interaction';
     return undefined;
   }
 
@@ -931,7 +944,7 @@ export async function createAuthorizationServer(
       await callback(req, res);
       return true;
     }
-    if (path === BASECAMP_CALLBACK) {
+    if (path === signInCallback) {
       await upstreamCallback(req, res, url);
       return true;
     }

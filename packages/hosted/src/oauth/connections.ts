@@ -1,14 +1,23 @@
-import { type Logger, McpToolError, TokenExpiredError, UpstreamUnavailableError } from '@x/mcp-core';
+import {
+  type Logger,
+  McpToolError,
+  type SignInClient,
+  TokenExpiredError,
+  UpstreamGrantError,
+  UpstreamUnavailableError,
+} from '@x/mcp-core';
 import type { CredentialSource } from '@x/mcp-core/upstream';
 import type { Keyring } from '../crypto.js';
 import { InvalidGrantBreaker, RefreshCoordinator } from '../refresh.js';
 import { CachedStore } from '../store/cached.js';
 import type { KvEntry, KvStore } from '../store/kv.js';
 import { type SealedEntry, SealedRecords } from '../store/sealed.js';
-import { type Launchpad, LaunchpadGrantError } from './launchpad.js';
 
-/** A user's Basecamp connection, sealed under `conn:<userId>:basecamp`. */
-export interface BasecampConnection {
+/**
+ * A user's sign-in connection (the identity they signed in with at the upstream), sealed
+ * under `conn:<userId>:<provider>`.
+ */
+export interface SignInRecord {
   status: 'active' | 'needs_login';
   accessToken: string;
   refreshToken: string | undefined;
@@ -20,8 +29,8 @@ export interface BasecampConnection {
   updatedAt: number;
 }
 
-/** What a Basecamp provider instance of one user needs. */
-export interface BasecampCredentials {
+/** What the signed-in provider's instance of one user needs (`settings.credentials`). */
+export interface SignInCredentials {
   accessToken: string;
   accountId: string;
 }
@@ -31,8 +40,11 @@ const REFRESH_BACKOFF_MS = 30_000;
 /** Opened connection records kept in memory (the ciphertext must match to be reused). */
 const OPENED_CACHE_SIZE = 1_024;
 
-export const connectionKey = (userId: string): string => `conn:${userId}:basecamp`;
-/** The sealed profile of a user (name, email, Basecamp account; no secrets). */
+/** The provider a user signed in with: the first part of their id (`<provider>:<identity id>`). */
+export const signInProviderOf = (userId: string): string => userId.slice(0, userId.indexOf(':'));
+/** The store key of a user's sign-in connection: `conn:<userId>:<provider>`. */
+export const connectionKey = (userId: string): string => `conn:${userId}:${signInProviderOf(userId)}`;
+/** The sealed profile of a user (name, email, upstream account; no secrets). */
 export const profileKey = (userId: string): string => `user:${userId}`;
 
 export interface UserProfile {
@@ -41,10 +53,10 @@ export interface UserProfile {
   accountId: string;
   accountName: string;
 }
-const backoffKey = (userId: string): string => `backoff:${userId}:basecamp`;
+const backoffKey = (userId: string): string => `backoff:${userId}:${signInProviderOf(userId)}`;
 
-/** The user id our tokens carry (`sub`) for a Launchpad identity. */
-export const basecampUserId = (identityId: string): string => `basecamp:${identityId}`;
+/** The user id our tokens carry (`sub`) for an identity of a provider's sign-in. */
+export const signInUserId = (provider: string, identityId: string): string => `${provider}:${identityId}`;
 
 export interface ConnectionsOptions {
   /** Refresh this long before the upstream token expires. Default 10 minutes. */
@@ -57,10 +69,10 @@ export interface ConnectionsOptions {
 
 /**
  * Per-user upstream connections: written at sign-in, read (and lazily refreshed across
- * replicas) when a tool needs the user's Basecamp token. A dead sign-in — a refresh token
- * Launchpad refuses (`invalid_grant`), or an access token Basecamp refuses (401) before it is due
- * for a refresh (Basecamp's tokens live two weeks: an early 401 means the app was removed or the
- * password changed, and a refresh would only spend the shared `invalid_grant` budget) — marks
+ * replicas) when a tool needs the user's upstream token. A dead sign-in — a refresh token the
+ * upstream refuses (`invalid_grant`), or an access token the upstream refuses (401) before it is
+ * due for a refresh (an early 401 means the app was removed or the password changed, and a
+ * refresh would only spend the shared `invalid_grant` budget) — marks
  * the connection `needs_login` at once, so the next `/mcp` request answers 401 and the client
  * signs in again. Each user spends at most one failure of the store-wide budget per window.
  */
@@ -71,7 +83,9 @@ export class Connections {
   readonly #direct: SealedRecords;
   readonly #refresher: RefreshCoordinator;
   readonly #breaker: InvalidGrantBreaker;
-  readonly #launchpad: Launchpad;
+  readonly #signIn: SignInClient;
+  /** The upstream's name in messages (the declaration's `title`). */
+  readonly #title: string;
   readonly #marginMs: number;
   readonly #logger: Logger | undefined;
   /**
@@ -81,18 +95,19 @@ export class Connections {
    */
   readonly #backoff = new Map<string, number>();
 
-  constructor(store: KvStore, keyring: Keyring, launchpad: Launchpad, options: ConnectionsOptions = {}) {
+  constructor(store: KvStore, keyring: Keyring, signIn: SignInClient, options: ConnectionsOptions = {}) {
     this.#store = store;
     this.#records = new SealedRecords(store, keyring, { openedCacheSize: OPENED_CACHE_SIZE });
     this.#direct = new SealedRecords(CachedStore.direct(store), keyring);
     this.#refresher = options.refresher ?? new RefreshCoordinator(store, keyring, { records: this.#records });
-    this.#breaker = options.breaker ?? new InvalidGrantBreaker(store);
-    this.#launchpad = launchpad;
+    this.#breaker = options.breaker ?? new InvalidGrantBreaker(store, signIn.connection.refreshBudget);
+    this.#signIn = signIn;
+    this.#title = signIn.connection.title;
     this.#marginMs = options.refreshMarginMs ?? 10 * 60_000;
     this.#logger = options.logger;
   }
 
-  async save(userId: string, connection: BasecampConnection): Promise<void> {
+  async save(userId: string, connection: SignInRecord): Promise<void> {
     await this.#records.set(connectionKey(userId), connection);
     // Who the user is, kept after a revocation (which deletes the connection) for `users list`.
     await this.#records.set(profileKey(userId), {
@@ -106,8 +121,8 @@ export class Connections {
     await this.#store.delete(backoffKey(userId));
   }
 
-  async get(userId: string): Promise<BasecampConnection | undefined> {
-    return (await this.#records.get<BasecampConnection>(connectionKey(userId)))?.value;
+  async get(userId: string): Promise<SignInRecord | undefined> {
+    return (await this.#records.get<SignInRecord>(connectionKey(userId)))?.value;
   }
 
   /** Whether the user can use the server now (an active connection); store errors propagate. */
@@ -116,34 +131,34 @@ export class Connections {
   }
 
   /**
-   * The user's current Basecamp token and account, refreshed first when it expires within the
+   * The user's current upstream token and account, refreshed first when it expires within the
    * margin. `TOKEN_EXPIRED` when the user must sign in again; retryable `UPSTREAM_UNAVAILABLE`
-   * while Launchpad (or the invalid_grant breaker) keeps us from refreshing.
+   * while the upstream (or the invalid_grant breaker) keeps us from refreshing.
    */
-  async basecamp(userId: string): Promise<BasecampCredentials> {
-    return this.#basecamp(userId);
+  async current(userId: string): Promise<SignInCredentials> {
+    return this.#current(userId);
   }
 
   /**
-   * `basecamp(userId)` for one authenticated `/mcp` request, from the connection record the
+   * `current(userId)` for one authenticated `/mcp` request, from the connection record the
    * caller has just read (`entry`: `store.getMany` with the grant, one round trip).
    */
-  async forRequest(userId: string, entry: KvEntry | undefined): Promise<BasecampCredentials> {
-    return this.#basecamp(userId, () => this.#records.open<BasecampConnection>(connectionKey(userId), entry));
+  async forRequest(userId: string, entry: KvEntry | undefined): Promise<SignInCredentials> {
+    return this.#current(userId, () => this.#records.open<SignInRecord>(connectionKey(userId), entry));
   }
 
   /** Due for a refresh: expired, or expiring within the margin. */
-  #due(connection: BasecampConnection): boolean {
+  #due(connection: SignInRecord): boolean {
     return connection.expiresAt - this.#marginMs <= Date.now();
   }
 
-  async #basecamp(
+  async #current(
     userId: string,
-    first?: () => Promise<SealedEntry<BasecampConnection> | undefined>,
-  ): Promise<BasecampCredentials> {
-    let connection: BasecampConnection | undefined;
+    first?: () => Promise<SealedEntry<SignInRecord> | undefined>,
+  ): Promise<SignInCredentials> {
+    let connection: SignInRecord | undefined;
     try {
-      connection = await this.#refresher.current<BasecampConnection>({
+      connection = await this.#refresher.current<SignInRecord>({
         key: connectionKey(userId),
         ...(first ? { first } : {}),
         needsRefresh: (value) =>
@@ -157,8 +172,8 @@ export class Connections {
         refresh: (value, signal, version) => this.#refresh(userId, value, signal, version),
       });
     } catch (error) {
-      if (!(error instanceof LaunchpadGrantError)) {
-        // Launchpad down or slow, refreshes paused, or the holder's attempt failed: the current
+      if (!UpstreamGrantError.isInstance(error)) {
+        // The upstream down or slow, refreshes paused, or the holder's attempt failed: the current
         // token serves while it is valid.
         if (!McpToolError.isInstance(error) || !error.retryable) throw error;
         const current = await this.get(userId);
@@ -168,7 +183,7 @@ export class Connections {
     }
     if (connection?.status !== 'active' || connection.expiresAt <= Date.now()) {
       throw new TokenExpiredError(
-        'Your Basecamp sign-in has ended. Reconnect this server in your MCP client to sign in again.',
+        `Your ${this.#title} sign-in has ended. Reconnect this server in your MCP client to sign in again.`,
       );
     }
     return { accessToken: connection.accessToken, accountId: connection.accountId };
@@ -177,13 +192,13 @@ export class Connections {
   /** The refresh itself, run by one caller across all replicas (under the refresh lock). */
   async #refresh(
     userId: string,
-    value: BasecampConnection,
+    value: SignInRecord,
     signal: AbortSignal,
     version: number,
-  ): Promise<BasecampConnection> {
+  ): Promise<SignInRecord> {
     if (!value.refreshToken) {
       await this.#endSignIn(userId, value, version, 'no refresh token');
-      throw new LaunchpadGrantError('no_refresh_token');
+      throw new UpstreamGrantError('no_refresh_token', this.#title);
     }
     // Another replica's attempt failed a moment ago and the token still serves: no new try.
     if (value.expiresAt > Date.now() && (await this.#store.get(backoffKey(userId)))) {
@@ -198,19 +213,19 @@ export class Connections {
         // This user's own refresh failed within the window: a second failure from one identity
         // would spend everyone's budget. Signing in again is a code exchange, not a refresh.
         await this.#endSignIn(userId, value, version, 'a refresh of this user failed within 48 h');
-        throw new LaunchpadGrantError('refresh_budget_spent');
+        throw new UpstreamGrantError('refresh_budget_spent', this.#title);
       }
       throw new UpstreamUnavailableError(
-        'Basecamp sign-in refreshes are paused after repeated failures; try again later.',
+        `${this.#title} sign-in refreshes are paused after repeated failures; try again later.`,
         { retryable: true },
       );
     }
     try {
-      const tokens = await this.#launchpad.refresh(value.refreshToken, signal);
+      const tokens = await this.#signIn.refresh(value.refreshToken, signal);
       await permit.release();
       return { ...value, ...tokens, status: 'active', updatedAt: Date.now() };
     } catch (error) {
-      if (error instanceof LaunchpadGrantError) {
+      if (UpstreamGrantError.isInstance(error)) {
         await permit.failed();
         const budget = await this.#breaker.state().catch(() => undefined);
         const spent = budget ? `; ${budget.failures} of ${budget.threshold} refused refreshes in 48 h` : '';
@@ -218,11 +233,11 @@ export class Connections {
           userId,
           value,
           version,
-          `Launchpad refused the refresh token (${error.error})${spent}`,
+          `${error.upstream} refused the refresh token (${error.error})${spent}`,
         );
       } else {
         await permit.release();
-        // Only an attempt that reached (or tried to reach) Launchpad backs off: every replica
+        // Only an attempt that reached (or tried to reach) the upstream backs off: every replica
         // then serves the current token while it is valid instead of trying again at once.
         if (McpToolError.isInstance(error) && error.retryable) {
           this.#backoff.set(userId, Date.now() + REFRESH_BACKOFF_MS);
@@ -239,12 +254,7 @@ export class Connections {
    * Marks the sign-in dead (`needs_login`, refresh token dropped) unless the record changed since
    * `version`; whether it did.
    */
-  async #endSignIn(
-    userId: string,
-    value: BasecampConnection,
-    version: number,
-    why: string,
-  ): Promise<boolean> {
+  async #endSignIn(userId: string, value: SignInRecord, version: number, why: string): Promise<boolean> {
     const written = await this.#records.set(
       connectionKey(userId),
       {
@@ -252,16 +262,17 @@ export class Connections {
         status: 'needs_login',
         refreshToken: undefined,
         updatedAt: Date.now(),
-      } satisfies BasecampConnection,
+      } satisfies SignInRecord,
       { ifVersion: version },
     );
-    if (written !== undefined) this.#logger?.warn('Basecamp sign-in ended', { user: userId, reason: why });
+    if (written !== undefined)
+      this.#logger?.warn(`${this.#title} sign-in ended`, { user: userId, reason: why });
     return written !== undefined;
   }
 
   /**
-   * Basecamp refused this access token (401). A token not yet due for a refresh is a dead sign-in
-   * (Basecamp's tokens live two weeks; the app was removed or the password changed): the
+   * The upstream refused this access token (401). A token not yet due for a refresh is a dead
+   * sign-in (the app was removed or the password changed): the
    * connection is marked `needs_login` and nothing is refreshed. A token due anyway is left to the
    * refresh. A newer token already stored (a refresh, a new sign-in) is kept.
    */
@@ -269,16 +280,16 @@ export class Connections {
     for (let attempt = 0; attempt < 5; attempt++) {
       // Read from the store itself: this replica's copy may not have seen a write that made the
       // token due (or replaced it) yet, and ending a sign-in on a stale copy cannot be undone.
-      const entry = await this.#direct.get<BasecampConnection>(connectionKey(userId));
+      const entry = await this.#direct.get<SignInRecord>(connectionKey(userId));
       if (!entry || entry.value.accessToken !== accessToken || entry.value.status !== 'active') return;
       if (this.#due(entry.value)) return;
-      const why = 'Basecamp refused an access token before its expiry: the sign-in has ended';
+      const why = `${this.#title} refused an access token before its expiry: the sign-in has ended`;
       if (await this.#endSignIn(userId, entry.value, entry.version, why)) return;
     }
   }
 
   /**
-   * A `fetch` for the user's Basecamp provider that tells `rejected` when Basecamp answers 401
+   * A `fetch` for the user's provider that tells `rejected` when the upstream answers 401
    * to one of this user's tokens, so the stored connection does not keep a dead token.
    */
   reportingFetch(userId: string, inner: typeof fetch = fetch): typeof fetch {
@@ -296,16 +307,16 @@ export class Connections {
   }
 
   /**
-   * The user's Basecamp credentials as a provider's `settings.credentials`: `current` is
-   * `basecamp(userId)`; `renew` after a 401 reports the token (`rejected`) and answers the
+   * The user's credentials as the provider's `settings.credentials`: `current` is
+   * `current(userId)`; `renew` after a 401 reports the token (`rejected`) and answers the
    * current credentials: a refreshed token when it was due, `TOKEN_EXPIRED` when the sign-in ended.
    */
-  credentialSource(userId: string): CredentialSource<BasecampCredentials> {
+  credentialSource(userId: string): CredentialSource<SignInCredentials> {
     return {
-      current: () => this.basecamp(userId),
+      current: () => this.current(userId),
       renew: async (rejected) => {
         await this.rejected(userId, rejected.accessToken);
-        return this.basecamp(userId);
+        return this.current(userId);
       },
     };
   }

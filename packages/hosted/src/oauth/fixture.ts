@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createBasecampProvider } from '@x/mcp-basecamp';
+import { connection as basecampConnection } from '@x/mcp-basecamp/connection';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger, defineTool, ToolRegistry } from '@x/mcp-core';
 import { type HttpAuth, type HttpHandle, serveHttp } from '@x/mcp-core/node';
@@ -22,9 +23,12 @@ import { MemoryStore } from '../store/memory.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type BrowserPage, OAuthBrowser, TestOAuthClient } from '../testing/oauth-browser.js';
 import { createHostedAuth, type HostedAuth, type HostedAuthOptions } from './hosted-auth.js';
+import { OFFLINE_WORDS } from './pages.js';
 
 export const SECRET = 'a-test-secret-of-at-least-32-bytes-0123456789';
 export const REDIRECT = 'http://127.0.0.1:9/callback';
+/** What the consent page says each kind of access lets a client do (Basecamp's words, and staying connected). */
+export const ACCESS_WORDS = { ...basecampConnection.access, offline: OFFLINE_WORDS };
 export const quiet = createLogger('hosted-test', { level: 'silent' });
 
 export const ALICE: FakeIdentity = {
@@ -142,7 +146,12 @@ export async function startReplica(options: {
     publicUrl: options.publicUrl ?? new URL(http.url).origin,
     store: options.store,
     keyring: options.keyring,
-    launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
+    signIn: {
+      connection: basecampConnection,
+      clientId: fake.client.id,
+      clientSecret: fake.client.secret,
+      url: fake.launchpadUrl,
+    },
     allowedAccounts: ['999999999'],
     logger: quiet,
     registryFor: async (userId) => {

@@ -1,9 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   ConfigError,
   createLogger,
+  type LinkedAccountConnection,
   type Logger,
   McpToolError,
+  type SignInConnection,
   type ToolAccess,
   type ToolRegistry,
 } from '@x/mcp-core';
@@ -22,15 +25,12 @@ import {
   DEFAULT_CIMD_HOSTS,
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
-import { createConnectForge } from './connect-forge.js';
-import { type BasecampCredentials, Connections, connectionKey } from './connections.js';
-import { CONNECT_FORGE_PATH, ForgeAuth, ForgeLinks } from './forge-links.js';
-import { Launchpad } from './launchpad.js';
+import { createConnectLinked } from './connect-linked.js';
+import { Connections, connectionKey, type SignInCredentials } from './connections.js';
 import type { TrustProxy } from './limits.js';
+import { connectPath, LinkedAccounts } from './linked-accounts.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
 import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
-
-export const DEFAULT_LAUNCHPAD_URL = 'https://launchpad.37signals.com';
 
 export interface HostedAuthOptions {
   /** The public origin users paste into their client, e.g. `https://mcp.example.com` (HTTPS; HTTP only on loopback). */
@@ -39,11 +39,20 @@ export interface HostedAuthOptions {
   mcpPath?: string;
   store: KvStore;
   keyring: Keyring;
-  /** The Launchpad app users sign in with. */
-  launchpad: { clientId: string; clientSecret: string; url?: string; fetch?: typeof fetch };
-  /** Basecamp account ids a user must belong to (`BASECAMP_ALLOWED_ACCOUNTS`); empty: any. */
+  /**
+   * How users sign in: a provider's declared sign-in (`ProviderMetadata.connection` of kind
+   * `sign-in`), and the app the operator registered there (`url` defaults to the declaration's).
+   */
+  signIn: {
+    connection: SignInConnection;
+    clientId: string;
+    clientSecret: string;
+    url?: string;
+    fetch?: typeof fetch;
+  };
+  /** Upstream account ids a user must belong to (the declaration's `env.allowedAccounts`); empty: any. */
   allowedAccounts?: readonly string[];
-  /** Email domains a Launchpad identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
+  /** Email domains a sign-in identity must have (`MCP_ALLOWED_EMAIL_DOMAINS`); empty: any. */
   allowedEmailDomains?: readonly string[];
   /** Why the operator's policy refuses a person on an account at sign-in (a sentence for the page); undefined: admitted. */
   signInRefusal?(who: { userId: string; email: string; accountId: string }): string | undefined;
@@ -70,14 +79,20 @@ export interface HostedAuthOptions {
   cimd?: { hosts?: readonly string[]; fetch?: typeof fetch };
   /**
    * The tools one signed-in user sees (default: the server's registry), given the user's
-   * current Basecamp credentials (checked and, when due, refreshed for this request).
+   * current sign-in credentials (checked and, when due, refreshed for this request).
    */
-  registryFor?(userId: string, basecamp: BasecampCredentials, auth: AuthInfo): Promise<ToolRegistry>;
+  registryFor?(userId: string, credentials: SignInCredentials, auth: AuthInfo): Promise<ToolRegistry>;
   /**
-   * Per-user Forge links at `<public>/connect/forge` (Forge's device login); off when absent.
-   * `apiUrl` defaults to `https://www.forge-ai.dev/api`; `now` is the clock of link tickets (tests).
+   * The linked-account providers served (each a declared `connection` of kind `linked-account`):
+   * per-user links at `<public>/connect/<provider>`. `url` defaults to the declaration's; `now` is
+   * the clock of link tickets (tests).
    */
-  forge?: { apiUrl?: string; fetch?: typeof fetch; now?: () => number };
+  linked?: ReadonlyArray<{
+    connection: LinkedAccountConnection;
+    url?: string;
+    fetch?: typeof fetch;
+    now?: () => number;
+  }>;
   /** How often each replica compares its signing keys with the store's (ms). Default 5000; 0: never by itself. */
   signingKeyCheckMs?: number;
   logger?: Logger;
@@ -91,8 +106,8 @@ export interface HostedAuth {
   resource: string;
   authorizationServer: AuthorizationServer;
   resourceServer: ResourceServer;
-  /** Users' Forge links (with `options.forge`): `forge.credentialSource(userId)` for a Forge provider. */
-  forge?: ForgeLinks;
+  /** Users' links per linked-account provider (`options.linked`): `credentialSource(userId)` for its provider. */
+  linked: ReadonlyMap<string, LinkedAccounts>;
   /**
    * The signing keys both halves use, kept in step with the store; `signingKeys.sync()` is the
    * readiness check of the keys.
@@ -141,8 +156,8 @@ export function secondsFromEnv(name: string, value: string | undefined, fallback
 }
 
 /**
- * The hosted server's OAuth: the authorization server at the public origin's root (Launchpad
- * federation, consent, DCR), and the resource server guarding the MCP endpoint, as one
+ * The hosted server's OAuth: the authorization server at the public origin's root (federation
+ * with the provider's declared sign-in, consent, DCR), and the resource server guarding the MCP endpoint, as one
  * `HttpAuth` for `serveHttp`.
  */
 export async function createHostedAuth(options: HostedAuthOptions): Promise<HostedAuth> {
@@ -151,22 +166,23 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   // What every /mcp request reads (its grant, its user's connections) served from memory, and
   // dropped as soon as any replica or admin command changes it (decision 0017).
   const store = await CachedStore.over(options.store, { prefixes: [oidcKeys.model('Grant'), 'conn:'] });
-  if (!options.launchpad.clientId || !options.launchpad.clientSecret) {
+  const { connection: declared, ...app } = options.signIn;
+  if (!app.clientId || !app.clientSecret) {
     throw new ConfigError(
-      'BASECAMP_CLIENT_ID and BASECAMP_CLIENT_SECRET (the Launchpad app) are required with --auth oauth.',
+      `${declared.env.clientId} and ${declared.env.clientSecret} (the ${declared.title} sign-in app) are required with --auth oauth.`,
     );
   }
-  const launchpad = new Launchpad({
-    clientId: options.launchpad.clientId,
-    clientSecret: options.launchpad.clientSecret,
-    url: options.launchpad.url ?? DEFAULT_LAUNCHPAD_URL,
-    redirectUri: `${issuer}/oauth/callback/basecamp`,
-    ...(options.launchpad.fetch ? { fetch: options.launchpad.fetch } : {}),
+  const signIn = declared.client({
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    url: app.url ?? declared.defaultUrl,
+    redirectUri: `${issuer}/oauth/callback/${declared.provider}`,
+    ...(app.fetch ? { fetch: app.fetch } : {}),
   });
   // Seal with the fleet's key before anything is written (or a key derived): during a rolling
   // rotation the old secret's, until `keys rotate` names the new one.
   await adoptKeyMeta(options.store, options.keyring);
-  const connections = new Connections(store, options.keyring, launchpad, {
+  const connections = new Connections(store, options.keyring, signIn, {
     logger: options.logger ?? createLogger('hosted-auth'),
   });
   const signingKeys = await SigningKeySet.load(
@@ -180,7 +196,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     store: store,
     keyring: options.keyring,
-    launchpad,
+    signIn,
     connections,
     allowedAccounts: options.allowedAccounts ?? [],
     allowedEmailDomains: options.allowedEmailDomains ?? [],
@@ -207,7 +223,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   });
   // The credentials checked (and refreshed) while authenticating a request serve the same
   // request's registry: one refresh attempt per request at most.
-  const checked = new WeakMap<AuthInfo, BasecampCredentials>();
+  const checked = new WeakMap<AuthInfo, SignInCredentials>();
   const resourceServer = createResourceServer({
     issuer,
     resource,
@@ -236,29 +252,31 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
   });
   // After the authorization server's own listener: both halves switch in the same tick.
   signingKeys.onChange((keys) => resourceServer.useKeys(publicJwks(keys).keys as JWK[]));
-  const forge = options.forge
-    ? new ForgeLinks(
-        store,
-        options.keyring,
-        new ForgeAuth({
-          ...(options.forge.apiUrl ? { apiUrl: options.forge.apiUrl } : {}),
-          ...(options.forge.fetch ? { fetch: options.forge.fetch } : {}),
-        }),
-        `${issuer}${CONNECT_FORGE_PATH}`,
-      )
-    : undefined;
-  const connectForge = forge
-    ? createConnectForge({
-        issuer,
-        store: store,
-        keyring: options.keyring,
-        links: forge,
-        sessionUser: (req, res) => authorizationServer.sessionUser(req, res),
-        isActive: (userId) => connections.isActive(userId),
-        ...(options.forge?.now ? { now: options.forge.now } : {}),
-        ...(options.logger ? { logger: options.logger } : {}),
-      })
-    : undefined;
+  const linked = new Map<string, LinkedAccounts>();
+  const connectPages = (options.linked ?? []).map((entry) => {
+    const { provider } = entry.connection;
+    const links = new LinkedAccounts(
+      store,
+      options.keyring,
+      entry.connection.client({
+        url: entry.url ?? entry.connection.url.default,
+        ...(entry.fetch ? { fetch: entry.fetch } : {}),
+      }),
+      entry.connection,
+      `${issuer}${connectPath(provider)}`,
+    );
+    linked.set(provider, links);
+    return createConnectLinked({
+      issuer,
+      store: store,
+      keyring: options.keyring,
+      links,
+      sessionUser: (req, res) => authorizationServer.sessionUser(req, res),
+      isActive: (userId) => connections.isActive(userId),
+      ...(entry.now ? { now: entry.now } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  });
   const registryFor = options.registryFor;
   const readOnlyAccess = (request: Request): ToolAccess => ({
     source: `your token's scopes (${READ_SCOPE})`,
@@ -270,12 +288,16 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
         `${tool} changes data, which needs ${READ_WRITE_SCOPES.join(' ')}; authorize again with them.`,
       ),
   });
+  const handleConnectPages = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    for (const page of connectPages) if (await page.handle(req, res)) return true;
+    return false;
+  };
   const auth: HttpAuth = {
     async handle(req, res) {
       return (
         (await resourceServer.handle(req, res)) ||
         (await authorizationServer.handle(req, res)) ||
-        ((await connectForge?.handle(req, res)) ?? false)
+        (await handleConnectPages(req, res))
       );
     },
     authenticate: (request) => resourceServer.authenticate(request),
@@ -286,7 +308,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       ? {
           registryFor: async (info: AuthInfo) => {
             const userId = String(info.extra?.userId);
-            return registryFor(userId, checked.get(info) ?? (await connections.basecamp(userId)), info);
+            return registryFor(userId, checked.get(info) ?? (await connections.current(userId)), info);
           },
         }
       : {}),
@@ -299,7 +321,7 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     resource,
     authorizationServer,
     resourceServer,
-    ...(forge ? { forge } : {}),
+    linked,
     signingKeys,
     close: () => signingKeys.close(),
   };

@@ -2,7 +2,7 @@ import { parseNarrowedPath } from '@x/mcp-core/node';
 
 /**
  * Whether `indicator` (an RFC 8707 `resource` parameter) names a narrowed connector URL of
- * `resource` (`<issuer>/mcp/x/basecamp.todos`, `<issuer>/mcp/readonly`): the authorization server
+ * `resource` (`<issuer>/mcp/x/<provider>.<toolset>`, `<issuer>/mcp/readonly`): the authorization server
  * accepts those too, and binds their tokens to `resource` itself, so one token serves the
  * endpoint and every narrowing of it.
  */

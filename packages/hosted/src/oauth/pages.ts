@@ -60,25 +60,23 @@ export interface ConsentView {
   offline: boolean;
   /** Whether the person may grant read only (the client asks for write and for `mcp:read`). */
   readOnlyChoice: boolean;
+  /** The upstream sign-in's name (the provider's declared `title`). */
   upstream: string;
+  /** What read and write access let a client do there, in words (the provider's declared `access`). */
+  accessWords: { read: string; write: string };
 }
 
-/** What each kind of access lets a client do, in words (the consent page lists them). */
-export const ACCESS_WORDS = {
-  read: 'read your Basecamp projects, to-dos, messages, comments, documents, files, schedules, card tables, chats and people',
-  write:
-    'create and change to-dos, messages, comments, documents, files, cards and schedule entries, and move, archive or trash them',
-  offline: 'stay connected until you revoke it, without asking you again',
-} as const;
+/** What a client that stays connected may do, in words (the consent page lists it). */
+export const OFFLINE_WORDS = 'stay connected until you revoke it, without asking you again';
 
 export function consentPage(view: ConsentView): string {
   const warning = view.loopback
     ? '<p class="warn">This client receives the result on your own computer (a local redirect). Approve only if you started this connection yourself.</p>'
     : '';
   const asks = [
-    ACCESS_WORDS.read,
-    ...(view.access === 'write' ? [ACCESS_WORDS.write] : []),
-    ...(view.offline ? [ACCESS_WORDS.offline] : []),
+    view.accessWords.read,
+    ...(view.access === 'write' ? [view.accessWords.write] : []),
+    ...(view.offline ? [OFFLINE_WORDS] : []),
   ];
   const approve =
     view.access === 'write'
@@ -99,6 +97,8 @@ ${approve}<button type="submit" name="decision" value="deny">Deny</button>
 }
 
 export function accountPickerPage(view: {
+  /** The upstream sign-in's name. */
+  upstream: string;
   action: string;
   csrf: string;
   accounts: ReadonlyArray<{ id: string; name: string }>;
@@ -109,8 +109,8 @@ export function accountPickerPage(view: {
         `<p><button type="submit" name="account" value="${escapeHtml(account.id)}">${escapeHtml(account.name)} (${escapeHtml(account.id)})</button></p>`,
     )
     .join('\n');
-  return `<h1>Choose a Basecamp account</h1>
-<p>Your Basecamp login has several accounts. Which one should this connection use?</p>
+  return `<h1>Choose a ${escapeHtml(view.upstream)} account</h1>
+<p>Your ${escapeHtml(view.upstream)} login has several accounts. Which one should this connection use?</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 ${choices}

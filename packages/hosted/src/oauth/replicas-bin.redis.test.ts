@@ -1,6 +1,8 @@
 // Two real server processes (apps/server, --auth oauth) on one real Redis behind a round-robin
 // proxy: the refresh rules of HOSTED.md §3 and the store outage of §5.6, end to end. Every count
 // of upstream refreshes comes from the fake Launchpad's own request log.
+
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import type { FakeBasecamp, FakeIdentity } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +21,6 @@ import {
   signIn,
   startReplicaBins,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
 
 const requirement = redisRequirement();
 const keyring = Keyring.fromSecrets({ secret: SECRET });

@@ -12,7 +12,7 @@ import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, revokeUser } from './admin.js';
-import { type BasecampConnection, connectionKey } from './connections.js';
+import { connectionKey, type SignInRecord } from './connections.js';
 import { ALICE, BOB, postToolsList, type Replica, SECRET, signIn, startReplica } from './fixture.js';
 
 const requirement = redisRequirement();
@@ -161,7 +161,7 @@ describe('two replicas on one Redis', () => {
       'the upstream sign-in ended (needs_login, e.g. a revoked Basecamp refresh token)',
       async (store, user) => {
         const records = new SealedRecords(store, keyring);
-        const entry = await records.get<BasecampConnection>(connectionKey(user));
+        const entry = await records.get<SignInRecord>(connectionKey(user));
         if (!entry) throw new Error('no connection');
         await records.set(connectionKey(user), {
           ...entry.value,

@@ -82,7 +82,7 @@ interface VerifiedToken {
 /**
  * The `/mcp` side: our own ES256 JWT access tokens only, verified locally for signature,
  * algorithm, `typ`, issuer, audience (= the resource), expiry and scope; the user must still
- * have an active connection. Anything else — a Basecamp token, `alg: none`, another audience or
+ * have an active connection. Anything else — an upstream token, `alg: none`, another audience or
  * issuer, an expired token, a token in the query — is refused with the RFC 6750/9728 challenge.
  * A store outage answers 503 with `Retry-After`, never 401.
  */
@@ -134,7 +134,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   const challenge = { requiredScopes: [...READ_WRITE_SCOPES], resourceMetadataUrl: metadataUrl };
   const wellKnown = '/.well-known/oauth-protected-resource';
   /**
-   * A narrowed connector URL (`/mcp/x/basecamp.todos`, `/mcp/readonly`) is a resource of its own
+   * A narrowed connector URL (`/mcp/x/<provider>.<toolset>`, `/mcp/readonly`) is a resource of its own
    * to a client: its metadata names it (clients refuse a `resource` other than the URL they
    * connect to, RFC 9728 §3.3), and its 401 points there. Its tokens are the server's: the
    * authorization server binds them to `<issuer>/mcp`, so one token serves every narrowing.

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger } from '@x/mcp-core';
 import { closedPort, startHttpBin, startProcess } from '@x/mcp-core/testing';
@@ -34,7 +35,6 @@ import {
   startReplica,
   startRoundRobinProxy,
 } from './fixture.js';
-import { Launchpad } from './launchpad.js';
 
 const NEW_SECRET = 'the-rolled-in-secret-of-this-test-0123456789abcdef';
 const CAROL: FakeIdentity = {

@@ -8,6 +8,7 @@ import { createStore } from '../store/create.js';
 import type { KvStore } from '../store/kv.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import {
+  ACCESS_WORDS,
   BOB,
   postToolsList,
   type Replica,
@@ -18,7 +19,6 @@ import {
   startRoundRobinProxy,
   stepUp,
 } from './fixture.js';
-import { ACCESS_WORDS } from './pages.js';
 
 const requirement = redisRequirement();
 const COMPLETE = { name: 'basecamp_complete_todo', arguments: { todo_id: IDS.assignedTodo } };

@@ -9,8 +9,17 @@ import { type OidcPayload, oidcKeys } from '../oidc-adapter.js';
 import { loadSigningKeys } from '../signing-keys.js';
 import { SealedRecords } from '../store/sealed.js';
 import type { BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
-import { ALICE, BOB, type Hosted, REDIRECT, type SignedIn, signIn, startHosted, stepUp } from './fixture.js';
-import { ACCESS_WORDS } from './pages.js';
+import {
+  ACCESS_WORDS,
+  ALICE,
+  BOB,
+  type Hosted,
+  REDIRECT,
+  type SignedIn,
+  signIn,
+  startHosted,
+  stepUp,
+} from './fixture.js';
 
 let env: Hosted;
 let alice: SignedIn;

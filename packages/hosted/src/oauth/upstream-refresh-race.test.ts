@@ -3,6 +3,8 @@
 // of one user whose Basecamp token is due, and the holder's Launchpad call held at a barrier
 // until every other request is waiting — then marks on the old token arrive (what an older
 // replica writes on a 401) before the refresh answers. Repeated 20 times per driver.
+
+import { Launchpad } from '@x/mcp-basecamp/connection';
 import type { FakeBasecamp } from '@x/mcp-basecamp/testing';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +16,7 @@ import type { KvStore, KvWatcher } from '../store/kv.js';
 import { MemoryStore } from '../store/memory.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
-import { type BasecampConnection, Connections, connectionKey } from './connections.js';
-import { Launchpad } from './launchpad.js';
+import { Connections, connectionKey, type SignInRecord } from './connections.js';
 
 const keyring = Keyring.fromSecrets({ secret: 'refresh-race-test-secret-0123456789abcdef' });
 const USER = 'basecamp:101';
@@ -54,7 +55,7 @@ function replicaOn(
 }
 
 /** Alice's connection with a pair of tokens the fake Launchpad just issued, expiring at `expiresAt`. */
-function issuedConnection(expiresAt: number): BasecampConnection {
+function issuedConnection(expiresAt: number): SignInRecord {
   const issued = fake.issueTokens();
   return {
     status: 'active',
@@ -139,13 +140,13 @@ for (const driver of drivers) {
           gate.reset();
           fake.resetLog();
           const calls = Array.from({ length: CALLS }, (_, index) =>
-            (replicas[index % 2] as Connections).basecamp(USER),
+            (replicas[index % 2] as Connections).current(USER),
           );
           await gate.started();
           // While the holder waits for Launchpad: an older replica marks the old token expired,
           // twice, each a new version of the record.
           for (let mark = 0; mark < 2; mark++) {
-            const current = await records.get<BasecampConnection>(connectionKey(USER));
+            const current = await records.get<SignInRecord>(connectionKey(USER));
             if (!current) throw new Error('no record');
             await records.set(
               connectionKey(USER),
@@ -189,12 +190,12 @@ describe('a replica killed while holding the refresh lock', () => {
       await survivor.save(USER, expired);
       // The holder takes the lock and is about to call Launchpad when its process dies: its
       // store connection is gone and its lock stays in Redis until the lock's time runs out.
-      void doomed.basecamp(USER).catch(() => undefined);
+      void doomed.current(USER).catch(() => undefined);
       await gate.started();
       await a.close();
       fake.resetLog();
       // No refresh reached Launchpad; a caller waiting meanwhile is told to retry (not signed out).
-      await expect(survivor.basecamp(USER)).rejects.toMatchObject({
+      await expect(survivor.current(USER)).rejects.toMatchObject({
         code: 'UPSTREAM_UNAVAILABLE',
         retryable: true,
       });
@@ -202,7 +203,7 @@ describe('a replica killed while holding the refresh lock', () => {
       // The lock has lapsed: the next caller refreshes, once, through the (open) gate.
       gate.reset();
       gate.open();
-      const next = await survivor.basecamp(USER);
+      const next = await survivor.current(USER);
       expect(next.accessToken).not.toBe(expired.accessToken);
       expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
     } finally {
@@ -241,9 +242,9 @@ describe('a replica whose cache has not heard of another replica’s refresh yet
     // Replica A keeps the due record in memory; replica B refreshes it; A has not heard yet.
     expect((await a.get(connectionKey(USER)))?.value).toBeDefined();
     fake.resetLog();
-    const refreshed = await second.basecamp(USER);
+    const refreshed = await second.current(USER);
     expect(refreshed.accessToken).not.toBe(due.accessToken);
-    expect(await first.basecamp(USER)).toEqual(refreshed);
+    expect(await first.current(USER)).toEqual(refreshed);
     expect(fake.tokenRequests('refresh').map((request) => request.status)).toEqual([200]);
     for (const deliver of held.splice(0)) deliver();
     await Promise.all([a.close(), b.close()]);

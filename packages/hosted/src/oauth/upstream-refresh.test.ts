@@ -1,3 +1,4 @@
+import { connection as basecampConnection } from '@x/mcp-basecamp/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidGrantBreaker } from '../refresh.js';
 import { connectionKey } from './connections.js';
@@ -66,7 +67,9 @@ describe('upstream refresh', () => {
       expect(JSON.parse(text)).toMatchObject({ error_code: 'TOKEN_EXPIRED' });
       // No refresh reached Launchpad: an early 401 never spends the shared invalid_grant budget.
       expect(env.fake.tokenRequests('refresh')).toEqual([]);
-      expect((await new InvalidGrantBreaker(env.store).state()).failures).toBe(0);
+      expect(
+        (await new InvalidGrantBreaker(env.store, basecampConnection.refreshBudget).state()).failures,
+      ).toBe(0);
       expect((await env.hosted.connections.get(USER))?.status).toBe('needs_login');
       expect((await postToolsList(env.url, token)).status).toBe(401);
     } finally {
@@ -75,7 +78,7 @@ describe('upstream refresh', () => {
   });
 
   it('one identity never spends more than one failure of the budget: sign in, app removed, call — three rounds', async () => {
-    const breaker = new InvalidGrantBreaker(env.store);
+    const breaker = new InvalidGrantBreaker(env.store, basecampConnection.refreshBudget);
     const bob = `basecamp:${BOB.id}`;
     const before = (await breaker.state()).failures;
     env.fake.resetLog();
@@ -143,7 +146,7 @@ describe('upstream refresh', () => {
   });
 
   it('ends the sign-in when the refresh token is dead: 401 and needs_login, counted store-wide', async () => {
-    const breaker = new InvalidGrantBreaker(env.store);
+    const breaker = new InvalidGrantBreaker(env.store, basecampConnection.refreshBudget);
     const before = (await breaker.state()).failures;
     const alice = await signIn(env, ALICE);
     const token = (alice.oauth.tokens() as { access_token: string }).access_token;

@@ -1,13 +1,17 @@
 import { createBasecampProvider } from '@x/mcp-basecamp';
 import { ToolRegistry } from '@x/mcp-core';
 import { createForgeProvider } from '@x/mcp-forge';
+import { connection as forgeConnection } from '@x/mcp-forge/connection';
 import { type FakeForge, startFakeForge } from '@x/mcp-forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SealedRecords } from '../store/sealed.js';
 import { type BrowserPage, OAuthBrowser } from '../testing/oauth-browser.js';
-import { revokeUser } from './admin.js';
+import { linkedAccountKey, revokeUser } from './admin.js';
 import { ALICE, BOB, type Hosted, quiet, REDIRECT, type SignedIn, signIn, startHosted } from './fixture.js';
-import { type ForgeLink, forgeLinkKey } from './forge-links.js';
+import type { LinkRecord as ForgeLink } from './linked-accounts.js';
+
+/** The store key of a user's Forge link. */
+const forgeLinkKey = (userId: string) => linkedAccountKey(userId, 'forge');
 
 // Per-user Forge links at /connect/forge, in process: the hosted auth in front of serveHttp, the
 // fake Launchpad/Basecamp and the fake Forge (its device login), a real MCP client per user.
@@ -20,9 +24,9 @@ let bob: SignedIn;
 beforeAll(async () => {
   forge = await startFakeForge();
   env = await startHosted({
-    forge: { apiUrl: forge.url, now: () => Date.now() + offsetMs },
+    linked: [{ connection: forgeConnection, url: forge.url, now: () => Date.now() + offsetMs }],
     registryFor: async (userId) => {
-      const links = env.hosted.forge;
+      const links = env.hosted.linked.get('forge');
       if (!links) throw new Error('forge links are off');
       return new ToolRegistry({ logger: quiet })
         .use(
@@ -229,7 +233,7 @@ describe('/connect/forge', () => {
     const linked = await alice.browser.submit(await alice.browser.submit(started, {}), {});
     expect(linked.body).toContain('Forge linked');
     expect(await env.store.get(forgeLinkKey('basecamp:101'))).toBeDefined();
-    const result = await revokeUser(env.store, env.keyring, 'basecamp:101');
+    const result = await revokeUser(env.store, env.keyring, 'basecamp:101', { linked: ['forge'] });
     expect(result.forge).toBe(true);
     expect(await env.store.get(forgeLinkKey('basecamp:101'))).toBeUndefined();
     // The revoked user's browser session cannot link again until they sign in again.

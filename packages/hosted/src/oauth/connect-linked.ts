@@ -1,24 +1,25 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createLogger, type Logger, McpToolError } from '@x/mcp-core';
+import { createLogger, type DevicePoll, type LinkedAccount, type Logger, McpToolError } from '@x/mcp-core';
 import { requestTarget } from '@x/mcp-core/node';
 import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { cookie, readCookie, readForm, sameSecret, sha256 } from './authorization-server.js';
-import { CONNECT_FORGE_PATH, type ForgeLinks } from './forge-links.js';
+import { connectPath, type LinkedAccounts } from './linked-accounts.js';
 import { escapeHtml, sendPage } from './pages.js';
 
 /** How long a link ticket (and the device code behind it) is honoured at most. */
 const TICKET_TTL_MS = 10 * 60_000;
 
-export interface ConnectForgeOptions {
+export interface ConnectLinkedOptions {
   /** The public origin. */
   issuer: string;
   store: KvStore;
   keyring: Keyring;
-  links: ForgeLinks;
+  /** The links of one linked-account provider: its declaration names the page and the upstream. */
+  links: LinkedAccounts;
   /** The user this browser is signed in as on our authorization server. */
   sessionUser(req: IncomingMessage, res: ServerResponse): Promise<string | undefined>;
   /** Whether the user may use the server now (an active sign-in, not revoked). */
@@ -28,7 +29,7 @@ export interface ConnectForgeOptions {
   logger?: Logger;
 }
 
-/** What the server keeps of a started Forge link, sealed under `ticket:forge:<sha256(id)>`. */
+/** What the server keeps of a started link, sealed under `ticket:<provider>:<sha256(id)>`. */
 interface LinkTicket {
   userId: string;
   deviceCode: string;
@@ -40,30 +41,37 @@ interface LinkTicket {
   expiresAt: number;
 }
 
-export interface ConnectForge {
-  /** Serves `/connect/forge[/start|/finish|/unlink]`; `false` for other paths. */
+export interface ConnectLinked {
+  /** Serves `/connect/<provider>[/start|/finish|/unlink]`; `false` for other paths. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
 
 /**
- * `/connect/forge`: a user signed in to this server (our authorization server's browser session)
- * links their own Forge account with Forge's device login. Starting it hands the browser a
+ * `/connect/<provider>`: a user signed in to this server (our authorization server's browser
+ * session) links their own account of a linked-account provider with its device login (the
+ * provider's declared `connection`). Starting it hands the browser a
  * signed, short-lived ticket and sets a cookie only that browser holds; finishing needs the
  * ticket (signed for this user, unexpired, used once) and that cookie, so a link cannot be
- * replayed, forged, or finished from another browser or for another user (account-linking CSRF).
- * Forge is polled once per user action, so nothing runs in the background and any replica serves
+ * replayed, counterfeited, or finished from another browser or for another user (account-linking CSRF).
+ * The upstream is polled once per user action, so nothing runs in the background and any replica serves
  * any step.
  */
-export function createConnectForge(options: ConnectForgeOptions): ConnectForge {
+export function createConnectLinked(options: ConnectLinkedOptions): ConnectLinked {
+  const { provider, title, describe } = options.links.connection;
+  const base = connectPath(provider);
   const now = options.now ?? Date.now;
-  const logger = options.logger ?? createLogger('connect-forge');
+  const logger = options.logger ?? createLogger(`connect-${provider}`);
   const secure = new URL(options.issuer).protocol === 'https:';
   const sealed = new SealedRecords(options.store, options.keyring);
-  const key = options.keyring.deriveKey('connect-forge');
-  const bindingCookie = secure ? '__Host-xmcp-connect' : 'xmcp-connect';
+  const key = options.keyring.deriveKey(`connect-${provider}`);
+  const bindingCookie = secure ? `__Host-xmcp-connect-${provider}` : `xmcp-connect-${provider}`;
   const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
   const csrfFor = (userId: string) => mac(`csrf|${userId}`);
-  const ticketKey = (id: string) => `ticket:forge:${sha256(id)}`;
+  const ticketKey = (id: string) => `ticket:${provider}:${sha256(id)}`;
+  const linkedAs = (account: LinkedAccount) => {
+    const who = describe(account);
+    return `<strong>${escapeHtml(who.name)}</strong> (${escapeHtml(who.detail)})`;
+  };
 
   const signTicket = (id: string, expiresAt: number, userId: string) =>
     `${id}.${expiresAt}.${mac(`ticket|${id}|${expiresAt}|${userId}`)}`;
@@ -73,9 +81,9 @@ export function createConnectForge(options: ConnectForgeOptions): ConnectForge {
   }
 
   function refuse(res: ServerResponse, status: number, message: string) {
-    page(res, status, 'Forge link refused', `<p>${escapeHtml(message)}</p>${startOver}`);
+    page(res, status, `${title} link refused`, `<p>${escapeHtml(message)}</p>${startOver}`);
   }
-  const startOver = `<p><a href="${CONNECT_FORGE_PATH}">Start again</a></p>`;
+  const startOver = `<p><a href="${base}">Start again</a></p>`;
 
   function codePage(res: ServerResponse, ticket: string, record: LinkTicket, note: string, headers = {}) {
     const uri = /^https?:\/\//i.test(record.verificationUri)
@@ -84,12 +92,12 @@ export function createConnectForge(options: ConnectForgeOptions): ConnectForge {
     page(
       res,
       200,
-      'Link your Forge account',
+      `Link your ${title} account`,
       `${note ? `<p class="warn">${escapeHtml(note)}</p>` : ''}
-<p>1. Open ${uri} and sign in to Forge.</p>
+<p>1. Open ${uri} and sign in to ${escapeHtml(title)}.</p>
 <p>2. Enter this code: <strong><code>${escapeHtml(record.userCode)}</code></strong></p>
-<p>3. When Forge says the device is approved, come back here:</p>
-<form method="post" action="${CONNECT_FORGE_PATH}/finish">
+<p>3. When ${escapeHtml(title)} says the device is approved, come back here:</p>
+<form method="post" action="${base}/finish">
 <input type="hidden" name="ticket" value="${escapeHtml(ticket)}">
 <button type="submit">Finish linking</button>
 </form>`,
@@ -126,19 +134,20 @@ export function createConnectForge(options: ConnectForgeOptions): ConnectForge {
     if (!userId) return;
     const link = await options.links.get(userId);
     const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(csrfFor(userId))}">`;
+    const name = escapeHtml(title);
     const status = link
-      ? `<p>Forge is linked as <strong>${escapeHtml(link.user.email || link.user.displayName || link.forgeUserId)}</strong> (team ${escapeHtml(link.teamId)}).</p>`
-      : '<p>Forge is not linked yet: the Forge tools answer AUTH_REQUIRED until you link it.</p>';
+      ? `<p>${name} is linked as ${linkedAs(link)}.</p>`
+      : `<p>${name} is not linked yet: the ${name} tools answer AUTH_REQUIRED until you link it.</p>`;
     const unlinkForm = link
-      ? `<form method="post" action="${CONNECT_FORGE_PATH}/unlink">${csrf}<button type="submit">Unlink Forge</button></form>`
+      ? `<form method="post" action="${base}/unlink">${csrf}<button type="submit">Unlink ${name}</button></form>`
       : '';
     page(
       res,
       200,
-      'Forge for your account',
+      `${title} for your account`,
       `${status}
-<p>Link ${link ? 'another' : 'your'} Forge account with Forge's device sign-in:</p>
-<form method="post" action="${CONNECT_FORGE_PATH}/start">${csrf}<button type="submit">${link ? 'Link again' : 'Link Forge'}</button></form>
+<p>Link ${link ? 'another' : 'your'} ${name} account with ${name}'s device sign-in:</p>
+<form method="post" action="${base}/start">${csrf}<button type="submit">${link ? 'Link again' : `Link ${name}`}</button></form>
 ${unlinkForm}`,
     );
   }
@@ -211,7 +220,7 @@ ${unlinkForm}`,
       return;
     }
     const clear = { 'set-cookie': cookie(bindingCookie, '', { secure, maxAge: 0 }) };
-    let result: Awaited<ReturnType<ForgeLinks['auth']['poll']>>;
+    let result: DevicePoll;
     try {
       result = await options.links.auth.poll(record.deviceCode);
     } catch (error) {
@@ -219,35 +228,41 @@ ${unlinkForm}`,
       result = { status: 'pending' };
     }
     if (result.status === 'pending') {
-      // Not approved yet (or Forge is busy): a fresh single-use ticket for the same login.
+      // Not approved yet (or the upstream is busy): a fresh single-use ticket for the same login.
       const next = randomBytes(24).toString('base64url');
       await sealed.set(ticketKey(next), record, { ttlMs: Math.max(1, record.expiresAt - now()) });
       codePage(
         res,
         signTicket(next, record.expiresAt, userId),
         record,
-        'Forge has not approved this sign-in yet. Enter the code at Forge, then finish again.',
+        `${title} has not approved this sign-in yet. Enter the code at ${title}, then finish again.`,
       );
       return;
     }
     if (result.status === 'refused') {
       const why =
         result.reason === 'access_denied'
-          ? 'The Forge sign-in was denied.'
+          ? `The ${title} sign-in was denied.`
           : result.reason === 'expired_token'
-            ? 'The Forge code expired before it was approved.'
-            : 'Forge refused the sign-in.';
-      page(res, 400, 'Forge not linked', `<p>${escapeHtml(why)} Nothing was saved.</p>${startOver}`, clear);
+            ? `The ${title} code expired before it was approved.`
+            : `${title} refused the sign-in.`;
+      page(
+        res,
+        400,
+        `${title} not linked`,
+        `<p>${escapeHtml(why)} Nothing was saved.</p>${startOver}`,
+        clear,
+      );
       return;
     }
     const at = now();
-    await options.links.save(userId, { ...result.link, linkedAt: at, updatedAt: at });
-    logger.info('forge linked', { user: userId, team: result.link.teamId });
+    await options.links.save(userId, { ...result.account, linkedAt: at, updatedAt: at });
+    logger.info(`${provider} linked`, { user: userId, account: describe(result.account).detail });
     page(
       res,
       200,
-      'Forge linked',
-      `<p>Forge is linked as <strong>${escapeHtml(result.link.user.email || result.link.user.displayName || result.link.forgeUserId)}</strong> (team ${escapeHtml(result.link.teamId)}). Your MCP client's Forge tools work now; you can close this page.</p>`,
+      `${title} linked`,
+      `<p>${escapeHtml(title)} is linked as ${linkedAs(result.account)}. Your MCP client's ${escapeHtml(title)} tools work now; you can close this page.</p>`,
       clear,
     );
   }
@@ -261,16 +276,21 @@ ${unlinkForm}`,
       return;
     }
     const removed = await options.links.unlink(userId);
-    logger.info('forge unlinked', { user: userId, removed });
-    page(res, 200, 'Forge unlinked', `<p>Forge is no longer linked to your account here.</p>${startOver}`);
+    logger.info(`${provider} unlinked`, { user: userId, removed });
+    page(
+      res,
+      200,
+      `${title} unlinked`,
+      `<p>${escapeHtml(title)} is no longer linked to your account here.</p>${startOver}`,
+    );
   }
 
   return {
     async handle(req, res) {
       const path = requestTarget(req.url)?.pathname;
       if (path === undefined) return false;
-      if (path !== CONNECT_FORGE_PATH && !path.startsWith(`${CONNECT_FORGE_PATH}/`)) return false;
-      const step = path.slice(CONNECT_FORGE_PATH.length);
+      if (path !== base && !path.startsWith(`${base}/`)) return false;
+      const step = path.slice(base.length);
       try {
         if (step === '' && req.method === 'GET') await overview(req, res);
         else if (step === '/start' && req.method === 'POST') await start(req, res);
@@ -286,11 +306,11 @@ ${unlinkForm}`,
           });
           res.end('The server cannot reach its store right now; retry shortly.');
         } else if (McpToolError.isInstance(error)) {
-          logger.warn('forge link failed', { error: error.message });
+          logger.warn(`${provider} link failed`, { error: error.message });
           page(
             res,
             502,
-            'Forge not reachable',
+            `${title} not reachable`,
             `<p>${escapeHtml(error.message)} Nothing was saved.</p>${startOver}`,
           );
         } else throw error;
