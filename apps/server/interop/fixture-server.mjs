@@ -5,7 +5,14 @@
 // rather than against one provider. Test-only; it is never published.
 //
 //   node apps/server/interop/fixture-server.mjs     (after pnpm build; prints "listening on <url>")
-import { definePrompt, defineResource, defineResourceTemplate, defineTool, McpToolError } from '@x/mcp-core';
+import {
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  McpRequestError,
+  McpToolError,
+} from '@x/mcp-core';
 import { serveHttp } from '@x/mcp-core/node';
 import { z } from 'zod';
 
@@ -41,7 +48,67 @@ const tools = [
       return 'Progress complete.';
     },
   }),
+  // The tasks extension's scenarios (tasks-*).
+  defineTool({
+    name: 'greet',
+    description: 'Greets by name, at once (never a task).',
+    inputSchema: z.strictObject({ name: z.string().describe('Who to greet') }),
+    annotations: LOCAL,
+    handler: ({ name }) => `Hello, ${name}!`,
+  }),
+  defineTool({
+    name: 'slow_compute',
+    description: 'Waits `seconds`, then answers with its label; runs as a task when asked.',
+    inputSchema: z.strictObject({
+      seconds: z.number().min(0).max(600).describe('How long to work'),
+      label: z.string().optional().describe('Echoed in the result'),
+    }),
+    annotations: LOCAL,
+    task: 'optional',
+    timeoutMs: 700_000,
+    handler: async ({ seconds, label }, context) => {
+      await sleep(seconds * 1000, context.signal);
+      return `Computed ${label ?? 'result'} after ${seconds} s.`;
+    },
+  }),
+  defineTool({
+    name: 'failing_job',
+    description: 'Fails with a tool error after about a second; only as a task.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'required',
+    handler: async (_input, context) => {
+      await sleep(1000, context.signal);
+      throw new McpToolError('UPSTREAM_ERROR', 'The job failed, as it always does.');
+    },
+  }),
+  defineTool({
+    name: 'protocol_error_job',
+    description: 'Ends in a protocol error; runs as a task when asked.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'optional',
+    handler: () => {
+      throw new McpRequestError(-32603, 'The job broke down.', { reason: 'fixture' });
+    },
+  }),
 ];
+
+/** Resolves after `ms`, or rejects when `signal` aborts first. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
 
 const prompts = [
   definePrompt({

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DeclinedError, ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
+import { McpRequestError } from './request-error.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
 import { renderToolRefsDeep, type ToolNamer } from './tool-ref.js';
@@ -48,6 +49,18 @@ const PENDING: unique symbol = Symbol('@x/mcp-core.pendingConfirmation');
  */
 export function pendingConfirmation(result: ToolCallResult): PendingConfirmation | undefined {
   return (result as { [PENDING]?: PendingConfirmation })[PENDING];
+}
+
+const PROTOCOL_ERROR: unique symbol = Symbol('@x/mcp-core.protocolError');
+
+/**
+ * The protocol error a call ended in, when its handler threw an `McpRequestError`: a task then
+ * ends `failed` with it. A plain call answers with the error result it also carries.
+ */
+export function protocolErrorOf(
+  result: ToolCallResult,
+): { code: number; message: string; data?: unknown } | undefined {
+  return (result as { [PROTOCOL_ERROR]?: { code: number; message: string; data?: unknown } })[PROTOCOL_ERROR];
 }
 
 const noProgress: ToolContext['reportProgress'] = async () => {};
@@ -273,6 +286,13 @@ function shapeOutput(tool: AnyToolDefinition, output: unknown, options: ExecuteO
 }
 
 function errorResult(toolName: string, error: unknown, log: Logger): ToolCallResult {
+  if (error instanceof McpRequestError) {
+    const result = toolError('INTERNAL_ERROR', error.message, false, { code: error.code });
+    Object.defineProperty(result, PROTOCOL_ERROR, {
+      value: { code: error.code, message: error.message, data: error.data },
+    });
+    return result;
+  }
   if (McpToolError.isInstance(error)) {
     if (error.code === 'INTERNAL_ERROR' && error.cause !== undefined) {
       log.error(error.message, { cause: describeCause(error.cause) });

@@ -95,6 +95,15 @@ export interface ToolDefinition<
   /** Overrides the registry's per-call time budget. */
   timeoutMs?: number;
   /**
+   * The call may run long (a construction to poll, a large upload or build): when the client
+   * asks for a task (a 2026-07-28 request declaring the `io.modelcontextprotocol/tasks`
+   * extension, or a 2025-11-25 `tools/call` with `task`), the server answers at once with a task
+   * it runs in the background, under the handler's `signal` (aborted by `tasks/cancel`).
+   * `optional`: a client that does not ask gets the plain result, as always. `required`: such a
+   * client gets an error. Give such a tool a `timeoutMs` that fits the work.
+   */
+  task?: 'optional' | 'required';
+  /**
    * For a destructive tool: the question that names exactly what this call will destroy, built
    * from the validated input (it may read upstream first), e.g. "Trash project 'The Leto Laptop'
    * (1001) and everything in it?". When the client can ask its user (form elicitation, or an

@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ToolSource } from '../mount.js';
 import { createMcpServer } from '../server.js';
 import type { Surface } from '../surface/search.js';
+import type { TaskHost } from '../tasks.js';
 
 export interface ConnectedClient {
   client: Client;
@@ -23,6 +24,8 @@ export async function connectInMemory(
     confirm?: boolean;
     /** The client to connect, e.g. one that declares elicitation and answers it. Default: a plain one. */
     client?: Client;
+    /** Runs tools that declare `task` as tasks when the client asks, with this host's state. */
+    tasks?: TaskHost;
   } = {},
 ): Promise<ConnectedClient> {
   const server = createMcpServer({
@@ -33,6 +36,7 @@ export async function connectInMemory(
     transport: 'in-process',
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.confirm === false ? { confirm: false } : {}),
+    ...(options.tasks ? { tasks: options.tasks } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
