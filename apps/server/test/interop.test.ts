@@ -69,6 +69,13 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     'http-header-validation',
     'input-required-result-unsupported-methods',
     'input-required-result-validate-input',
+    // The tasks extension (SEP-2663), against the fixture's task tools.
+    'tasks-lifecycle',
+    'tasks-capability-negotiation',
+    'tasks-wire-fields',
+    'tasks-request-state-removal',
+    'tasks-request-headers',
+    'tasks-required-task-error',
   ]);
   expect(result.inspector.map((item) => [item.bin, item.ok])).toEqual([
     ['packages/basecamp/dist/bin.js', true],

@@ -12,7 +12,12 @@ import {
   UpstreamError,
 } from '../src/index.js';
 import { serveHttp } from '../src/node/index.js';
-import { type ConnectedClient, connectInMemory } from '../src/testing/index.js';
+import {
+  type ConnectedClient,
+  connectInMemory,
+  type ModernRequest,
+  modernHttpClient,
+} from '../src/testing/index.js';
 
 /** A gate the test opens: the fixture tool's work waits on it, so nothing depends on timing. */
 function gate() {
@@ -90,12 +95,8 @@ afterEach(async () => {
   aborted = gate();
 });
 
-/**
- * A 2026-07-28 client over stateless HTTP, as the conformance suite's: the SDK's own client has no
- * tasks support (it refuses `resultType: "task"`). Each request carries the version and the
- * capabilities in `_meta` and the routing headers; `tasks` declares the extension.
- */
-async function modernClient(host: TaskHost, tasks: boolean): Promise<Sender> {
+/** A 2026-07-28 client (the SDK's own has no tasks); `tasks` declares the extension. */
+async function modernClient(host: TaskHost, tasks: boolean): Promise<ModernRequest> {
   const http = await serveHttp({
     name: 'tasks-test',
     version: '0.0.0',
@@ -104,43 +105,8 @@ async function modernClient(host: TaskHost, tasks: boolean): Promise<Sender> {
     tasks: host,
   });
   closeServer = () => http.close();
-  let id = 0;
-  return async (method, params) => {
-    const name = typeof params.taskId === 'string' ? params.taskId : (params.name as string | undefined);
-    const response = await fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(name === undefined ? {} : { 'mcp-name': name }),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: ++id,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': tasks
-              ? { extensions: { [TASKS_EXTENSION]: {} } }
-              : {},
-          },
-        },
-      }),
-    });
-    const body = (await response.json()) as {
-      result?: Wire;
-      error?: { code: number; message: string; data?: unknown };
-    };
-    if (body.error) throw Object.assign(new Error(body.error.message), body.error);
-    return body.result as Wire;
-  };
+  return modernHttpClient(http.url, { capabilities: tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {} });
 }
-
-type Sender = (method: string, params: Wire) => Promise<Wire>;
 
 const send = (client: Client, method: string, params: Wire) =>
   client.request({ method, params } as never, Any) as Promise<Wire>;

@@ -110,6 +110,59 @@ export async function connectHttp(
   return { client, close: () => client.close() };
 }
 
+/** One 2026-07-28 request: the result, or a rejection with the JSON-RPC error's code, message and data. */
+export type ModernRequest = (
+  method: string,
+  params?: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * A 2026-07-28 client over stateless HTTP written out by hand, as the conformance suite's is:
+ * every request carries the protocol version and `capabilities` in `_meta`, and the routing
+ * headers (`Mcp-Method`; `Mcp-Name` from `params.name`, `params.uri` or `params.taskId`). For what
+ * the SDK's client cannot do, e.g. receive a task (`resultType: "task"`).
+ */
+export function modernHttpClient(
+  url: string,
+  options: { capabilities?: Record<string, unknown>; token?: string } = {},
+): ModernRequest {
+  let id = 0;
+  return async (method, params = {}) => {
+    const name = [params.taskId, params.name, params.uri].find((value) => typeof value === 'string');
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(name === undefined ? {} : { 'mcp-name': name as string }),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+            'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as {
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string; data?: unknown };
+    };
+    if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+    if (!body.result) throw new Error(`No result in the answer to ${method} (HTTP ${response.status}).`);
+    return body.result;
+  };
+}
+
 /** This process's environment with `overrides` applied; an `undefined` override removes the variable. */
 export function childEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
