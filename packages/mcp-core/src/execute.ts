@@ -27,6 +27,8 @@ export interface CallContext {
    * `ToolDefinition.confirm`); absent, nobody is asked and the handler runs as it always did.
    */
   confirmation?: Confirmation;
+  /** Set when the call runs as a task (see `ToolContext.task`). */
+  task?: { taskId: string };
 }
 
 /** What the client answered to the confirmation asked under a key, in this round of the call. */
@@ -115,6 +117,7 @@ async function runTool(
       log,
       context.request ?? IN_PROCESS,
       context.reportProgress ?? noProgress,
+      context.task,
     );
     if (tool.confirm && context.confirmation) {
       const key = await confirmationKey(tool.name, input);
@@ -206,6 +209,7 @@ class ToolCall implements ToolContext {
     readonly log: Logger,
     readonly request: RequestInfo,
     readonly reportProgress: ToolContext['reportProgress'],
+    readonly task: ToolContext['task'],
   ) {}
 
   get signal(): AbortSignal {

@@ -161,7 +161,7 @@ export class TaskHost {
   async start(
     owner: string,
     tool: string,
-    call: (signal: AbortSignal) => Promise<ToolCallResult>,
+    call: (signal: AbortSignal, taskId: string) => Promise<ToolCallResult>,
     requestedTtlMs?: number,
   ): Promise<StoredTask> {
     const now = new Date().toISOString();
@@ -191,7 +191,7 @@ export class TaskHost {
   async #run(
     task: StoredTask,
     controller: AbortController,
-    call: (signal: AbortSignal) => Promise<ToolCallResult>,
+    call: (signal: AbortSignal, taskId: string) => Promise<ToolCallResult>,
   ): Promise<void> {
     // A cancellation written by another replica reaches this one at the next check.
     const check = setInterval(() => {
@@ -205,7 +205,7 @@ export class TaskHost {
     check.unref?.();
     let outcome: Pick<StoredTask, 'status' | 'result' | 'error'>;
     try {
-      const result = await call(controller.signal);
+      const result = await call(controller.signal, task.taskId);
       const protocolError = protocolErrorOf(result);
       outcome = protocolError
         ? { status: 'failed', error: protocolError }
@@ -361,7 +361,7 @@ export function mountTasks(
     const task = await host.start(
       owner,
       params.name,
-      (signal) => call(params.name, params.arguments ?? {}, { ...callContext, signal }),
+      (signal, taskId) => call(params.name, params.arguments ?? {}, { ...callContext, signal, task: { taskId } }),
       ttl,
     );
     if (modern()) return { resultType: 'task', ...wireTask(task, true) } as never;

@@ -69,6 +69,12 @@ export interface ToolContext {
   /** Writes to stderr, never to the client. */
   log: Logger;
   request: RequestInfo;
+  /**
+   * Set when the call runs as a task (a tool with `task`, a client that asked): nobody waits on
+   * the answer, so the handler may work until the job is done (poll a construction to its end)
+   * instead of answering with the first step. Its `signal` aborts on `tasks/cancel`.
+   */
+  task?: { taskId: string };
 }
 
 export type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
