@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } fr
 import { RUNNER_ENVIRONMENT } from './runner-environment.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import { parseSurface, type Surface } from './surface/search.js';
+import type { TaskHost } from './tasks.js';
 import type { ToolProvider } from './tool.js';
 
 /** A provider with its own `use` options (prefix, filters, read-only), for composed servers. */
@@ -65,6 +66,11 @@ export interface HttpAuthSetup {
   provider?: ProviderSource;
   /** Gauges of this mode for `/metrics`, e.g. how many users' registries are held. */
   gauges?: readonly MetricGauge[];
+  /**
+   * Where this mode keeps tasks (tools that declare `task`), e.g. a host over the hosted store so
+   * that every replica answers a task's polls. Default: this process's memory.
+   */
+  tasks?: TaskHost;
 }
 
 /** What `createHttpAuth` receives. */
@@ -269,6 +275,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         metrics: metricsOption(host),
         timeouts: httpTimeouts(process.env),
         ...(setup?.gauges ? { gauges: setup.gauges } : {}),
+        ...(setup?.tasks ? { tasks: setup.tasks } : {}),
         logger,
       });
       logger.info(
