@@ -361,7 +361,8 @@ export function mountTasks(
     const task = await host.start(
       owner,
       params.name,
-      (signal, taskId) => call(params.name, params.arguments ?? {}, { ...callContext, signal, task: { taskId } }),
+      (signal, taskId) =>
+        call(params.name, params.arguments ?? {}, { ...callContext, signal, task: { taskId } }),
       ttl,
     );
     if (modern()) return { resultType: 'task', ...wireTask(task, true) } as never;

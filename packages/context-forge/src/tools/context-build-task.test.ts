@@ -6,7 +6,7 @@ import { createContextForgeProvider } from '../index.js';
 import { createExampleStore } from '../testing/index.js';
 
 const HARBOR = 'project_1761904800000_h4rb0r7ap';
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
