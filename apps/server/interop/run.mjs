@@ -23,26 +23,28 @@ const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../../..');
 const CACHE = join(ROOT, 'node_modules/.cache/x-interop');
+// Install name → [package, version]. The composed server is checked with the suite's latest
+// release; the core's fixture server with the 0.2 prerelease, which has the 2026-07-28
+// scenarios (stateless HTTP, input_required, caching) and the tasks extension's.
 const TOOLS = {
-  '@modelcontextprotocol/conformance': '0.1.16',
-  '@modelcontextprotocol/inspector': '2.12.0',
+  '@modelcontextprotocol/conformance': ['@modelcontextprotocol/conformance', '0.1.16'],
+  'x-conformance-next': ['@modelcontextprotocol/conformance', '0.2.0-alpha.12'],
+  '@modelcontextprotocol/inspector': ['@modelcontextprotocol/inspector', '2.12.0'],
 };
 const log = (text) => process.stderr.write(`${text}\n`);
 
 async function install() {
-  const current = Object.entries(TOOLS).every(([name, version]) => {
+  const current = Object.entries(TOOLS).every(([name, [, version]]) => {
     const manifest = join(CACHE, 'node_modules', name, 'package.json');
     return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version;
   });
   if (current) return;
-  log(
-    `Installing ${Object.entries(TOOLS)
-      .map(([n, v]) => `${n}@${v}`)
-      .join(', ')} into ${CACHE} ...`,
+  const specs = Object.entries(TOOLS).map(([name, [pkg, version]]) =>
+    name === pkg ? `${pkg}@${version}` : `${name}@npm:${pkg}@${version}`,
   );
+  log(`Installing ${specs.join(', ')} into ${CACHE} ...`);
   await mkdir(CACHE, { recursive: true });
   await writeFile(join(CACHE, 'package.json'), '{ "private": true }\n');
-  const specs = Object.entries(TOOLS).map(([name, version]) => `${name}@${version}`);
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...specs], {
     cwd: CACHE,
     timeout: 300_000,
@@ -50,15 +52,16 @@ async function install() {
 }
 
 /** Starts the composed server over HTTP on the fakes; resolves with its URL and a stop function. */
-async function startComposedHttp(env = {}) {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'apps/server/dist/bin.js'), '--sandbox', '--http', '--port', '0'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, MCP_LOG_LEVEL: 'info', ...env },
-    },
-  );
+function startComposedHttp(env = {}) {
+  return startHttp([join(ROOT, 'apps/server/dist/bin.js'), '--sandbox', '--http', '--port', '0'], env);
+}
+
+/** Starts a server script that prints "listening on <url>" to stderr. */
+async function startHttp(args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MCP_LOG_LEVEL: 'info', ...env },
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -73,29 +76,55 @@ async function startComposedHttp(env = {}) {
   }
 }
 
-async function conformance() {
-  const node = node22();
-  const suite = join(CACHE, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** One run of the suite's server scenarios; `ok` is its exit status (expected failures applied). */
+async function runSuite(suite, url, args) {
   const output = await mkdtemp(join(tmpdir(), 'x-conformance-'));
-  const server = await startComposedHttp();
   try {
-    const args = [
-      suite,
-      'server',
-      '--url',
-      server.url,
-      '--expected-failures',
-      join(HERE, 'expected-failures.yml'),
-    ];
-    const result = await run(node, [...args, '-o', output], { timeout: 300_000 }).then(
+    const result = await run(node22(), [suite, 'server', '--url', url, ...args, '-o', output], {
+      timeout: 120_000,
+    }).then(
       ({ stdout }) => ({ ok: true, stdout }),
       (error) => ({ ok: false, stdout: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
     );
     const summary = result.stdout.slice(result.stdout.indexOf('=== SUMMARY ==='));
     return { ok: result.ok, summary };
   } finally {
-    server.stop();
     await rm(output, { recursive: true, force: true });
+  }
+}
+
+async function conformance() {
+  const suite = join(CACHE, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const server = await startComposedHttp();
+  try {
+    return await runSuite(suite, server.url, ['--expected-failures', join(HERE, 'expected-failures.yml')]);
+  } finally {
+    server.stop();
+  }
+}
+
+/**
+ * The suite's server scenarios required by each protocol revision (`--requirements`, which for
+ * 2026-07-28 includes the input_required and tasks extension scenarios) against the core's
+ * fixture server (fixture-server.mjs), with fixture-expected-failures-<revision>.yml naming
+ * what the core does not implement.
+ */
+async function fixtureConformance() {
+  const suite = join(CACHE, 'node_modules/x-conformance-next/dist/index.js');
+  const server = await startHttp([join(HERE, 'fixture-server.mjs')]);
+  try {
+    const results = {};
+    for (const revision of ['2025-11-25', '2026-07-28']) {
+      results[revision] = await runSuite(suite, server.url, [
+        '--requirements',
+        revision,
+        '--expected-failures',
+        join(HERE, `fixture-expected-failures-${revision}.yml`),
+      ]);
+    }
+    return results;
+  } finally {
+    server.stop();
   }
 }
 
@@ -222,6 +251,7 @@ if (untested.length > 0) {
 await install();
 const results = {
   conformance: await conformance(),
+  fixture: await fixtureConformance(),
   inspector: [],
   inspectorHttp: await inspectorHttpWithToken(),
 };
@@ -235,6 +265,9 @@ for (const target of BINS) {
   );
 }
 log(`Conformance (composed server, stateless HTTP, sandbox):\n${results.conformance.summary}`);
+for (const [revision, result] of Object.entries(results.fixture)) {
+  log(`Conformance ${revision} (the core's fixture server, fixture-server.mjs):\n${result.summary}`);
+}
 log('Inspector CLI (stdio, --sandbox):');
 for (const item of results.inspector) {
   log(
@@ -244,6 +277,10 @@ for (const item of results.inspector) {
 log(
   `Inspector CLI (HTTP with MCP_HTTP_TOKEN, --header): ${results.inspectorHttp.ok ? `✓ ${results.inspectorHttp.tools} tools` : `✗ ${results.inspectorHttp.error}`}`,
 );
-const ok = results.conformance.ok && results.inspector.every((item) => item.ok) && results.inspectorHttp.ok;
+const ok =
+  results.conformance.ok &&
+  Object.values(results.fixture).every((result) => result.ok) &&
+  results.inspector.every((item) => item.ok) &&
+  results.inspectorHttp.ok;
 process.stdout.write(`${JSON.stringify({ ok, ...results })}\n`);
 process.exit(ok ? 0 : 1);

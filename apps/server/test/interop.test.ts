@@ -19,6 +19,7 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
   const result = JSON.parse(stdout) as {
     ok: boolean;
     conformance: { ok: boolean; summary: string };
+    fixture: Record<'2025-11-25' | '2026-07-28', { ok: boolean; summary: string }>;
     inspector: { bin: string; tools: number; ok: boolean }[];
     inspectorHttp: { ok: boolean; tools?: number };
   };
@@ -33,6 +34,49 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
   ]) {
     expect(result.conformance.summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
   }
+  // The core's fixture server (interop/fixture-server.mjs), per protocol revision: what the
+  // core implements passes; fixture-expected-failures-<revision>.yml lists the rest, with why.
+  expect(result.fixture['2025-11-25'].ok).toBe(true);
+  expect(result.fixture['2026-07-28'].ok).toBe(true);
+  const passing = (revision: '2025-11-25' | '2026-07-28', scenarios: readonly string[]) => {
+    for (const scenario of scenarios) {
+      expect(result.fixture[revision].summary).toMatch(
+        new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`),
+      );
+    }
+  };
+  const common = [
+    'completion-complete',
+    'tools-list',
+    'tools-call-simple-text',
+    'tools-call-error',
+    'tools-call-with-progress',
+    'resources-list',
+    'resources-read-text',
+    'resources-read-binary',
+    'resources-templates-read',
+    'prompts-list',
+    'prompts-get-simple',
+    'prompts-get-with-args',
+    'prompts-get-embedded-resource',
+    'dns-rebinding-protection',
+  ];
+  passing('2025-11-25', ['server-initialize', 'ping', ...common]);
+  passing('2026-07-28', [
+    ...common,
+    'sep-2164-resource-not-found',
+    'caching',
+    'http-header-validation',
+    'input-required-result-unsupported-methods',
+    'input-required-result-validate-input',
+    // The tasks extension (SEP-2663), against the fixture's task tools.
+    'tasks-lifecycle',
+    'tasks-capability-negotiation',
+    'tasks-wire-fields',
+    'tasks-request-state-removal',
+    'tasks-request-headers',
+    'tasks-required-task-error',
+  ]);
   expect(result.inspector.map((item) => [item.bin, item.ok])).toEqual([
     ['packages/basecamp/dist/bin.js', true],
     ['packages/forge/dist/bin.js', true],

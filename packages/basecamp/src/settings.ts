@@ -66,6 +66,11 @@ export interface BasecampSettings {
   /** How long a project's dock (tool IDs) is reused without asking again. Default 5 minutes. */
   dockCacheMs?: number;
   /**
+   * How long `create_project_from_template`, run as a task, waits between two looks at the
+   * construction it follows to the end. Default 2000 ms.
+   */
+  constructionPollMs?: number;
+  /**
    * Which tools to serve: `default` (a small set), `all`, or toolset names (`todos`, `cards`, ...),
    * as a list or comma-separated. Default: `$BASECAMP_TOOLSETS`, then `default`. Read by the provider.
    */
@@ -115,6 +120,7 @@ export interface ResolvedSettings {
   redirectUri: string;
   signInWaitMs: number;
   dockCacheMs: number;
+  constructionPollMs: number;
   /** Absolute; undefined: no file is read by path. */
   uploadDir: string | undefined;
   /** Undefined: every project. */
@@ -178,6 +184,7 @@ export function resolveSettings(settings: BasecampSettings, version: string): Re
     redirectUri: env[SETTINGS.BASECAMP_REDIRECT_URI.env] || DEFAULT_REDIRECT_URI,
     signInWaitMs: settings.signInWaitMs ?? 5 * 60_000,
     dockCacheMs: settings.dockCacheMs ?? 5 * 60_000,
+    constructionPollMs: settings.constructionPollMs ?? 2_000,
     uploadDir: uploadDirectory(
       loadSetting({ value: settings.uploadDir, env, variable: SETTINGS.uploadDir.env }),
     ),

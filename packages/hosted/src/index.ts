@@ -165,3 +165,4 @@ export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { type SealedEntry, SealedRecords } from './store/sealed.js';
 export { SqliteStore, type SqliteStoreOptions } from './store/sqlite.js';
+export { HostedTaskStore } from './store/tasks.js';

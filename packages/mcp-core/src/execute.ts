@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DeclinedError, ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
+import { McpRequestError } from './request-error.js';
 import { isToolCallResult, type ToolCallResult, toolError, toolSuccess } from './result.js';
 import { keepSignInError, pendingSignIn, type SignInRound, signInStep } from './sign-in.js';
 import type { AnyToolDefinition, RequestInfo, ToolContext } from './tool.js';
@@ -32,6 +33,8 @@ export interface CallContext {
    * for a missing or dead login (`needsSignIn`) asks it to, and runs again once signed in.
    */
   signIn?: SignInRound;
+  /** Set when the call runs as a task (see `ToolContext.task`). */
+  task?: { taskId: string };
 }
 
 /** What the client answered to the confirmation asked under a key, in this round of the call. */
@@ -54,6 +57,18 @@ const PENDING: unique symbol = Symbol('@x/mcp-core.pendingConfirmation');
  */
 export function pendingConfirmation(result: ToolCallResult): PendingConfirmation | undefined {
   return (result as { [PENDING]?: PendingConfirmation })[PENDING];
+}
+
+const PROTOCOL_ERROR: unique symbol = Symbol('@x/mcp-core.protocolError');
+
+/**
+ * The protocol error a call ended in, when its handler threw an `McpRequestError`: a task then
+ * ends `failed` with it. A plain call answers with the error result it also carries.
+ */
+export function protocolErrorOf(
+  result: ToolCallResult,
+): { code: number; message: string; data?: unknown } | undefined {
+  return (result as { [PROTOCOL_ERROR]?: { code: number; message: string; data?: unknown } })[PROTOCOL_ERROR];
 }
 
 const noProgress: ToolContext['reportProgress'] = async () => {};
@@ -132,6 +147,7 @@ async function runOnce(
       log,
       context.request ?? IN_PROCESS,
       context.reportProgress ?? noProgress,
+      context.task,
     );
     if (tool.confirm && context.confirmation) {
       const key = await confirmationKey(tool.name, input);
@@ -223,6 +239,7 @@ class ToolCall implements ToolContext {
     readonly log: Logger,
     readonly request: RequestInfo,
     readonly reportProgress: ToolContext['reportProgress'],
+    readonly task: ToolContext['task'],
   ) {}
 
   get signal(): AbortSignal {
@@ -303,6 +320,13 @@ function shapeOutput(tool: AnyToolDefinition, output: unknown, options: ExecuteO
 }
 
 function errorResult(toolName: string, error: unknown, log: Logger): ToolCallResult {
+  if (error instanceof McpRequestError) {
+    const result = toolError('INTERNAL_ERROR', error.message, false, { code: error.code });
+    Object.defineProperty(result, PROTOCOL_ERROR, {
+      value: { code: error.code, message: error.message, data: error.data },
+    });
+    return result;
+  }
   if (McpToolError.isInstance(error)) {
     if (error.code === 'INTERNAL_ERROR' && error.cause !== undefined) {
       log.error(error.message, { cause: describeCause(error.cause) });

@@ -39,6 +39,7 @@ import type { RegistryReadiness, ToolRegistry } from './registry.js';
 import { requestTarget } from './request-target.js';
 import { createMcpServer } from './server.js';
 import { CALL_TOOL, type Surface } from './surface/search.js';
+import { TaskHost } from './tasks.js';
 import type { RequestInfo } from './tool.js';
 
 export interface ServeHttpOptions {
@@ -61,6 +62,12 @@ export interface ServeHttpOptions {
   surface?: Surface;
   /** Ask the person to confirm destructive calls when the client can: see `MountOptions.confirm`. Default `true`. */
   confirm?: boolean;
+  /**
+   * Where the tasks of tools that declare `task` live. Default: in this process's memory; pass
+   * a host over a shared store (e.g. `@x/mcp-hosted`'s) so that any replica answers a task's
+   * polls and cancellation.
+   */
+  tasks?: TaskHost;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -231,6 +238,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
   // to its per-request factory through the async context of that request: a narrowed request's
   // view (a challenge needs it first) and surface, and the tool a `tools/call` calls (only it is
   // mounted).
+  const tasks = options.tasks ?? new TaskHost();
   const served = new AsyncLocalStorage<{ view?: RegistryView; surface?: Surface; tool?: string }>();
   const handler = createMcpHandler(
     async ({ authInfo }) => {
@@ -247,6 +255,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         ...(surface ? { surface } : {}),
         ...(scope?.tool === undefined ? {} : { only: scope.tool }),
         ...(options.confirm === false ? { confirm: false } : {}),
+        tasks,
       });
     },
     { maxRequestBodySize: maxBodyBytes, onerror: (error) => logger.debug('request rejected', { error }) },

@@ -136,6 +136,16 @@ export {
 } from './sign-in.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOLS, type Surface } from './surface/search.js';
 export {
+  MemoryTaskStore,
+  type StoredTask,
+  TASKS_EXTENSION,
+  TaskHost,
+  type TaskOptions,
+  type TaskStatus,
+  type TaskStore,
+  taskOwner,
+} from './tasks.js';
+export {
   type AnyToolDefinition,
   CREATES,
   DESTRUCTIVE,

@@ -16,6 +16,7 @@ import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
 import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { SearchSurface, type Surface } from './surface/search.js';
+import { mountTasks, type TaskHost } from './tasks.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
 /**
@@ -64,6 +65,11 @@ export interface MountOptions {
    * never asks (`--no-confirm`, `MCP_CONFIRM=off`: unattended agents). Default `true`.
    */
   confirm?: boolean;
+  /**
+   * Runs the tools that declare `task` as tasks when the client asks (SDK v2 servers only): the
+   * host keeps their state. Without it, every call answers with the plain result.
+   */
+  tasks?: TaskHost;
 }
 
 /**
@@ -96,9 +102,11 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   const call = view
     ? (name: string, args: unknown, extra: unknown) => asked(view.call(name, args, context(extra)))
     : (name: string, args: unknown, extra: unknown) => asked(registry.call(name, args, context(extra)));
+  const tasks = options.tasks && server instanceof McpServer ? options.tasks : undefined;
   const mount = (descriptor: ToolDescriptor) => {
     const schemas = sdkSchemas(descriptor);
-    register(
+    const taskSupport = tasks && registry.getByName(descriptor.name)?.task;
+    const handle = register(
       descriptor.name,
       {
         ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
@@ -109,6 +117,11 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       },
       (args, extra) => call(descriptor.name, args, extra),
     );
+    // 2025-11-25 `tools/list` shows `execution.taskSupport`; `registerTool` takes no `execution`,
+    // and `tools/list` lists the registered tool's.
+    if (taskSupport && handle && typeof handle === 'object') {
+      (handle as { execution?: unknown }).execution = { taskSupport };
+    }
   };
   const shown = view && !listAll ? view.toMcpTools() : registry.toMcpTools();
   const mounted = new Set<string>();
@@ -134,6 +147,18 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   };
   listeners.set(server, onAdded);
   registry.onToolsAdded(onAdded);
+  if (tasks && [...mounted].some((name) => registry.getByName(name)?.task)) {
+    const plain = view
+      ? (name: string, args: unknown, callContext: CallContext) => view.call(name, args, callContext)
+      : (name: string, args: unknown, callContext: CallContext) => registry.call(name, args, callContext);
+    mountTasks(
+      server as McpServer,
+      tasks,
+      (name) => registry.getByName(name),
+      plain,
+      (extra) => callContext(extra, options.transport),
+    );
+  }
   if (single) return;
   content();
 }

@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_MS, filterToolNames, ToolRegistry, type UseOptions } fr
 import { RUNNER_ENVIRONMENT } from './runner-environment.js';
 import { claimStdout, serveStdio } from './stdio.js';
 import { parseSurface, type Surface } from './surface/search.js';
+import type { TaskHost } from './tasks.js';
 import type { ToolProvider } from './tool.js';
 
 /** A provider with its own `use` options (prefix, filters, read-only), for composed servers. */
@@ -67,6 +68,11 @@ export interface HttpAuthSetup {
   gauges?: readonly MetricGauge[];
   /** Fields `/healthz` adds to its answer, e.g. `{ sandbox: true }`. */
   health?: Readonly<Record<string, unknown>>;
+  /**
+   * Where this mode keeps tasks (tools that declare `task`), e.g. a host over the hosted store so
+   * that every replica answers a task's polls. Default: this process's memory.
+   */
+  tasks?: TaskHost;
 }
 
 /** What `createHttpAuth` receives. */
@@ -277,6 +283,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         timeouts: httpTimeouts(process.env),
         ...(setup?.gauges ? { gauges: setup.gauges } : {}),
         ...(setup?.health ? { health: setup.health } : {}),
+        ...(setup?.tasks ? { tasks: setup.tasks } : {}),
         logger,
       });
       logger.info(

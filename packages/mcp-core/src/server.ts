@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { RegistryView } from './access.js';
 import { mountTools, type ToolSource, toRegistry } from './mount.js';
 import { SEARCH_INSTRUCTIONS, type Surface } from './surface/search.js';
+import type { TaskHost } from './tasks.js';
 import type { RequestInfo } from './tool.js';
 
 export interface CreateMcpServerOptions {
@@ -19,6 +20,8 @@ export interface CreateMcpServerOptions {
   surface?: Surface;
   /** Ask the person to confirm destructive calls when the client can: see `MountOptions.confirm`. Default `true`. */
   confirm?: boolean;
+  /** Runs tools that declare `task` as tasks when the client asks: see `MountOptions.tasks`. */
+  tasks?: TaskHost;
 }
 
 /** A v2 SDK `McpServer` serving the registry's tools. One instance serves one connection. */
@@ -46,6 +49,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
     ...(options.only === undefined ? {} : { only: options.only }),
     ...(search ? { surface: 'search' as const } : {}),
     ...(options.confirm === false ? { confirm: false } : {}),
+    ...(options.tasks ? { tasks: options.tasks } : {}),
   });
   return server;
 }

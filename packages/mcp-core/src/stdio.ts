@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUT_MS } from './registry.js';
 import { type CreateMcpServerOptions, createMcpServer } from './server.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, StdioWire } from './stdio-wire.js';
 import type { Surface } from './surface/search.js';
+import { TaskHost } from './tasks.js';
 
 export interface ServeStdioOptions
   extends Omit<CreateMcpServerOptions, 'registry' | 'transport' | 'surface'> {
@@ -46,6 +47,8 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
       typeof options.registry === 'function' ? options.registry() : Promise.resolve(options.registry);
     return registryPromise;
   };
+  // One connection, one process: task state in memory, unless the caller brings a host.
+  const tasks = options.tasks ?? new TaskHost();
   const transport = new StdioWire({
     input: process.stdin,
     output: protocolOut,
@@ -65,6 +68,7 @@ export function serveStdio(options: ServeStdioOptions): StdioHandle {
         transport: 'stdio',
         ...(surface ? { surface } : {}),
         ...(options.confirm === false ? { confirm: false } : {}),
+        tasks,
       });
     },
     {

@@ -69,6 +69,12 @@ export interface ToolContext {
   /** Writes to stderr, never to the client. */
   log: Logger;
   request: RequestInfo;
+  /**
+   * Set when the call runs as a task (a tool with `task`, a client that asked): nobody waits on
+   * the answer, so the handler may work until the job is done (poll a construction to its end)
+   * instead of answering with the first step. Its `signal` aborts on `tasks/cancel`.
+   */
+  task?: { taskId: string };
 }
 
 export type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -94,6 +100,15 @@ export interface ToolDefinition<
   annotations: ToolAnnotations;
   /** Overrides the registry's per-call time budget. */
   timeoutMs?: number;
+  /**
+   * The call may run long (a construction to poll, a large upload or build): when the client
+   * asks for a task (a 2026-07-28 request declaring the `io.modelcontextprotocol/tasks`
+   * extension, or a 2025-11-25 `tools/call` with `task`), the server answers at once with a task
+   * it runs in the background, under the handler's `signal` (aborted by `tasks/cancel`).
+   * `optional`: a client that does not ask gets the plain result, as always. `required`: such a
+   * client gets an error. Give such a tool a `timeoutMs` that fits the work.
+   */
+  task?: 'optional' | 'required';
   /**
    * For a destructive tool: the question that names exactly what this call will destroy, built
    * from the validated input (it may read upstream first), e.g. "Trash project 'The Leto Laptop'

@@ -27,6 +27,8 @@ export const createContextBuild = (store: () => ProjectStore) =>
       'context only.',
     inputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Over a large repository the build takes a while: a client that can poll a task gets one.
+    task: 'optional',
     handler: (input) => generate(store(), input),
   });
 

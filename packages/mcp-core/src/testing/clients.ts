@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ToolSource } from '../mount.js';
 import { createMcpServer } from '../server.js';
 import type { Surface } from '../surface/search.js';
+import type { TaskHost } from '../tasks.js';
 
 export interface ConnectedClient {
   client: Client;
@@ -23,6 +24,8 @@ export async function connectInMemory(
     confirm?: boolean;
     /** The client to connect, e.g. one that declares elicitation and answers it. Default: a plain one. */
     client?: Client;
+    /** Runs tools that declare `task` as tasks when the client asks, with this host's state. */
+    tasks?: TaskHost;
   } = {},
 ): Promise<ConnectedClient> {
   const server = createMcpServer({
@@ -33,6 +36,7 @@ export async function connectInMemory(
     transport: 'in-process',
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.confirm === false ? { confirm: false } : {}),
+    ...(options.tasks ? { tasks: options.tasks } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
@@ -104,6 +108,59 @@ export async function connectHttp(
   const client = options.client ?? new Client(CLIENT_INFO);
   await client.connect(transport);
   return { client, close: () => client.close() };
+}
+
+/** One 2026-07-28 request: the result, or a rejection with the JSON-RPC error's code, message and data. */
+export type ModernRequest = (
+  method: string,
+  params?: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * A 2026-07-28 client over stateless HTTP written out by hand, as the conformance suite's is:
+ * every request carries the protocol version and `capabilities` in `_meta`, and the routing
+ * headers (`Mcp-Method`; `Mcp-Name` from `params.name`, `params.uri` or `params.taskId`). For what
+ * the SDK's client cannot do, e.g. receive a task (`resultType: "task"`).
+ */
+export function modernHttpClient(
+  url: string,
+  options: { capabilities?: Record<string, unknown>; token?: string } = {},
+): ModernRequest {
+  let id = 0;
+  return async (method, params = {}) => {
+    const name = [params.taskId, params.name, params.uri].find((value) => typeof value === 'string');
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(name === undefined ? {} : { 'mcp-name': name as string }),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+            'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as {
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string; data?: unknown };
+    };
+    if (body.error) throw Object.assign(new Error(body.error.message), body.error);
+    if (!body.result) throw new Error(`No result in the answer to ${method} (HTTP ${response.status}).`);
+    return body.result;
+  };
 }
 
 /** This process's environment with `overrides` applied; an `undefined` override removes the variable. */

@@ -2,6 +2,8 @@ export {
   type ConnectedClient,
   connectHttp,
   connectInMemory,
+  type ModernRequest,
+  modernHttpClient,
   type SpawnedClient,
   spawnStdioClient,
 } from './clients.js';

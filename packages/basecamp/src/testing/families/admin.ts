@@ -21,7 +21,8 @@ interface Template {
 interface Store {
   webhooks: Map<number, Webhook>;
   templates: Map<number, Template>;
-  constructions: Map<number, { templateId: number; projectId: number }>;
+  /** `polls`: GETs answered so far; the first answers "pending", later ones "completed". */
+  constructions: Map<number, { templateId: number; projectId: number; polls: number }>;
 }
 
 /** A template every fake starts with. */
@@ -171,7 +172,7 @@ function route(c: FamilyContext): Result | undefined {
     };
     c.projects.push(project);
     const id = nextId++;
-    s.constructions.set(id, { templateId: value, projectId: project.id });
+    s.constructions.set(id, { templateId: value, projectId: project.id, polls: 0 });
     return {
       status: 201,
       body: { id, status: 'pending', url: `${c.base}/templates/${value}/project_constructions/${id}.json` },
@@ -181,6 +182,10 @@ function route(c: FamilyContext): Result | undefined {
   if (construction && c.method === 'GET') {
     const found = s.constructions.get(Number(construction[2]));
     if (!found || found.templateId !== Number(construction[1])) return c.notFound;
+    // Basecamp copies the template in the background: pending at the first look, then done.
+    // Deterministic: it advances on request, never with time.
+    found.polls += 1;
+    if (found.polls === 1) return { status: 200, body: { id: Number(construction[2]), status: 'pending' } };
     const project = c.projects.find((entry) => entry.id === found.projectId);
     return {
       status: 200,

@@ -45,12 +45,16 @@ describe('admin', () => {
       await call('create_project_from_template', { template_id: TEMPLATE_ID, name: 'Launch 2' }),
     );
     expect(started.status).toBe('pending');
-    const done = resultData<{ status: string; project: { name: string; id: number } }>(
-      await call('get_project_construction', {
-        template_id: TEMPLATE_ID,
-        construction_id: started.construction_id,
-      }),
-    );
+    const poll = async () =>
+      resultData<{ status: string; project: { name: string; id: number } | null }>(
+        await call('get_project_construction', {
+          template_id: TEMPLATE_ID,
+          construction_id: started.construction_id,
+        }),
+      );
+    // The fake copies the template over two looks: pending, then completed.
+    expect(await poll()).toMatchObject({ status: 'pending', project: null });
+    const done = (await poll()) as { status: string; project: { name: string; id: number } };
     expect(done).toMatchObject({ status: 'completed', project: { name: 'Launch 2' } });
     const projects = resultData<{ items: { id: number }[] }>(await call('list_projects', {}));
     expect(projects.items.map((project) => project.id)).toContain(done.project.id);

@@ -1,4 +1,5 @@
 import { defineTool, InvalidInputError, toolRef } from '@x/mcp-core';
+import { sleep } from '@x/mcp-core/upstream';
 import { z } from 'zod';
 import { lazy, listSchema, number, ProjectSchema, record, records, text, toProject } from '../../shapes.js';
 import { basecampTool } from '../../toolsets.js';
@@ -299,19 +300,22 @@ const toConstruction = (raw: Raw): z.infer<ReturnType<typeof ConstructionSchema>
 const createProjectFromTemplateShape = lazy(() => ({
   name: 'create_project_from_template',
   title: 'Create a project from a template',
-  description: `Starts creating a project from a template (Basecamp copies it in the background). While the answer's status is "pending", poll ${toolRef('get_project_construction')}.`,
+  description: `Creates a project from a template (Basecamp copies it in the background). Run as a task (when the client asks for one) it answers once the project exists; otherwise the answer's status may be "pending": then poll ${toolRef('get_project_construction')}.`,
   inputSchema: z.strictObject({
     template_id: templateId(),
     name: z.string().trim().min(1).max(200).describe("The new project's name"),
   }),
   outputSchema: ConstructionSchema(),
   annotations: CREATES,
+  // Copying a large template can take minutes: a client that can poll a task gets one.
+  task: 'optional' as const,
+  timeoutMs: 15 * 60_000,
 }));
 
 export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
   defineTool({
     ...createProjectFromTemplateShape(),
-    handler: async (input, { signal }) => {
+    handler: async (input, { signal, task }) => {
       const response = await deps.client.request<Raw>(
         'POST',
         `/templates/${input.template_id}/project_constructions.json`,
@@ -321,9 +325,29 @@ export const createCreateProjectFromTemplate = (deps: ToolDeps) =>
           notFound: templateNotFound(input.template_id),
         },
       );
-      return toConstruction(response.data ?? {});
+      let construction = toConstruction(response.data ?? {});
+      // As a task nobody waits on the answer: follow the construction until it is done (or the
+      // task is cancelled, which aborts the wait and the request).
+      while (task && construction.status === 'pending') {
+        await sleep(deps.client.settings.constructionPollMs, signal);
+        construction = await getConstruction(deps, input.template_id, construction.construction_id, signal);
+      }
+      return construction;
     },
   });
+
+async function getConstruction(
+  deps: ToolDeps,
+  templateId: number,
+  constructionId: number,
+  signal: AbortSignal,
+) {
+  const response = await deps.client.get<Raw>(
+    `/templates/${templateId}/project_constructions/${constructionId}.json`,
+    { signal, notFound: `Construction ${constructionId} of template ${templateId} was not found.` },
+  );
+  return toConstruction(response.data ?? {});
+}
 
 const getProjectConstructionShape = lazy(() => ({
   name: 'get_project_construction',
@@ -340,16 +364,7 @@ const getProjectConstructionShape = lazy(() => ({
 export const createGetProjectConstruction = (deps: ToolDeps) =>
   defineTool({
     ...getProjectConstructionShape(),
-    handler: async (input, { signal }) => {
-      const response = await deps.client.get<Raw>(
-        `/templates/${input.template_id}/project_constructions/${input.construction_id}.json`,
-        {
-          signal,
-          notFound: `Construction ${input.construction_id} of template ${input.template_id} was not found.`,
-        },
-      );
-      return toConstruction(response.data ?? {});
-    },
+    handler: (input, { signal }) => getConstruction(deps, input.template_id, input.construction_id, signal),
   });
 
 export const listWebhooks = basecampTool(

@@ -59,6 +59,8 @@ const uploadFileShape = lazy(() => ({
   }),
   outputSchema: UploadSchema,
   annotations: CREATES,
+  // A file of many megabytes takes a while to send: a client that can poll a task gets one.
+  task: 'optional' as const,
 }));
 
 export const createUploadFile = (deps: ToolDeps) =>
