@@ -8,6 +8,7 @@ import {
   type LinkedAccountConnection,
   type ReadinessCheck,
   type SignInConnection,
+  TaskHost,
   TokenExpiredError,
   type ToolProvider,
   type ToolRegistry,
@@ -555,6 +556,8 @@ export async function createOAuthSetup(
       // The consent and account forms post from the public origin.
       allowedOrigins: [new URL(publicUrl).hostname],
       provider: [...shared, ...hostedEntry],
+      // Tasks (long tool calls) in the store: a task started on one replica is polled on any.
+      tasks: new TaskHost({ store: new hosted.HostedTaskStore(store, keyring) }),
       gauges: [
         {
           name: 'mcp_hosted_user_registries',

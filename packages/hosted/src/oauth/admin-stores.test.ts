@@ -13,6 +13,7 @@ import { loadSigningKeys } from '../signing-keys.js';
 import { createStore } from '../store/create.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
+import { HostedTaskStore } from '../store/tasks.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, listUsers, resolveUser, rotateKeys } from './admin.js';
 import {
@@ -92,6 +93,21 @@ for (const driver of drivers) {
         const aliceToken = (alice.oauth.tokens() as { access_token: string }).access_token;
         const bobToken = (bob.oauth.tokens() as { access_token: string }).access_token;
         const basecampToken = (await replica.hosted.connections.get('basecamp:101'))?.accessToken as string;
+        // A task each (a long tool call's state and result, as the server keeps them).
+        const tasks = new HostedTaskStore(store, keyring);
+        const task = (owner: string) => ({
+          taskId: `task-of-${owner}`,
+          owner,
+          tool: 'basecamp_create_project_from_template',
+          status: 'completed' as const,
+          createdAt: new Date().toISOString(),
+          lastUpdatedAt: new Date().toISOString(),
+          ttlMs: 60_000,
+          pollIntervalMs: 1000,
+          result: { content: [{ type: 'text' as const, text: 'Project The Leto Laptop' }] },
+        });
+        await tasks.create(task('user:basecamp:101'));
+        await tasks.create(task('user:basecamp:202'));
         expect(await recordsMentioning(store, keyring, 'basecamp:101')).not.toEqual([]);
 
         expect(await resolveUser(store, keyring, 'ALICE@example.com')).toBe('basecamp:101');
@@ -121,6 +137,10 @@ for (const driver of drivers) {
         expect(await recordsMentioning(store, keyring, 'basecamp:101')).toEqual([]);
         expect(await recordsMentioning(store, keyring, 'alice@example.com')).toEqual([]);
         expect((await listUsers(store, keyring)).map((user) => user.user)).toEqual(['basecamp:202']);
+        expect(await tasks.list('user:basecamp:101')).toEqual([]);
+        expect((await tasks.list('user:basecamp:202')).map((entry) => entry.taskId)).toEqual([
+          'task-of-user:basecamp:202',
+        ]);
         expect((await postToolsList(env.url, aliceToken)).status).toBe(401);
         expect((await postToolsList(env.url, bobToken)).status).toBe(200);
         await expect(resolveUser(store, keyring, 'alice@example.com')).rejects.toMatchObject({

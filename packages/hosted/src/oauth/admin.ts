@@ -6,6 +6,7 @@ import { createOidcAdapter, grantIdsOfAccount, type OidcPayload, oidcKeys } from
 import { loadSigningKeys, rotateSigningKeys, type SigningJwk } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
+import { taskIndexKey, taskKey } from '../store/tasks.js';
 import {
   connectionKey,
   profileKey,
@@ -175,6 +176,9 @@ export async function forgetUser(
   let consents = 0;
   for (const key of await store.keys(`consent:${user}:`)) if (await store.delete(key)) consents++;
   for (const key of await store.keys(`backoff:${user}:`)) await store.delete(key);
+  // Tasks the user started (their results may hold their data) and their index.
+  for (const key of await store.keys(taskKey(`user:${user}`, ''))) await store.delete(key);
+  await store.delete(taskIndexKey(`user:${user}`));
   // Browser sessions, and sign-ins in flight (interactions, callback tickets), that name the user.
   let sessions = 0;
   const quoted = JSON.stringify(user);

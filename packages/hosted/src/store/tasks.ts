@@ -6,7 +6,7 @@ import { SealedRecords } from './sealed.js';
 /** One task's record; the owner (`user:<id>` for a signed-in user) is part of the key. */
 export const taskKey = (owner: string, taskId: string): string => `task:${owner}:${taskId}`;
 /** The set of an owner's task ids (2025-11-25 `tasks/list` reads it, never the key space). */
-const taskIndexKey = (owner: string): string => `tasks:${owner}`;
+export const taskIndexKey = (owner: string): string => `tasks:${owner}`;
 
 /** Compare-and-set rounds before an update gives up (only under a storm of concurrent writers). */
 const MAX_ROUNDS = 16;
