@@ -84,13 +84,13 @@ export {
   RateLimiter,
   type TrustProxy,
 } from './oauth/limits.js';
-export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   connectPath,
   LinkedAccounts,
   type LinkedAccountsOptions,
   type LinkRecord,
 } from './oauth/linked-accounts.js';
+export { parseRedirectSchemes } from './oauth/redirect-uris.js';
 export {
   createResourceServer,
   type ResourceServer,
