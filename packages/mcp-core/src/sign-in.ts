@@ -47,8 +47,25 @@ export interface SignInFlow {
   cancel(): void;
 }
 
+/** The sign-ins of this process by what they save (`SignIn.shared`). */
+const sharedSignIns = new Map<string, SignIn>();
+
 /** A provider's sign-in: at most one flow at a time, which every call that needs it joins. */
 export class SignIn {
+  /**
+   * One sign-in per `key` in this process (e.g. the login file it writes): every provider
+   * instance over that file shares its flow. `options` are used the first time only.
+   */
+  static shared(key: string, options: SignInOptions): SignIn {
+    const at = `${options.id}\n${key}`;
+    let signIn = sharedSignIns.get(at);
+    if (!signIn) {
+      signIn = new SignIn(options);
+      sharedSignIns.set(at, signIn);
+    }
+    return signIn;
+  }
+
   readonly id: string;
   readonly progressEveryMs: number;
   readonly #start: SignInOptions['start'];

@@ -129,6 +129,18 @@ export function createConnectLinked(options: ConnectLinkedOptions): ConnectLinke
     return userId;
   }
 
+  /** The signed-in user of a form posted from this server's own page (its CSRF token checked). */
+  async function signedInPost(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+    const userId = await signedIn(req, res);
+    if (!userId) return undefined;
+    const form = await readForm(req);
+    if (!sameSecret(form.get('csrf'), csrfFor(userId))) {
+      refuse(res, 403, 'The form was not sent from this page (CSRF check failed).');
+      return undefined;
+    }
+    return userId;
+  }
+
   async function overview(req: IncomingMessage, res: ServerResponse) {
     const userId = await signedIn(req, res);
     if (!userId) return;
@@ -153,13 +165,8 @@ ${unlinkForm}`,
   }
 
   async function start(req: IncomingMessage, res: ServerResponse) {
-    const userId = await signedIn(req, res);
+    const userId = await signedInPost(req, res);
     if (!userId) return;
-    const form = await readForm(req);
-    if (!sameSecret(form.get('csrf'), csrfFor(userId))) {
-      refuse(res, 403, 'The form was not sent from this page (CSRF check failed).');
-      return;
-    }
     const device = await options.links.auth.start();
     const id = randomBytes(24).toString('base64url');
     const binding = randomBytes(32).toString('base64url');
@@ -268,13 +275,8 @@ ${unlinkForm}`,
   }
 
   async function unlink(req: IncomingMessage, res: ServerResponse) {
-    const userId = await signedIn(req, res);
+    const userId = await signedInPost(req, res);
     if (!userId) return;
-    const form = await readForm(req);
-    if (!sameSecret(form.get('csrf'), csrfFor(userId))) {
-      refuse(res, 403, 'The form was not sent from this page (CSRF check failed).');
-      return;
-    }
     const removed = await options.links.unlink(userId);
     logger.info(`${provider} unlinked`, { user: userId, removed });
     page(
