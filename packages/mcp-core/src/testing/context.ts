@@ -1,6 +1,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import type { ToolSource } from '../mount.js';
 import { createMcpServer } from '../server.js';
+import { TaskHost } from '../tasks.js';
 
 /**
  * Bytes per token of the estimate in every "tokens" figure: minified JSON Schema with English
@@ -60,7 +61,13 @@ export function contextCost(listed: { tools: readonly ListedTool[] }, instructio
  * and `tools/list` over an in-memory transport, the messages taken as sent (no client parses them).
  */
 export async function measureContextCost(source: ToolSource): Promise<ContextCost> {
-  const server = createMcpServer({ name: 'context-cost', version: '0.0.0', registry: source });
+  // With a task host, as serveStdio and serveHttp serve: `tools/list` then names each tool's task support.
+  const server = createMcpServer({
+    name: 'context-cost',
+    version: '0.0.0',
+    registry: source,
+    tasks: new TaskHost(),
+  });
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   const answers = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
   client.onmessage = (message) => {
