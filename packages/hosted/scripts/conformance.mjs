@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { connection as basecamp } from '@x/mcp-basecamp/connection';
 import { startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { createLogger, ToolRegistry } from '@x/mcp-core';
 import { serveHttp } from '@x/mcp-core/node';
@@ -68,7 +69,12 @@ hosted = await createHostedAuth({
   publicUrl: origin,
   store,
   keyring,
-  launchpad: { clientId: fake.client.id, clientSecret: fake.client.secret, url: fake.launchpadUrl },
+  signIn: {
+    connection: basecamp,
+    clientId: fake.client.id,
+    clientSecret: fake.client.secret,
+    url: fake.launchpadUrl,
+  },
   allowedAccounts: ['999999999'],
   logger: quiet,
 });
