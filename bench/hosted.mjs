@@ -42,8 +42,14 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     revocations: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'gc-stats': { type: 'string' },
+    'alloc-prof': { type: 'string' },
+    'node-options': { type: 'string' },
     baseline: { type: 'string', multiple: true },
     'json-logs': { type: 'boolean', default: false },
+    interleaved: { type: 'boolean', default: false },
+    'signed-in': { type: 'string' },
+    slice: { type: 'string' },
     audit: { type: 'boolean', default: false },
     'gc-heap': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -53,12 +59,20 @@ if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
                       [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
+                      [--alloc-prof <dir>] (allocation samples of the measured phase, per server, into <dir>)
+                      [--gc-stats <dir>] (garbage collections of the measured phase, per server, into <dir>)
+                      [--node-options '<flags>'] (Node/V8 flags for every server process)
                       [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
                       [--baseline <checkout>]... (also run the oauth setups on <checkout>'s built bin, interleaved)
                       [--revocations 50] (revocation latency across two replicas: trials; 0 skips it)
                       [--json-logs] (what MCP_LOG_FORMAT=json costs: the token mode and one oauth replica,
                                      each with and without it; issue #23's oauth ÷ token with JSON logs, paired by
                                      round: as served, oauth without its audit log, and both with it to a file)
+                      [--interleaved [--slice 0.25]] (issue #23's pairs, oauth and token servers up at
+                                 once, measured in alternating slices of the window: fresh processes each
+                                 round; the ratio per round and its median. --only picks pairs by the oauth
+                                 setup's name)
+                      [--signed-in <n>] (oauth: the load's loops share n signed-in users; default one each)
                       [--audit] (what the audit log costs: one oauth replica with MCP_AUDIT=off, the
                                  default Redis stream, and a file; on ÷ off paired by round)
   Throughput of authenticated tools/call over HTTP: --auth oauth (Redis, one and two replicas)
@@ -174,18 +188,33 @@ async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
   const args = [bin, '--http', '--port', String(port), '--providers', 'basecamp'];
   if (mode === 'oauth') args.push('--auth', 'oauth');
   // The measured phase only: runSetup signals the process before and after it (profile-preload.mjs).
-  const profile = flags['cpu-prof']
+  const preload = (name) => `--import=${new URL(name, import.meta.url).pathname}`;
+  const profiled = flags['cpu-prof'] ?? flags['alloc-prof'];
+  const profile = profiled
     ? {
-        NODE_OPTIONS: `--import=${new URL('./profile-preload.mjs', import.meta.url).pathname}`,
-        X_BENCH_PROFILE: join(flags['cpu-prof'], `${mode}-${port}.cpuprofile`),
+        NODE_OPTIONS: preload('./profile-preload.mjs'),
+        X_BENCH_PROFILE: join(
+          profiled,
+          `${mode}-${port}.${flags['cpu-prof'] ? 'cpuprofile' : 'heapprofile'}`,
+        ),
+        ...(flags['cpu-prof'] ? {} : { X_BENCH_ALLOC: '1' }),
       }
-    : {};
+    : flags['gc-stats']
+      ? {
+          NODE_OPTIONS: preload('./gc-preload.mjs'),
+          X_BENCH_GC: join(flags['gc-stats'], `${mode}-${port}.json`),
+        }
+      : {};
+  if (flags['node-options']) {
+    profile.NODE_OPTIONS = [profile.NODE_OPTIONS, flags['node-options']].filter(Boolean).join(' ');
+  }
   // `{home}` in a variable: this server's own directory (e.g. MCP_AUDIT=file:{home}/audit.jsonl).
   const ownEnv = Object.fromEntries(
     Object.entries(env).map(([name, value]) => [name, value.replaceAll('{home}', home)]),
   );
   const child = start(args, { env: { ...baseEnv(home), ...own, ...ownEnv, ...profile } });
-  if (profile.X_BENCH_PROFILE) profiles.set(child, profile.X_BENCH_PROFILE);
+  if (profile.X_BENCH_PROFILE ?? profile.X_BENCH_GC)
+    profiles.set(child, profile.X_BENCH_PROFILE ?? profile.X_BENCH_GC);
   const deadline = performance.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`x-mcp-server (${mode}) exited: ${child.stderrTail}`);
@@ -292,8 +321,8 @@ async function call(agent, port, token) {
 }
 
 /** `tokens.length` loops (one per user), back to back, for `seconds`. */
-async function load(port, tokens, seconds) {
-  const agent = new Agent({ keepAlive: true, maxSockets: tokens.length });
+async function load(port, tokens, seconds, shared) {
+  const agent = shared ?? new Agent({ keepAlive: true, maxSockets: tokens.length });
   const end = performance.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;
@@ -310,7 +339,7 @@ async function load(port, tokens, seconds) {
       }
     }),
   );
-  agent.destroy();
+  if (!shared) agent.destroy();
   return { callsPerSecond: ok / seconds, ok, failed };
 }
 
@@ -327,6 +356,62 @@ async function cpuSeconds(children) {
     total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   }
   return total;
+}
+
+/**
+ * Where the server processes' CPU went, by thread (the JavaScript thread, the helper threads) and
+ * user/system, with the JavaScript thread's CPU
+ * migrations and context switches: a round's line shows them, so a slow process can be told apart
+ * from a slow machine.
+ */
+async function cpuDetail(children) {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const detail = { user: 0, system: 0, main: 0, helpers: 0, migrations: 0, switches: 0 };
+  for (const child of children) {
+    for (const tid of await readdir(`/proc/${child.pid}/task`).catch(() => [])) {
+      const stat = await readFile(`/proc/${child.pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+      if (!stat) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const user = Number(fields[11]) / CLOCK_TICKS;
+      const system = Number(fields[12]) / CLOCK_TICKS;
+      detail.user += user;
+      detail.system += system;
+      // Node names every thread `node`: the JavaScript thread is the one whose id is the pid; the
+      // others are V8's platform workers (concurrent GC marking, compilation) and libuv's pool.
+      const kind = Number(tid) === child.pid ? 'main' : 'helpers';
+      detail[kind] += user + system;
+      if (kind === 'main') {
+        const sched = await readFile(`/proc/${child.pid}/task/${tid}/sched`, 'utf8').catch(() => '');
+        const field = (name) => Number(new RegExp(`^${name}\\s*:\\s*(\\d+)`, 'm').exec(sched)?.[1] ?? 0);
+        detail.migrations += field('se.nr_migrations');
+        detail.switches += field('nr_switches');
+      }
+    }
+  }
+  return detail;
+}
+
+function detailPerCall(before, after, calls) {
+  const per = (name, scale) => ((after[name] - before[name]) / calls) * scale;
+  return `user ${fmt(per('user', 1e6), 0)} / sys ${fmt(per('system', 1e6), 0)} µs; JS thread ${fmt(per('main', 1e6), 0)}, helper threads ${fmt(per('helpers', 1e6), 0)} µs; JS thread ${fmt(per('migrations', 1), 2)} migrations, ${fmt(per('switches', 1), 2)} switches per call`;
+}
+
+/** Commands Redis has processed so far, by command (`INFO commandstats`). */
+function redisCommands() {
+  const info = execFileSync('redis-cli', ['-p', String(redis.port), 'info', 'commandstats'], {
+    encoding: 'utf8',
+  });
+  return Object.fromEntries(
+    [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1], Number(m[2])]),
+  );
+}
+
+function commandsPerCall(before, after, calls) {
+  const rows = Object.entries(after)
+    .map(([name, count]) => [name, (count - (before[name] ?? 0)) / calls])
+    .filter(([, per]) => per >= 0.005)
+    .sort((x, y) => y[1] - x[1]);
+  return `Redis commands per call: ${rows.length ? rows.map(([name, per]) => `${name} ${fmt(per, 2)}`).join(', ') : 'none'}`;
 }
 
 /** Redis's own user + system CPU seconds so far (`INFO cpu`). */
@@ -408,8 +493,8 @@ const SETUPS = [
   { name: 'token, 1 replica behind the same proxy', mode: 'token', replicas: 1, proxied: true, env: {} },
 ];
 
-async function runSetup(setup) {
-  const ports = [];
+/** A setup's servers started, its users signed in and every registry warmed up. */
+async function prepareSetup(setup) {
   const children = [];
   const proxied = setup.replicas === 2 || setup.proxied;
   const replicaPorts = await Promise.all(Array.from({ length: setup.replicas ?? 1 }, () => freePort()));
@@ -419,6 +504,10 @@ async function runSetup(setup) {
     proxy = await startProxy(replicaPorts);
     publicPort = proxy.port;
   }
+  const close = async () => {
+    for (const child of children) await stop(child, { signal: 'SIGTERM' });
+    await proxy?.close();
+  };
   try {
     for (const port of replicaPorts) {
       children.push(
@@ -430,14 +519,14 @@ async function runSetup(setup) {
           env: setup.env,
         }),
       );
-      ports.push(port);
     }
     let tokens;
     if (setup.mode === 'oauth') {
-      tokens = [];
-      for (let index = 0; index < config.concurrency; index++) {
-        tokens.push((await signIn(`http://127.0.0.1:${publicPort}/mcp`)).token);
+      const people = [];
+      for (let index = 0; index < Number(flags['signed-in'] ?? config.concurrency); index++) {
+        people.push((await signIn(`http://127.0.0.1:${publicPort}/mcp`)).token);
       }
+      tokens = Array.from({ length: config.concurrency }, (_, index) => people[index % people.length]);
     } else {
       tokens = Array.from({ length: config.concurrency }, () => HTTP_TOKEN);
     }
@@ -448,12 +537,26 @@ async function runSetup(setup) {
     }
     warmAgent.destroy();
     await load(publicPort, tokens, config.warmupSeconds);
+    return { children, publicPort, tokens, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function runSetup(setup) {
+  const { children, publicPort, tokens, close } = await prepareSetup(setup);
+  try {
     await toggleProfiles(children, 'started');
     const cpuBefore = await cpuSeconds(children);
+    const detailBefore = await cpuDetail(children);
     const ownBefore = process.cpuUsage();
     const redisBefore = redisCpuSeconds();
+    const commandsBefore = redisCommands();
     const measured = await load(publicPort, tokens, config.seconds);
+    const commands = commandsPerCall(commandsBefore, redisCommands(), measured.ok);
     const cpu = (await cpuSeconds(children)) - cpuBefore;
+    const detail = detailPerCall(detailBefore, await cpuDetail(children), measured.ok);
     const own = process.cpuUsage(ownBefore);
     const redisCpu = redisCpuSeconds() - redisBefore;
     // Everything on this machine that serves the calls: the servers, this process (the client
@@ -461,20 +564,89 @@ async function runSetup(setup) {
     const allCpu = cpu + (own.user + own.system) / 1e6 + redisCpu;
     await toggleProfiles(children, 'done');
     fake.resetLog();
+    const gc = flags['gc-stats'] ? await gcSummary(children, measured.ok) : '';
     return {
       ...measured,
       cpuMicrosPerCall: (cpu / measured.ok) * 1e6,
       allCpuMicrosPerCall: (allCpu / measured.ok) * 1e6,
+      detail: [detail, commands, gc].filter(Boolean).join('\n      '),
     };
   } finally {
-    for (const child of children) await stop(child, { signal: 'SIGTERM' });
-    await proxy?.close();
+    await close();
   }
 }
 
-/** --cpu-prof: starts or stops each server's profiler (SIGUSR2) and waits until it has. */
+/**
+ * --interleaved: two setups' servers up at once (fresh processes each round), measured in
+ * alternating slices of `slice` seconds for the whole window, so both see the same machine from
+ * moment to moment (another process's burst, the host's scheduling) and only their own code
+ * separates them. Each gets the whole load while its slice runs; the other idles.
+ */
+async function runInterleaved(first, second, slice) {
+  const a = await prepareSetup(first);
+  let b;
+  try {
+    b = await prepareSetup(second);
+    const sides = [a, b].map((side) => ({
+      ...side,
+      agent: new Agent({ keepAlive: true, maxSockets: side.tokens.length }),
+      ok: 0,
+      failed: 0,
+      seconds: 0,
+      cpu: 0,
+    }));
+    const slices = Math.max(2, Math.round(config.seconds / slice));
+    await toggleProfiles([...a.children, ...b.children], 'started');
+    for (let index = 0; index < slices; index++) {
+      // ABBA order: neither side always follows the other.
+      for (const side of index % 2 === 0 ? sides : [...sides].reverse()) {
+        const cpuBefore = await cpuSeconds(side.children);
+        const t0 = performance.now();
+        const measured = await load(side.publicPort, side.tokens, slice, side.agent);
+        side.seconds += (performance.now() - t0) / 1000;
+        side.cpu += (await cpuSeconds(side.children)) - cpuBefore;
+        side.ok += measured.ok;
+        side.failed += measured.failed;
+      }
+    }
+    await toggleProfiles([...a.children, ...b.children], 'done');
+    for (const side of sides) side.agent.destroy();
+    fake.resetLog();
+    return sides.map((side) => ({
+      callsPerSecond: side.ok / side.seconds,
+      cpuMicrosPerCall: (side.cpu / side.ok) * 1e6,
+      failed: side.failed,
+      calls: side.ok,
+    }));
+  } finally {
+    await b?.close();
+    await a.close();
+  }
+}
+
+/** --gc-stats: a round's collections per 1,000 calls and their pause time per call, and the heap's spaces. */
+async function gcSummary(children, calls) {
+  const { readFile } = await import('node:fs/promises');
+  const parts = [];
+  for (const child of children) {
+    const stats = JSON.parse(await readFile(profiles.get(child), 'utf8'));
+    const kinds = Object.entries(stats.gc)
+      .map(
+        ([kind, { count, ms }]) =>
+          `${kind} ${fmt((count / calls) * 1000, 1)}/1k calls ${fmt((ms / calls) * 1000, 0)} µs/call`,
+      )
+      .join(', ');
+    const space = (name) => stats.heapKiB[name] ?? 0;
+    parts.push(
+      `GC: ${kinds}; new space ${fmt(space('new_space') / 1024, 1)} MiB, old ${fmt(space('old_space') / 1024, 1)} MiB, heap used ${fmt(stats.heap.used_heap_size / 2 ** 20, 1)} MiB`,
+    );
+  }
+  return parts.join('\n      ');
+}
+
+/** --cpu-prof, --gc-stats: starts or stops each server's profiler or count (SIGUSR2) and waits until it has. */
 async function toggleProfiles(children, marker) {
-  if (!flags['cpu-prof']) return;
+  if (!flags['cpu-prof'] && !flags['alloc-prof'] && !flags['gc-stats']) return;
   const { access } = await import('node:fs/promises');
   for (const child of children) {
     const file = `${profiles.get(child)}.${marker}`;
@@ -520,6 +692,7 @@ const ownSetups = flags['json-logs']
   : flags.audit
     ? SETUPS.filter((setup) => auditSetups.has(setup.name))
     : SETUPS.filter((setup) => !setup.jsonLogsOnly);
+const ALL_SETUPS = [...SETUPS];
 SETUPS.splice(0, SETUPS.length, ...ownSetups);
 // --baseline <checkout>: the oauth setups once more on another build (e.g. the commit before a change);
 // with --json-logs, all four JSON-log setups.
@@ -538,7 +711,7 @@ const chosen = SETUPS.filter((setup) => !only || only.some((text) => setup.name.
 const samples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 const cpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
 const allCpuSamples = Object.fromEntries(chosen.map((setup) => [setup.name, []]));
-for (let round = 0; round < config.rounds; round++) {
+for (let round = 0; round < (flags.interleaved ? 0 : config.rounds); round++) {
   const order = round % 2 === 0 ? chosen : [...chosen].reverse();
   for (const setup of order) {
     const result = await runSetup(setup);
@@ -546,7 +719,7 @@ for (let round = 0; round < config.rounds; round++) {
     cpuSamples[setup.name].push(result.cpuMicrosPerCall);
     allCpuSamples[setup.name].push(result.allCpuMicrosPerCall);
     log(
-      `  round ${round + 1} ${setup.name}: ${fmt(result.callsPerSecond)} calls/s, ${fmt(result.cpuMicrosPerCall, 0)} µs server CPU per call, ${fmt(result.allCpuMicrosPerCall, 0)} µs all processes (ceiling on ${VCPUS} vCPUs: ${fmt((VCPUS * 1e6) / result.allCpuMicrosPerCall, 0)} calls/s) (${result.failed} failed)`,
+      `  round ${round + 1} ${setup.name}: ${fmt(result.callsPerSecond)} calls/s, ${fmt(result.cpuMicrosPerCall, 0)} µs server CPU per call, ${fmt(result.allCpuMicrosPerCall, 0)} µs all processes (ceiling on ${VCPUS} vCPUs: ${fmt((VCPUS * 1e6) / result.allCpuMicrosPerCall, 0)} calls/s) (${result.failed} failed)\n      ${result.detail}`,
     );
   }
 }
@@ -555,6 +728,31 @@ for (const [name, values] of Object.entries(samples)) results.throughput[name] =
 for (const [name, values] of Object.entries(cpuSamples)) results.cpu[name] = median(values);
 results.allCpu = {};
 for (const [name, values] of Object.entries(allCpuSamples)) results.allCpu[name] = median(values);
+
+// --interleaved: issue #23's ratio with both servers measured in alternating slices.
+if (flags.interleaved) {
+  const slice = Number(flags.slice ?? 0.25);
+  const setup = (name) => ALL_SETUPS.find((candidate) => candidate.name === name);
+  results.interleaved = [];
+  for (const pair of OAUTH_VS_TOKEN.filter(
+    (candidate) => !only || only.some((text) => candidate.oauth.includes(text)),
+  )) {
+    const ratios = [];
+    const cpuRatios = [];
+    for (let round = 0; round < config.rounds; round++) {
+      const [token, oauth] =
+        round % 2 === 0
+          ? await runInterleaved(setup(pair.token), setup(pair.oauth), slice)
+          : (await runInterleaved(setup(pair.oauth), setup(pair.token), slice)).reverse();
+      ratios.push(oauth.callsPerSecond / token.callsPerSecond);
+      cpuRatios.push(oauth.cpuMicrosPerCall / token.cpuMicrosPerCall);
+      log(
+        `  round ${round + 1} ${pair.oauth} ÷ ${pair.token}: ${fmt(oauth.callsPerSecond)} ÷ ${fmt(token.callsPerSecond)} calls/s = ${fmt(ratios.at(-1), 3)}×; server CPU per call ${fmt(oauth.cpuMicrosPerCall, 0)} ÷ ${fmt(token.cpuMicrosPerCall, 0)} µs = ${fmt(cpuRatios.at(-1), 3)}× (${oauth.calls} and ${token.calls} calls, ${oauth.failed + token.failed} failed)`,
+      );
+    }
+    results.interleaved.push({ ...pair, ratios, cpuRatios, slice });
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // Revocation across replicas: two replicas on one Redis, each holding a signed-in user's grant
@@ -810,7 +1008,20 @@ for (const label of labels) {
   }
 }
 results.audit = auditRows;
+// --interleaved: per pair, the median over rounds of oauth ÷ token, each round's own processes.
+const interleavedRows = (results.interleaved ?? []).length
+  ? [
+      '| oauth setup | token setup | rounds | oauth ÷ token, calls/s (median; min–max) | server CPU per call, oauth ÷ token (median) |',
+      '| --- | --- | ---: | ---: | ---: |',
+      ...results.interleaved.map(
+        (pair) =>
+          `| ${pair.oauth} | ${pair.token} | ${pair.ratios.length} | ${fmt(median(pair.ratios), 3)}× (${fmt(Math.min(...pair.ratios), 2)}–${fmt(Math.max(...pair.ratios), 2)}) | ${fmt(median(pair.cpuRatios), 3)}× |`,
+      ),
+      '',
+    ]
+  : [];
 const markdown = [
+  ...interleavedRows,
   ...rows,
   '',
   ...auditRows,

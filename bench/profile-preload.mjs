@@ -1,6 +1,8 @@
 // Loaded into a server process by `bench/hosted.mjs --cpu-prof <dir>` (`node --import`): a V8 CPU
 // profile of the measured phase only. The first SIGUSR2 starts the profiler and writes
 // `<file>.started`; the second writes the profile to `<file>` (X_BENCH_PROFILE) and then `<file>.done`.
+// With X_BENCH_ALLOC (`--alloc-prof <dir>`), V8's sampling heap profiler instead: every allocation
+// of the phase, collected or not, sampled every 4 KiB (a `.heapprofile`).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
@@ -12,16 +14,26 @@ if (file) {
     new Promise((resolve, reject) =>
       session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
     );
+  const alloc = Boolean(process.env.X_BENCH_ALLOC);
   let running = false;
   process.on('SIGUSR2', async () => {
     if (!running) {
       running = true;
-      await post('Profiler.enable');
-      await post('Profiler.start');
+      if (alloc) {
+        await post('HeapProfiler.enable');
+        await post('HeapProfiler.startSampling', {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
+      } else {
+        await post('Profiler.enable');
+        await post('Profiler.start');
+      }
       writeFileSync(`${file}.started`, '');
     } else {
       running = false;
-      const { profile } = await post('Profiler.stop');
+      const { profile } = await post(alloc ? 'HeapProfiler.stopSampling' : 'Profiler.stop');
       writeFileSync(file, JSON.stringify(profile));
       writeFileSync(`${file}.done`, '');
     }
