@@ -135,16 +135,32 @@ export class Connections {
    * margin. `TOKEN_EXPIRED` when the user must sign in again; retryable `UPSTREAM_UNAVAILABLE`
    * while the upstream (or the invalid_grant breaker) keeps us from refreshing.
    */
-  async current(userId: string): Promise<SignInCredentials> {
-    return this.#current(userId);
+  current(userId: string): Promise<SignInCredentials> {
+    const ready = this.#ready(this.#records.peek<SignInRecord>(connectionKey(userId)));
+    return ready ? Promise.resolve(ready) : this.#current(userId);
   }
 
   /**
    * `current(userId)` for one authenticated `/mcp` request, from the connection record the
    * caller has just read (`entry`: `store.getMany` with the grant, one round trip).
    */
-  async forRequest(userId: string, entry: KvEntry | undefined): Promise<SignInCredentials> {
-    return this.#current(userId, () => this.#records.open<SignInRecord>(connectionKey(userId), entry));
+  forRequest(userId: string, entry: KvEntry | undefined): Promise<SignInCredentials> {
+    const key = connectionKey(userId);
+    const ready = this.#ready(entry && this.#records.opened<SignInRecord>(key, entry));
+    return ready
+      ? Promise.resolve(ready)
+      : this.#current(userId, () => this.#records.open<SignInRecord>(key, entry));
+  }
+
+  /**
+   * The credentials of a record already in memory that needs nothing done (active, not due for a
+   * refresh): every tool call's path, without the refresh machinery's reads and promises. Anything
+   * else (no copy, due, ended) takes `#current`'s way, which decides it.
+   */
+  #ready(entry: SealedEntry<SignInRecord> | undefined): SignInCredentials | undefined {
+    const connection = entry?.value;
+    if (connection?.status !== 'active' || this.#due(connection)) return undefined;
+    return { accessToken: connection.accessToken, accountId: connection.accountId };
   }
 
   /** Due for a refresh: expired, or expiring within the margin. */

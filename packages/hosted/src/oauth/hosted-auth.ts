@@ -236,10 +236,8 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
     isActive: async (info) => {
       const grantId = String(info.extra?.grantId);
       const userId = String(info.extra?.userId);
-      const [grant, connection] = await store.getMany([
-        oidcKeys.record('Grant', grantId),
-        connectionKey(userId),
-      ]);
+      const keys = [oidcKeys.record('Grant', grantId), connectionKey(userId)];
+      const [grant, connection] = CachedStore.peek(store, keys) ?? (await store.getMany(keys));
       if (grant === undefined) return false;
       try {
         checked.set(info, await connections.forRequest(userId, connection));

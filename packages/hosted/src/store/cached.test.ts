@@ -110,6 +110,34 @@ describe('CachedStore over memory:', () => {
     expect((await reading)?.value).toBe('old');
     expect((await store.get('grant:1'))?.value).toBe('new');
   });
+
+  it('peek answers from memory only, all or nothing, under the same rules as getMany', async () => {
+    const inner = new MemoryStore();
+    const store = await CachedStore.over(inner, { prefixes: PREFIXES, maxAgeMs: 50 });
+    await inner.set('grant:1', 'g1');
+    await inner.set('conn:1', 'c1');
+    await inner.set('other:1', 'o1');
+    // Nothing read yet: nothing to peek at; a store without a cache has nothing either.
+    expect(CachedStore.peek(store, ['grant:1'])).toBeUndefined();
+    expect(CachedStore.peek(inner, ['grant:1'])).toBeUndefined();
+    await store.getMany(['grant:1', 'conn:1', 'other:1']);
+    expect(CachedStore.peek(store, ['grant:1', 'conn:1'])?.map((entry) => entry.value)).toEqual(['g1', 'c1']);
+    // A key that is not kept (not a cached prefix) makes the whole answer "read it".
+    expect(CachedStore.peek(store, ['grant:1', 'other:1'])).toBeUndefined();
+    // A change reported by the store ends the copy at once.
+    await inner.set('conn:1', 'c2');
+    expect(CachedStore.peek(store, ['grant:1', 'conn:1'])).toBeUndefined();
+    expect((await store.get('conn:1'))?.value).toBe('c2');
+    expect(CachedStore.peek(store, ['conn:1'])?.[0]?.value).toBe('c2');
+    // Past maxAgeMs: not served, and dropped.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(CachedStore.peek(store, ['grant:1'])).toBeUndefined();
+    expect(store instanceof CachedStore && store.size).toBe(1);
+    // Closed (no longer watching): nothing is served from memory.
+    await store.get('grant:1');
+    await (store as CachedStore).close();
+    expect(CachedStore.peek(store, ['grant:1'])).toBeUndefined();
+  });
 });
 
 describe('CachedStore over redis:// (two replicas)', () => {

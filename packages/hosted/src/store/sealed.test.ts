@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { DecryptError } from '../errors.js';
+import { CachedStore } from './cached.js';
 import { MemoryStore } from './memory.js';
 import { SealedRecords } from './sealed.js';
 
@@ -56,5 +57,31 @@ describe('SealedRecords with an opened-record cache', () => {
     const cached = new SealedRecords(store, keyring, { openedCacheSize: 2 });
     for (const id of [1, 2, 3]) await cached.set(`conn:${id}`, { id });
     for (const id of [1, 2, 3, 1]) expect((await cached.get(`conn:${id}`))?.value).toEqual({ id });
+  });
+
+  it('peeks only at a record both kept in memory and opened before, as get would answer it', async () => {
+    const inner = new MemoryStore();
+    const store = await CachedStore.over(inner, { prefixes: ['conn:'] });
+    const cached = new SealedRecords(store, keyring, { openedCacheSize: 8 });
+    await cached.set('conn:u1', { token: 'first' }, { ttlMs: 60_000 });
+    expect(cached.peek('conn:u1')).toBeUndefined(); // not read yet
+    const read = await cached.get('conn:u1');
+    expect(cached.peek('conn:u1')).toEqual(read);
+    // Written elsewhere: the copy ends with the store's report; get opens the new ciphertext.
+    await new SealedRecords(inner, keyring).set('conn:u1', { token: 'second' });
+    expect(cached.peek('conn:u1')).toBeUndefined();
+    expect((await cached.get('conn:u1'))?.value).toEqual({ token: 'second' });
+    expect(cached.peek('conn:u1')?.value).toEqual({ token: 'second' });
+    // A ciphertext moved from another key is never served from the opened cache.
+    await cached.set('conn:mallory', { token: 'mallory' });
+    await cached.get('conn:mallory');
+    const moved = (await inner.get('conn:mallory'))?.value as string;
+    await inner.set('conn:u1', moved);
+    await expect(cached.get('conn:u1')).rejects.toBeInstanceOf(DecryptError);
+    expect(cached.peek('conn:u1')).toBeUndefined();
+    // Without an opened-record cache there is nothing to peek at.
+    const plain = new SealedRecords(store, keyring);
+    await plain.get('conn:mallory');
+    expect(plain.peek('conn:mallory')).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { InvalidInputError } from '@x/mcp-core';
 import type { Keyring, Opened } from '../crypto.js';
 import { DecryptError, KeyUnavailableError } from '../errors.js';
 import { followKeyMeta } from '../key-meta.js';
+import { CachedStore } from './cached.js';
 import type { KvEntry, KvSetOptions, KvStore } from './kv.js';
 
 /** A decrypted record. */
@@ -47,15 +48,30 @@ export class SealedRecords {
     return this.open<T>(key, await this.#store.get(key));
   }
 
+  /**
+   * The record as `get` would answer it, without waiting, when the store holds a fresh copy in
+   * memory (`CachedStore.peek`) that this instance has opened before; `undefined` otherwise
+   * (then `get` reads, or opens, it).
+   */
+  peek<T>(key: string): SealedEntry<T> | undefined {
+    const [entry] = CachedStore.peek(this.#store, [key]) ?? [];
+    return entry && this.opened<T>(key, entry);
+  }
+
+  /** `entry` (as read from the store) opened from this instance's cache; `undefined` if it is not there. */
+  opened<T>(key: string, entry: KvEntry): SealedEntry<T> | undefined {
+    const cached = this.#opened.get(key);
+    if (!cached || cached.sealed !== entry.value) return undefined;
+    this.#opened.delete(key);
+    this.#opened.set(key, cached);
+    return withExpiry({ value: cached.value as T, version: entry.version }, entry.expiresAt);
+  }
+
   /** A record already read from the store (e.g. by `getMany`), opened as `get` would. */
   async open<T>(key: string, entry: KvEntry | undefined): Promise<SealedEntry<T> | undefined> {
     if (!entry) return undefined;
-    const cached = this.#opened.get(key);
-    if (cached && cached.sealed === entry.value) {
-      this.#opened.delete(key);
-      this.#opened.set(key, cached);
-      return withExpiry({ value: cached.value as T, version: entry.version }, entry.expiresAt);
-    }
+    const cached = this.opened<T>(key, entry);
+    if (cached) return cached;
     const opened = this.#decrypt(entry.value, key);
     const value = JSON.parse(opened.plaintext) as T;
     if (this.#cacheSize > 0) {
