@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { type FakeBasecamp, type FakeIdentity, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { closedPort, type RunningProcess, runProcess, startHttpBin } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, SECRET, SERVER_BIN, signIn } from './oauth/fixture.js';
+import { ALICE, SECRET, signIn } from './oauth/fixture.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const page = readFileSync(join(root, 'docs/deployment.md'), 'utf8');
