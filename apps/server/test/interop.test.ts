@@ -110,9 +110,13 @@ it('passes the conformance suite’s authorization scenarios against the hosted 
   expect(stdout).toMatch(/Total: [1-9]\d* passed, 0 failed/);
 }, 300_000);
 
-it('lets the Inspector CLI sign in through OAuth and list the tools of the hosted server', async () => {
+it('lets the Inspector CLI sign in through OAuth and list the tools of the hosted server, configured and --sandbox', async () => {
   const { stderr } = await runOnNode22(hostedScript('inspector-oauth.mjs'));
-  expect(stderr).toMatch(
-    /PASS @modelcontextprotocol\/inspector@[\d.]+ --cli signed in through OAuth .* listed [1-9]\d* tools/,
-  );
+  for (const server of ['configured', 'sandbox']) {
+    expect(stderr).toMatch(
+      new RegExp(
+        `PASS @modelcontextprotocol/inspector@[\\d.]+ --cli signed in through OAuth .* to the ${server} server and listed [1-9]\\d* tools`,
+      ),
+    );
+  }
 }, 300_000);

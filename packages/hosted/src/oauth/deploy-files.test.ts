@@ -175,3 +175,47 @@ describe('what compose passes to the server', () => {
     expect(dockerfile).toContain(`RUN npm install --global --no-audit --no-fund ${packageManager}\n`);
   });
 });
+
+describe('what the image passes to the server', () => {
+  const deployment = readFileSync(`${root}docs/deployment.md`, 'utf8');
+  const execForm = (instruction: string) =>
+    JSON.parse(new RegExp(`^${instruction} (\\[.*\\])$`, 'm').exec(dockerfile)?.[1] ?? 'null') as
+      | string[]
+      | null;
+  /** The page's `--flag` / `VARIABLE` pairs (a flag wins over its variable). */
+  const pairs = new Map(
+    [...deployment.matchAll(/`(--[a-z-]+)` \/ `([A-Z][A-Z0-9_]*)`/g)].map((match) => [match[1], match[2]]),
+  );
+
+  it('the entry point is node and the bin, nothing between them that could pick variables', () => {
+    expect(execForm('ENTRYPOINT')).toEqual(['node', '/app/bin/x-mcp-server.js']);
+    expect(dockerfile).not.toMatch(/^(?:ENTRYPOINT|CMD) (?!\[)/m);
+    expect(dockerfile).not.toMatch(/\benv -i\b/);
+  });
+
+  it('the default command sets no flag over a variable compose or .env is meant to set, and the page names the ones it fixes', () => {
+    const command = execForm('CMD') ?? [];
+    expect(command).toEqual(expect.arrayContaining(['--http', '--auth', 'oauth']));
+    expect(pairs.get('--store')).toBe('MCP_STORE');
+    const shadowed = command.filter((arg) => pairs.has(arg)).map((flag) => pairs.get(flag));
+    // --auth oauth is what compose deploys; --public-url and --store would hide what compose sets.
+    expect(shadowed).toEqual(['MCP_AUTH']);
+    expect(command).not.toContain('--public-url');
+    expect(command).not.toContain('--store');
+    const docker = deployment.slice(deployment.indexOf('### Docker Compose')).replace(/\s+/g, ' ');
+    expect(docker).toContain(`Its default command is \`${command.join(' ')}\``);
+    expect(docker).toContain('win over their variables (`MCP_AUTH`, `PORT`)');
+    // The page's way to serve another provider: the same command with a longer --providers.
+    const override = /give the `x-server` block `command: (\[[^\]]*\])`/.exec(docker)?.[1] ?? 'null';
+    const providers = command.indexOf('--providers');
+    expect(JSON.parse(override)).toEqual([
+      ...command.slice(0, providers + 1),
+      `${command[providers + 1]},bbj-rag`,
+      ...command.slice(providers + 2),
+    ]);
+    // The compose files say what the image runs.
+    for (const text of [compose, readFileSync(`${root}compose.single.yaml`, 'utf8')]) {
+      expect(text).toContain(`# The image's default command: ${command.join(' ')}\n`);
+    }
+  });
+});
