@@ -1,60 +1,35 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ConfigError,
-  createLogger,
-  type Logger,
-  McpToolError,
-  type SignInClient,
-  type UpstreamIdentity,
-  type UpstreamTokens,
-} from '@x/mcp-core';
+import type { Logger, SignInClient, UpstreamIdentity, UpstreamTokens } from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
-import Provider, {
-  type InteractionDetails,
-  type KoaContext,
-  type OidcContext,
-  errors as oidcErrors,
-} from 'oidc-provider';
+import type { InteractionDetails } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
-import { createOidcAdapter, type OidcAdapter } from '../oidc-adapter.js';
-import type { SigningJwk, SigningKeySet } from '../signing-keys.js';
+import type { SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
-import { SealedRecords } from '../store/sealed.js';
-import { type Connections, signInUserId } from './connections.js';
-import { requestScope, withInteractionCookies } from './interaction-cookie.js';
-import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
-import { isNarrowedResource } from './narrowed-resource.js';
-import { accountPickerPage, consentPage, escapeHtml, sendError, sendPage } from './pages.js';
-import { checkClientRedirects, logRefusedRedirect, type RedirectPolicy } from './redirect-uris.js';
+import { type AuthServerContext, authServerSettings } from './authorization/context.js';
+import { providerConfiguration, providerInstances } from './authorization/provider-config.js';
 import {
-  impliedRequestScopes,
-  MCP_SCOPE,
-  MCP_SCOPES,
-  type McpAccess,
-  mcpAccess,
-  mcpScopesOf,
-  READ_SCOPE,
-  READ_WRITE_SCOPES,
-} from './scopes.js';
+  type ConsentDecision,
+  type InteractionTicket,
+  PENDING_TTL_MS,
+  type PendingLogin,
+  type PendingPick,
+  pendingKey,
+  type RememberedConsent,
+} from './authorization/records.js';
+import { cookie, readCookie, readForm, sameSecret, sha256 } from './browser.js';
+import type { Connections } from './connections.js';
+import { requestScope } from './interaction-cookie.js';
+import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
+import { accountPickerPage, consentPage, sendError, sendPage } from './pages.js';
+import { impliedRequestScopes, MCP_SCOPE, MCP_SCOPES, mcpAccess, mcpScopesOf, READ_SCOPE } from './scopes.js';
 
+export { DEFAULT_REDIRECT_HOSTS } from './authorization/context.js';
+export { cimdFetchAllowed } from './authorization/provider-config.js';
 export { redirectUriAllowed } from './redirect-uris.js';
 export { MCP_SCOPE } from './scopes.js';
-/** Redirect hosts accepted by default (besides loopback). */
-/**
- * The hosts of the HTTPS callbacks real clients register (docs/clients.md): Claude, ChatGPT,
- * VS Code (stable and Insiders, beside its loopback one) and Cursor's web and agents callback.
- */
-export const DEFAULT_REDIRECT_HOSTS: readonly string[] = [
-  'claude.ai',
-  'claude.com',
-  'chatgpt.com',
-  'vscode.dev',
-  'insiders.vscode.dev',
-  'www.cursor.com',
-];
-const PENDING_TTL_MS = 10 * 60_000;
+
 /** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
 const GRANTABLE_SCOPES = new Set([...MCP_SCOPES, 'offline_access', 'openid']);
 const PROVIDER_ROUTES =
@@ -143,57 +118,6 @@ export const DEFAULT_REGISTRATION_LIMIT: Limit = { requests: 120, windowMs: 10 *
 /** CIMD hosts when enabled without a list: where Claude and ChatGPT publish their documents. */
 export const DEFAULT_CIMD_HOSTS: readonly string[] = ['claude.ai', 'chatgpt.com', 'openai.com'];
 
-/** Whether a client id URL may be fetched: HTTPS on the default port, an allowed host name (never an IP literal). */
-export function cimdFetchAllowed(clientId: string, hosts: readonly string[]): boolean {
-  let url: URL;
-  try {
-    url = new URL(clientId);
-  } catch {
-    return false;
-  }
-  const host = url.hostname.toLowerCase();
-  if (url.protocol !== 'https:' || url.port !== '' || /^[\d.]+$/.test(host) || host.startsWith('['))
-    return false;
-  return hosts.includes(host);
-}
-
-interface PendingLogin {
-  uid: string;
-  clientId: string;
-  /** sha256 of the browser binding cookie. */
-  binding: string;
-  /** Absent in a record written before scopes. */
-  decision?: ConsentDecision;
-}
-
-interface InteractionTicket {
-  userId?: string;
-  decision?: ConsentDecision;
-  error?: string;
-  description?: string;
-}
-
-interface PendingPick {
-  tokens: UpstreamTokens;
-  identity: UpstreamIdentity;
-  accounts: Array<{ id: string; name: string }>;
-  decision?: ConsentDecision;
-}
-
-/** What the person decided on the consent page. */
-interface ConsentDecision {
-  /** The MCP scopes granted: those asked for, or `mcp:read` alone. */
-  granted: string[];
-  /** What this client may have without the page next time. */
-  remember: RememberedConsent['access'];
-}
-
-/** What a person approved for a client (`consent:<user>:<client>`), remembered for the next sign-in. */
-interface RememberedConsent {
-  at: number;
-  access: Exclude<McpAccess, 'none'>;
-}
-
 export interface AuthorizationServer {
   /** The oidc-provider instance (typed loosely: the package ships no types of oidc-provider). */
   provider: { readonly issuer: string };
@@ -214,224 +138,24 @@ export interface AuthorizationServer {
 export async function createAuthorizationServer(
   options: AuthorizationServerOptions,
 ): Promise<AuthorizationServer> {
-  const issuer = options.issuer;
-  const resource = options.resource;
-  const logger = options.logger ?? createLogger('hosted-auth');
-  const secure = new URL(issuer).protocol === 'https:';
-  const redirectHosts = (options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS).map((host) => host.toLowerCase());
-  const redirectPolicy: RedirectPolicy = { hosts: redirectHosts, schemes: options.redirectSchemes ?? [] };
-  const accessTokenTtl = options.accessTokenTtl ?? 3600;
-  const refreshTokenTtl = options.refreshTokenTtl ?? 30 * 24 * 3600;
-  for (const [name, value] of [
-    ['MCP_OAUTH_ACCESS_TTL', accessTokenTtl],
-    ['MCP_OAUTH_REFRESH_TTL', refreshTokenTtl],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 60) {
-      throw new ConfigError(`${name} must be a whole number of seconds, at least 60; got ${value}.`);
-    }
-  }
-  const signIn = options.signIn;
-  const upstream = signIn.connection.title;
-  /** Where the upstream sends the browser back: `/oauth/callback/<provider>`. */
-  const signInCallback = `/oauth/callback/${signIn.connection.provider}`;
-  const userIdOf = (identity: UpstreamIdentity) => signInUserId(signIn.connection.provider, identity.id);
+  const settings = authServerSettings(options);
+  const instances = providerInstances(
+    settings,
+    providerConfiguration(settings, options),
+    options.signingKeys,
+  );
+  const context: AuthServerContext = {
+    ...settings,
+    get provider() {
+      return instances.current.provider;
+    },
+  };
+  const { issuer, resource, logger, secure, store, sealed, signIn, upstream, signInCallback, userIdOf } =
+    context;
+  const { refreshTokenTtl, bindingCookie, csrfFor } = context;
   const allowedAccounts = new Set(options.allowedAccounts ?? []);
   const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
-  const registration = options.registration ?? true;
-  const store = options.store;
-  const sealed = new SealedRecords(store, options.keyring);
-  const cookieKey = options.keyring.deriveKey('cookies');
-  const bindingCookie = secure ? '__Host-xmcp-login' : 'xmcp-login';
-  const resourceVariants = new Set([resource, `${resource}/`]);
 
-  // oidc-provider copies its configuration when built, and `jwks` is fixed then.
-  const configuration: Record<string, unknown> = {
-    adapter: withInteractionCookies(
-      withImpliedClientScopes(
-        withClientTtl(createOidcAdapter(store, options.keyring), store, options.clientTtl ?? 30 * 24 * 3600),
-      ),
-      { keyring: options.keyring, secure },
-    ),
-    cookies: {
-      // Signed with the current secret; cookies signed before a rotation still verify.
-      keys: options.keyring.deriveKeys('cookies').map((key) => key.toString('base64url')),
-      long: { httpOnly: true, sameSite: 'lax', secure },
-      short: { httpOnly: true, sameSite: 'lax', secure },
-    },
-    routes: {
-      authorization: '/authorize',
-      token: '/token',
-      registration: '/register',
-      revocation: '/revoke',
-      jwks: '/jwks',
-    },
-    responseTypes: ['code'],
-    scopes: [...MCP_SCOPES, 'offline_access'],
-    claims: { openid: ['sub'] },
-    pkce: { required: () => true },
-    clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
-    clientDefaults: {
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      id_token_signed_response_alg: 'ES256',
-    },
-    extraClientMetadata: {
-      properties: ['redirect_uris'],
-      // Registration (and every load of a stored or CIMD client): the redirect policy, and
-      // loopback-only clients made native so that any port matches (redirect-uris.ts).
-      validator(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>) {
-        if (key !== 'redirect_uris') return;
-        const refusal = checkClientRedirects(metadata, redirectPolicy);
-        if (refusal) {
-          // The operator sees which client was refused and what would allow it.
-          logRefusedRedirect(logger, refusal);
-          const error = new (
-            oidcErrors.InvalidRedirectUri as new () => Error & { error_description: string }
-          )();
-          // Its fixed description speaks of matching; the client is told what is refused and why.
-          error.error_description = refusal.description;
-          throw error;
-        }
-      },
-    },
-    // A step-up: an authorization asking for a scope the person refused before (read only
-    // granted, now `mcp:write`) is not answered from the browser's grant, which would hand out
-    // the narrower token again without asking: the consent page is shown instead.
-    loadExistingGrant: async (ctx: KoaContext) => {
-      const oidc = ctx.oidc as OidcContext;
-      const finished = oidc.result?.consent?.grantId;
-      const grantId = finished ?? (oidc.client && oidc.session?.grantIdFor(oidc.client.clientId));
-      const grant = grantId ? await oidc.provider?.Grant.find(grantId) : undefined;
-      if (!grant || finished) return grant;
-      const refused = new Set(grant.getRejectedOIDCScope().split(' '));
-      for (const indicator of Object.keys(oidc.resourceServers ?? {})) {
-        for (const scope of grant.getRejectedResourceScope(indicator).split(' ')) refused.add(scope);
-      }
-      const asked = String(oidc.params?.scope ?? '').split(' ');
-      return asked.some((scope) => scope && refused.has(scope)) ? undefined : grant;
-    },
-    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
-      client.grantTypeAllowed('refresh_token'),
-    expiresWithSession: async () => false,
-    // The grant id lets the resource server refuse tokens of a revoked grant (a reused code,
-    // a replayed refresh token, a revocation) before they expire.
-    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) =>
-      token.grantId ? { gid: token.grantId } : undefined,
-    ttl: {
-      AccessToken: accessTokenTtl,
-      AuthorizationCode: 60,
-      RefreshToken: refreshTokenTtl,
-      Grant: refreshTokenTtl,
-      Interaction: PENDING_TTL_MS / 1000,
-      Session: 14 * 24 * 3600,
-      IdToken: accessTokenTtl,
-    },
-    features: {
-      devInteractions: { enabled: false },
-      // Only what is routed at the origin root is advertised: no userinfo, no logout endpoint.
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
-      registration: { enabled: registration, initialAccessToken: false },
-      registrationManagement: { enabled: registration, rotateRegistrationAccessToken: false },
-      revocation: { enabled: true },
-      ...(options.cimd
-        ? {
-            clientIdMetadataDocument: {
-              enabled: true,
-              ack: 'draft-02',
-              allowFetch: async (_ctx: unknown, clientId: string) =>
-                cimdFetchAllowed(clientId, (options.cimd as { hosts: readonly string[] }).hosts),
-              allowClient: async (
-                _ctx: unknown,
-                client: { redirectUris: string[]; applicationType: string },
-              ) =>
-                checkClientRedirects(
-                  { redirect_uris: [...client.redirectUris], application_type: client.applicationType },
-                  redirectPolicy,
-                ) === undefined,
-              cacheDuration: { min: 300, max: 86_400 },
-            },
-          }
-        : {}),
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: async () => resource,
-        useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
-          // A narrowed connector URL (/mcp/x/…) is this server too: its tokens are bound to /mcp.
-          if (!resourceVariants.has(indicator) && !isNarrowedResource(resource, indicator)) {
-            throw new (oidcErrors.InvalidTarget as new (description: string) => Error)(
-              `this server issues tokens only for ${resource}`,
-            );
-          }
-          return {
-            scope: MCP_SCOPES.join(' '),
-            audience: resource,
-            accessTokenTTL: accessTokenTtl,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'ES256' } },
-          };
-        },
-      },
-    },
-    ...(options.cimd?.fetch ? { fetch: options.cimd.fetch } : {}),
-    renderError: async (ctx: KoaContext, out: Record<string, string>) => {
-      const message = out.error_description ?? out.error ?? 'The request could not be processed.';
-      ctx.set('content-type', 'text/html; charset=utf-8');
-      ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-      ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(message)}</p>`;
-    },
-  };
-
-  // A store outage is a 503 with Retry-After on the AS too, never a 4xx a client would act on.
-  // A code or refresh token redeemed by two replicas at once: the adapter's compare-and-set
-  // lets one win and throws ConflictError for the other, which is an invalid_grant.
-  const storeDown = new WeakSet<object>();
-  const conflicts = new WeakSet<object>();
-  const onServerError = (ctx: KoaContext, error: unknown) => {
-    if (StoreUnavailableError.isInstance(error)) {
-      storeDown.add(ctx);
-      if (KeyUnavailableError.isInstance(error)) logger.error(error.message, { keyId: error.keyId });
-    } else if (McpToolError.isInstance(error) && error.code === 'CONFLICT') conflicts.add(ctx);
-    else logger.error('authorization server error', { error });
-  };
-  const answerErrors = async (ctx: KoaContext, next: () => Promise<void>) => {
-    await next();
-    if (conflicts.has(ctx)) {
-      ctx.status = 400;
-      ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
-    } else if (storeDown.has(ctx)) {
-      ctx.status = 503;
-      ctx.set('retry-after', '5');
-      ctx.body = {
-        error: 'temporarily_unavailable',
-        error_description: 'The store is unreachable; retry shortly.',
-      };
-    }
-  };
-  // oidc-provider fixes its signing keys when it is built (no API swaps them): another key set
-  // in the store means a new instance on the same store and configuration. Requests already
-  // inside the old instance finish there.
-  const createProvider = (keys: readonly SigningJwk[]) => {
-    const created = new Provider(issuer, {
-      ...configuration,
-      jwks: { keys: keys.map((key) => ({ ...key })) },
-    });
-    if (secure) created.proxy = true;
-    created.on('server_error', onServerError);
-    created.use(answerErrors);
-    return {
-      provider: created,
-      callback: created.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-    };
-  };
-  let { provider, callback } = createProvider(options.signingKeys.keys);
-  options.signingKeys.onChange((keys) => {
-    ({ provider, callback } = createProvider(keys));
-  });
   const registrationLimit = options.registrationLimit ?? DEFAULT_REGISTRATION_LIMIT;
   const registrations = registrationLimit
     ? new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs)
@@ -450,8 +174,6 @@ export async function createAuthorizationServer(
     logger[level](message);
   };
 
-  const csrfFor = (uid: string) => createHmac('sha256', cookieKey).update(`csrf:${uid}`).digest('base64url');
-
   /**
    * A new grant holding exactly what the person decided now (never merged into the browser's
    * earlier grant for this client, which may hold a scope refused today). Every scope asked for
@@ -460,7 +182,7 @@ export async function createAuthorizationServer(
    */
   async function grantFor(details: InteractionDetails, accountId: string, granted: readonly string[]) {
     const clientId = details.params.client_id as string;
-    const grant = new provider.Grant({ accountId, clientId });
+    const grant = new context.provider.Grant({ accountId, clientId });
     const requested = requestedScopes(details);
     const refused = mcpScopesOf(requested).filter((scope) => !granted.includes(scope));
     const others = requested.filter((scope) => GRANTABLE_SCOPES.has(scope) && !MCP_SCOPES.includes(scope));
@@ -503,7 +225,7 @@ export async function createAuthorizationServer(
     await store.set(consentKey(userId, details.params.client_id as string), JSON.stringify(remembered), {
       ttlMs: refreshTokenTtl * 1000,
     });
-    await provider.interactionFinished(
+    await context.provider.interactionFinished(
       req,
       res,
       { login: { accountId: userId }, consent: { grantId } },
@@ -529,7 +251,7 @@ export async function createAuthorizationServer(
   ) {
     let details: InteractionDetails;
     try {
-      details = await provider.interactionDetails(req, res);
+      details = await context.provider.interactionDetails(req, res);
     } catch (error) {
       if (StoreUnavailableError.isInstance(error)) throw error;
       sendError(
@@ -544,7 +266,7 @@ export async function createAuthorizationServer(
       return;
     }
     const clientId = details.params.client_id as string;
-    const client = await provider.Client.find(clientId);
+    const client = await context.provider.Client.find(clientId);
     if (!client) {
       sendError(res, 400, 'The client of this sign-in is no longer registered.');
       return;
@@ -620,7 +342,7 @@ export async function createAuthorizationServer(
         }
         decision = { granted: [READ_SCOPE], remember: 'read' };
       } else {
-        await provider.interactionFinished(
+        await context.provider.interactionFinished(
           req,
           res,
           { error: 'access_denied', error_description: 'The user denied access.' },
@@ -656,7 +378,7 @@ export async function createAuthorizationServer(
         return;
       }
       if (ticket.error || !ticket.userId) {
-        await provider.interactionFinished(
+        await context.provider.interactionFinished(
           req,
           res,
           {
@@ -843,7 +565,7 @@ export async function createAuthorizationServer(
     const clientId = url.searchParams.get('client_id');
     // A malformed request is oidc-provider's to refuse, as it is.
     if (url.searchParams.getAll('scope').length > 1 || (scope !== '' && !SCOPE_SYNTAX.test(scope))) return;
-    const client = clientId ? await provider.Client.find(clientId).catch(() => undefined) : undefined;
+    const client = clientId ? await context.provider.Client.find(clientId).catch(() => undefined) : undefined;
     const registered = client?.scope?.split(' ');
     const allowed = (name: string) => !registered || registered.includes(name);
     const fallback = registered ? mcpScopesOf(registered) : [];
@@ -941,7 +663,7 @@ export async function createAuthorizationServer(
       if (path === '/authorize' && req.method === 'GET') await addImpliedScopes(req, url);
       // Tokens are signed with the store's keys, even when they changed a moment ago.
       if (path === '/token') await options.signingKeys.sync();
-      await callback(req, res);
+      await instances.current.callback(req, res);
       return true;
     }
     if (path === signInCallback) {
@@ -974,70 +696,14 @@ export async function createAuthorizationServer(
   }
 
   const sessionUser = async (req: IncomingMessage, res: ServerResponse) =>
-    (await provider.Session.get({ req, res, secure })).accountId || undefined;
+    (await context.provider.Session.get({ req, res, secure })).accountId || undefined;
 
   return {
     get provider() {
-      return provider;
+      return context.provider;
     },
     handle,
     sessionUser,
-  };
-}
-
-/**
- * Registered clients expire after `ttlSeconds` without use: written with that TTL, and each
- * lookup renews it at most once a day (a marker key remembers the last renewal).
- */
-function withClientTtl(
-  adapter: (model: string) => OidcAdapter,
-  store: KvStore,
-  ttlSeconds: number,
-): (model: string) => OidcAdapter {
-  return (model) => {
-    const inner = adapter(model);
-    if (model !== 'Client') return inner;
-    const renewed = (id: string) => `client-used:${createHash('sha256').update(id).digest('base64url')}`;
-    return {
-      ...inner,
-      upsert: (id, payload, expiresIn) => inner.upsert(id, payload, expiresIn ?? ttlSeconds),
-      find: async (id) => {
-        const payload = await inner.find(id);
-        if (payload && (await store.get(renewed(id))) === undefined) {
-          await inner.upsert(id, payload, ttlSeconds);
-          await store.set(renewed(id), '1', { ttlMs: Math.min(ttlSeconds * 1000, 24 * 3600_000) });
-        }
-        return payload;
-      },
-      findByUid: (uid) => inner.findByUid(uid),
-      findByUserCode: (code) => inner.findByUserCode(code),
-      consume: (id) => inner.consume(id),
-      destroy: (id) => inner.destroy(id),
-      revokeByGrantId: (grantId) => inner.revokeByGrantId(grantId),
-    };
-  };
-}
-
-/**
- * Scope hierarchy for registered clients: a client registered for `mcp` (every client that
- * registered before `mcp:read` and `mcp:write` existed, with the scope the server then
- * advertised) or for `mcp:write` may ask for `mcp:read` and `mcp:write`, which `mcp` and
- * `mcp:write` imply. oidc-provider refuses a registered client any scope not in its list.
- */
-function withImpliedClientScopes(adapter: (model: string) => OidcAdapter): (model: string) => OidcAdapter {
-  return (model) => {
-    const inner = adapter(model);
-    if (model !== 'Client') return inner;
-    return {
-      ...inner,
-      find: async (id) => {
-        const payload = await inner.find(id);
-        if (typeof payload?.scope !== 'string') return payload;
-        const registered = payload.scope.split(' ');
-        if (mcpAccess(registered) !== 'write') return payload;
-        return { ...payload, scope: [...new Set([...registered, ...READ_WRITE_SCOPES])].join(' ') };
-      },
-    };
   };
 }
 
@@ -1073,50 +739,7 @@ class StoreWindow {
 /** RFC 6749 §3.3 (as oidc-provider checks it): scope tokens separated by single spaces. */
 const SCOPE_SYNTAX = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
-const pendingKey = (state: string) => `pending:${sha256(state)}`;
-
 /** The scopes an interaction's authorization request asks for. */
 const requestedScopes = (details: InteractionDetails): string[] => [
   ...new Set((details.params.scope ?? '').split(' ').filter(Boolean)),
 ];
-
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
-}
-
-export function sameSecret(given: string | null | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function cookie(name: string, value: string, options: { secure: boolean; maxAge: number }): string {
-  return [
-    `${name}=${value}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Lax',
-    `Max-Age=${options.maxAge}`,
-    ...(options.secure ? ['Secure'] : []),
-  ].join('; ');
-}
-
-export function readCookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
-
-export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 16_384) break;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
