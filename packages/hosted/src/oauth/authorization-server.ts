@@ -8,6 +8,7 @@ import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import type { SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { type AuthServerContext, authServerSettings } from './authorization/context.js';
+import { createRequestGuards, type RateLimitedEndpoint } from './authorization/guards.js';
 import { providerConfiguration, providerInstances } from './authorization/provider-config.js';
 import {
   type ConsentDecision,
@@ -21,11 +22,16 @@ import {
 import { cookie, readCookie, readForm, sameSecret, sha256 } from './browser.js';
 import type { Connections } from './connections.js';
 import { requestScope } from './interaction-cookie.js';
-import { clientAddress, type Limit, RateLimiter, type TrustProxy } from './limits.js';
+import type { Limit, TrustProxy } from './limits.js';
 import { accountPickerPage, consentPage, sendError, sendPage } from './pages.js';
 import { impliedRequestScopes, MCP_SCOPE, MCP_SCOPES, mcpAccess, mcpScopesOf, READ_SCOPE } from './scopes.js';
 
 export { DEFAULT_REDIRECT_HOSTS } from './authorization/context.js';
+export {
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_REGISTRATION_LIMIT,
+  type RateLimitedEndpoint,
+} from './authorization/guards.js';
 export { cimdFetchAllowed } from './authorization/provider-config.js';
 export { redirectUriAllowed } from './redirect-uris.js';
 export { MCP_SCOPE } from './scopes.js';
@@ -99,22 +105,6 @@ export interface AuthorizationServerOptions {
   logger?: Logger;
 }
 
-export type RateLimitedEndpoint = 'authorize' | 'token' | 'interaction';
-
-/**
- * Generous enough for a whole team behind one egress address (or every Claude and ChatGPT user,
- * whose token requests come from the vendor's addresses); tight enough that one address cannot
- * flood a replica.
- */
-export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitedEndpoint, Limit>> = {
-  authorize: { requests: 300, windowMs: 60_000 },
-  token: { requests: 600, windowMs: 60_000 },
-  interaction: { requests: 600, windowMs: 60_000 },
-};
-
-/** Default dynamic registrations per client address (shared by the replicas through the store). */
-export const DEFAULT_REGISTRATION_LIMIT: Limit = { requests: 120, windowMs: 10 * 60_000 };
-
 /** CIMD hosts when enabled without a list: where Claude and ChatGPT publish their documents. */
 export const DEFAULT_CIMD_HOSTS: readonly string[] = ['claude.ai', 'chatgpt.com', 'openai.com'];
 
@@ -155,24 +145,7 @@ export async function createAuthorizationServer(
   const { refreshTokenTtl, bindingCookie, csrfFor } = context;
   const allowedAccounts = new Set(options.allowedAccounts ?? []);
   const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
-
-  const registrationLimit = options.registrationLimit ?? DEFAULT_REGISTRATION_LIMIT;
-  const registrations = registrationLimit
-    ? new StoreWindow(store, registrationLimit.requests, registrationLimit.windowMs)
-    : undefined;
-  const trustProxy = options.trustProxy ?? { hops: 0 };
-  const limiters = new Map<RateLimitedEndpoint, RateLimiter>();
-  for (const endpoint of ['authorize', 'token', 'interaction'] as const) {
-    const limit = options.rateLimits?.[endpoint] ?? DEFAULT_RATE_LIMITS[endpoint];
-    if (limit) limiters.set(endpoint, new RateLimiter(limit));
-  }
-  // Said once per process: the two proxy mistakes an operator can fix from one log line.
-  const warned = new Set<string>();
-  const warnOnce = (key: string, level: 'warn' | 'error', message: string) => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    logger[level](message);
-  };
+  const guard = createRequestGuards(settings, options);
 
   /**
    * A new grant holding exactly what the person decided now (never merged into the browser's
@@ -576,89 +549,9 @@ export async function createAuthorizationServer(
     req.url = `${url.pathname}${url.search}`;
   }
 
-  /** The endpoint a limit applies to, if any. */
-  function limitedEndpoint(path: string): RateLimitedEndpoint | undefined {
-    if (path === '/authorize' || path.startsWith('/authorize/')) return 'authorize';
-    if (path === '/token') return 'token';
-    if (path.startsWith('/interaction/') || path === signInCallback) return 'interaction';
-    return undefined;
-  }
-
-  function tooMany(res: ServerResponse, endpoint: RateLimitedEndpoint, retryAfterSeconds: number): void {
-    if (endpoint === 'interaction') {
-      res.setHeader('retry-after', String(retryAfterSeconds));
-      sendError(res, 429, 'Too many sign-in requests from your address; wait a minute and start again.');
-      return;
-    }
-    res.writeHead(429, {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      'retry-after': String(retryAfterSeconds),
-    });
-    res.end(
-      JSON.stringify({
-        error: 'temporarily_unavailable',
-        error_description: `too many requests from this address; retry in ${retryAfterSeconds} s`,
-      }),
-    );
-  }
-
-  /**
-   * With an HTTPS public URL the proxy must say the request came over HTTPS; otherwise
-   * oidc-provider refuses to set its Secure cookies and every sign-in fails with a bare 500.
-   */
-  function insecureBehindProxy(req: IncomingMessage): boolean {
-    if (!secure || (req.socket as { encrypted?: boolean }).encrypted) return false;
-    const header = req.headers['x-forwarded-proto'];
-    const proto = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim().toLowerCase();
-    return proto !== 'https';
-  }
-
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;
-    const browserFlow =
-      path === '/authorize' || path.startsWith('/authorize/') || path.startsWith('/interaction/');
-    if (browserFlow && insecureBehindProxy(req)) {
-      warnOnce(
-        'proto',
-        'error',
-        `${issuer} is an https URL but a request reached ${path} without X-Forwarded-Proto: https: the proxy must send X-Forwarded-Proto: https; set MCP_TRUST_PROXY to the number of proxies in front`,
-      );
-      sendError(
-        res,
-        502,
-        'This server is behind a proxy that does not say the connection is HTTPS (X-Forwarded-Proto), so sign-in cannot work. Tell the server’s operator.',
-      );
-      return true;
-    }
-    const endpoint = limitedEndpoint(path);
-    const limiter = endpoint ? limiters.get(endpoint) : undefined;
-    const isRegistration = path === '/register' && req.method === 'POST';
-    if (endpoint || isRegistration) {
-      if ('hops' in trustProxy && trustProxy.hops === 0 && req.headers['x-forwarded-for'] !== undefined) {
-        warnOnce(
-          'xff',
-          'warn',
-          'requests carry X-Forwarded-For but MCP_TRUST_PROXY is 0: rate limits count every client behind the proxy as one address; set MCP_TRUST_PROXY to the number of proxies in front',
-        );
-      }
-      const address = clientAddress(req, trustProxy);
-      const admission = limiter?.admit(`${endpoint}:${address}`);
-      if (endpoint && admission && !admission.ok) {
-        tooMany(res, endpoint, admission.retryAfterSeconds);
-        return true;
-      }
-      if (isRegistration && registrations && !(await registrations.admit(address))) {
-        res.writeHead(429, {
-          'content-type': 'application/json',
-          'retry-after': String(Math.ceil(registrations.windowMs / 1000)),
-        });
-        res.end(
-          '{"error":"temporarily_unavailable","error_description":"too many registrations; retry later"}',
-        );
-        return true;
-      }
-    }
+    if (await guard(req, res, path)) return true;
     if (PROVIDER_ROUTES.test(path)) {
       if (path === '/authorize' && req.method === 'GET') await addImpliedScopes(req, url);
       // Tokens are signed with the store's keys, even when they changed a moment ago.
@@ -705,35 +598,6 @@ export async function createAuthorizationServer(
     handle,
     sessionUser,
   };
-}
-
-/**
- * At most `limit` events per key and window, counted in the store so every replica shares one
- * count (a fixed window: at a window's edge a burst of up to twice the limit can pass).
- */
-class StoreWindow {
-  constructor(
-    readonly store: KvStore,
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {}
-
-  async admit(key: string, now = Date.now()): Promise<boolean> {
-    const window = Math.floor(now / this.windowMs);
-    const record = `ratelimit:register:${sha256(key)}:${window}`;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const entry = await this.store.get(record);
-      const count = entry ? Number.parseInt(entry.value, 10) || 0 : 0;
-      if (count >= this.limit) return false;
-      const written = await this.store.set(record, String(count + 1), {
-        ifVersion: entry?.version ?? 0,
-        ttlMs: this.windowMs,
-      });
-      if (written !== undefined) return true;
-    }
-    // Heavy contention on one address: that is a flood.
-    return false;
-  }
 }
 
 /** RFC 6749 §3.3 (as oidc-provider checks it): scope tokens separated by single spaces. */
