@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger, SignInClient, UpstreamIdentity, UpstreamTokens } from '@x/mcp-core';
+import type { Logger, SignInClient } from '@x/mcp-core';
 import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
 import type { InteractionDetails } from 'oidc-provider';
 import type { Keyring } from '../crypto.js';
@@ -8,6 +8,7 @@ import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import type { SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { type AuthServerContext, authServerSettings } from './authorization/context.js';
+import { createGrants, requestedScopes } from './authorization/grants.js';
 import { createRequestGuards, type RateLimitedEndpoint } from './authorization/guards.js';
 import { providerConfiguration, providerInstances } from './authorization/provider-config.js';
 import {
@@ -17,14 +18,14 @@ import {
   type PendingLogin,
   type PendingPick,
   pendingKey,
-  type RememberedConsent,
 } from './authorization/records.js';
-import { cookie, readCookie, readForm, sameSecret, sha256 } from './browser.js';
+import { createUpstreamCallback, saveConnection } from './authorization/upstream-callback.js';
+import { cookie, readForm, sameSecret, sha256 } from './browser.js';
 import type { Connections } from './connections.js';
 import { requestScope } from './interaction-cookie.js';
 import type { Limit, TrustProxy } from './limits.js';
 import { accountPickerPage, consentPage, sendError, sendPage } from './pages.js';
-import { impliedRequestScopes, MCP_SCOPE, MCP_SCOPES, mcpAccess, mcpScopesOf, READ_SCOPE } from './scopes.js';
+import { impliedRequestScopes, MCP_SCOPE, mcpAccess, mcpScopesOf, READ_SCOPE } from './scopes.js';
 
 export { DEFAULT_REDIRECT_HOSTS } from './authorization/context.js';
 export {
@@ -36,8 +37,6 @@ export { cimdFetchAllowed } from './authorization/provider-config.js';
 export { redirectUriAllowed } from './redirect-uris.js';
 export { MCP_SCOPE } from './scopes.js';
 
-/** What the discovery documents list in `scopes_supported` (oidc-provider always adds `openid`). */
-const GRANTABLE_SCOPES = new Set([...MCP_SCOPES, 'offline_access', 'openid']);
 const PROVIDER_ROUTES =
   /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
 
@@ -140,81 +139,12 @@ export async function createAuthorizationServer(
       return instances.current.provider;
     },
   };
-  const { issuer, resource, logger, secure, store, sealed, signIn, upstream, signInCallback, userIdOf } =
-    context;
-  const { refreshTokenTtl, bindingCookie, csrfFor } = context;
-  const allowedAccounts = new Set(options.allowedAccounts ?? []);
-  const allowedDomains = new Set((options.allowedEmailDomains ?? []).map((domain) => domain.toLowerCase()));
+  const { issuer, logger, secure, store, sealed, signIn, upstream, signInCallback } = context;
+  const { bindingCookie, csrfFor } = context;
+  const upstreamCallback = createUpstreamCallback(context, options);
   const guard = createRequestGuards(settings, options);
 
-  /**
-   * A new grant holding exactly what the person decided now (never merged into the browser's
-   * earlier grant for this client, which may hold a scope refused today). Every scope asked for
-   * is either granted or refused in it: one neither sends a signed-in browser back to consent,
-   * and back here, forever.
-   */
-  async function grantFor(details: InteractionDetails, accountId: string, granted: readonly string[]) {
-    const clientId = details.params.client_id as string;
-    const grant = new context.provider.Grant({ accountId, clientId });
-    const requested = requestedScopes(details);
-    const refused = mcpScopesOf(requested).filter((scope) => !granted.includes(scope));
-    const others = requested.filter((scope) => GRANTABLE_SCOPES.has(scope) && !MCP_SCOPES.includes(scope));
-    if (others.length + granted.length > 0) grant.addOIDCScope([...others, ...granted].join(' '));
-    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
-    for (const indicator of new Set([resource, details.params.resource ?? resource])) {
-      if (granted.length > 0) grant.addResourceScope(indicator, granted.join(' '));
-      if (refused.length > 0) grant.rejectResourceScope(indicator, refused.join(' '));
-    }
-    return grant.save();
-  }
-
-  const consentKey = (userId: string, clientId: string) => `consent:${userId}:${clientId}`;
-
-  /** What this user approved for this client before, if the record is still there. */
-  async function rememberedConsent(userId: string, clientId: string): Promise<RememberedConsent | undefined> {
-    const entry = await store.get(consentKey(userId, clientId));
-    if (!entry) return undefined;
-    try {
-      const parsed = JSON.parse(entry.value) as Partial<RememberedConsent> | number;
-      if (typeof parsed === 'object' && (parsed.access === 'read' || parsed.access === 'write')) {
-        return { at: Number(parsed.at), access: parsed.access };
-      }
-    } catch {
-      // Not JSON: see below.
-    }
-    // A record from before scopes (the time of consent alone): that consent was to everything.
-    return { at: Number(entry.value), access: 'write' };
-  }
-
-  async function finishSignedIn(
-    req: IncomingMessage,
-    res: ServerResponse,
-    details: InteractionDetails,
-    userId: string,
-    decision: ConsentDecision,
-  ) {
-    const grantId = await grantFor(details, userId, decision.granted);
-    const remembered: RememberedConsent = { at: Date.now(), access: decision.remember };
-    await store.set(consentKey(userId, details.params.client_id as string), JSON.stringify(remembered), {
-      ttlMs: refreshTokenTtl * 1000,
-    });
-    await context.provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId: userId }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
-  }
-
-  /**
-   * A decision written by a replica from before scopes (a sign-in under way during a rolling
-   * deploy) approved everything the client asked for.
-   */
-  const decisionOf = (details: InteractionDetails, saved: ConsentDecision | undefined): ConsentDecision => {
-    if (saved) return saved;
-    const asked = mcpScopesOf(requestedScopes(details));
-    return { granted: asked, remember: mcpAccess(asked) === 'write' ? 'write' : 'read' };
-  };
+  const { rememberedConsent, finishSignedIn, decisionOf } = createGrants(context);
 
   async function interaction(
     req: IncomingMessage,
@@ -400,131 +330,11 @@ export async function createAuthorizationServer(
         sendError(res, 400, 'This account choice was already made.');
         return;
       }
-      const userId = await saveConnection(pick.identity, pick.tokens, chosen);
+      const userId = await saveConnection(context, pick.identity, pick.tokens, chosen);
       await finishSignedIn(req, res, details, userId, decisionOf(details, pick.decision));
       return;
     }
     sendError(res, 405, 'Unsupported request.');
-  }
-
-  async function saveConnection(
-    identity: UpstreamIdentity,
-    tokens: UpstreamTokens,
-    account: { id: string; name: string },
-  ): Promise<string> {
-    const userId = userIdOf(identity);
-    await options.connections.save(userId, {
-      status: 'active',
-      ...tokens,
-      accountId: account.id,
-      accountName: account.name,
-      identity: { id: identity.id, name: identity.name, email: identity.email },
-      updatedAt: Date.now(),
-    });
-    logger.info('signed in', { user: userId, account: account.id });
-    return userId;
-  }
-
-  async function upstreamCallback(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const state = url.searchParams.get('state');
-    if (req.method !== 'GET' || !state) {
-      sendError(res, 400, 'The sign-in answer has no state.');
-      return;
-    }
-    // Consumed before anything else: a state works once, whatever happens next.
-    const pending = await sealed.consume<PendingLogin>(pendingKey(state));
-    const binding = readCookie(req, bindingCookie);
-    if (!pending || !binding || !sameSecret(sha256(binding), pending.binding)) {
-      sendError(res, 400, 'Unknown, expired or foreign sign-in state. Start again from your MCP client.');
-      return;
-    }
-    const clearCookie = cookie(bindingCookie, '', { secure, maxAge: 0 });
-    const finish = async (ticket: InteractionTicket) => {
-      await sealed.set(`ticket:${pending.uid}`, ticket, { ttlMs: PENDING_TTL_MS });
-      res.writeHead(303, {
-        location: `/interaction/${pending.uid}/done`,
-        'set-cookie': clearCookie,
-        'cache-control': 'no-store',
-      });
-      res.end();
-    };
-    const code = url.searchParams.get('code');
-    if (!code) {
-      await finish({ error: 'access_denied', description: `${upstream} sign-in was cancelled.` });
-      return;
-    }
-    let tokens: UpstreamTokens;
-    let identity: UpstreamIdentity;
-    try {
-      tokens = await signIn.exchangeCode(code);
-      identity = await signIn.identify(tokens.accessToken);
-    } catch (error) {
-      logger.warn(`${upstream} sign-in failed`, { error: (error as Error).message });
-      sendError(res, 502, `${upstream} sign-in failed. Try again from your MCP client.`);
-      return;
-    }
-    // The provider's identify() lists only the accounts its tools serve.
-    const accounts = identity.accounts.filter(
-      (account) => allowedAccounts.size === 0 || allowedAccounts.has(account.id),
-    );
-    const domain = identity.email.split('@').at(-1)?.toLowerCase() ?? '';
-    if (allowedDomains.size > 0 && !allowedDomains.has(domain)) accounts.length = 0;
-    const refusals = accounts.map((account) =>
-      options.signInRefusal?.({
-        userId: userIdOf(identity),
-        email: identity.email,
-        accountId: account.id,
-      }),
-    );
-    const refusal = refusals.find((reason) => reason !== undefined);
-    if (accounts.length > 0 && refusals.every((reason) => reason !== undefined)) {
-      await signIn.revoke(tokens.accessToken);
-      logger.warn('sign-in refused by the policy', { identity: identity.id });
-      sendError(res, 403, refusal as string);
-      return;
-    }
-    if (refusal !== undefined)
-      accounts.splice(0, accounts.length, ...accounts.filter((_, i) => !refusals[i]));
-    if (accounts.length === 0) {
-      await signIn.revoke(tokens.accessToken);
-      // The login's served account ids: the values the allowlist would need.
-      const had = identity.accounts.map((account) => account.id);
-      logger.warn(`sign-in refused: no allowed ${upstream} account`, {
-        identity: identity.id,
-        accounts: had.join(', ') || 'none',
-        ...(allowedDomains.size > 0 && !allowedDomains.has(domain) ? { emailDomain: domain } : {}),
-      });
-      await finish({
-        error: 'access_denied',
-        description: `Your ${upstream} login is not admitted to this server.`,
-      });
-      return;
-    }
-    if (accounts.length > 1) {
-      await sealed.set(
-        `pick:${pending.uid}`,
-        {
-          tokens,
-          identity,
-          accounts: accounts.map(({ id, name }) => ({ id, name })),
-          ...(pending.decision ? { decision: pending.decision } : {}),
-        } satisfies PendingPick,
-        { ttlMs: PENDING_TTL_MS },
-      );
-      res.writeHead(303, {
-        location: `/interaction/${pending.uid}/account`,
-        'set-cookie': clearCookie,
-        'cache-control': 'no-store',
-      });
-      res.end();
-      return;
-    }
-    const userId = await saveConnection(
-      identity,
-      tokens,
-      accounts[0] as UpstreamIdentity['accounts'][number],
-    );
-    await finish({ userId, ...(pending.decision ? { decision: pending.decision } : {}) });
   }
 
   /**
@@ -602,8 +412,3 @@ export async function createAuthorizationServer(
 
 /** RFC 6749 §3.3 (as oidc-provider checks it): scope tokens separated by single spaces. */
 const SCOPE_SYNTAX = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
-
-/** The scopes an interaction's authorization request asks for. */
-const requestedScopes = (details: InteractionDetails): string[] => [
-  ...new Set((details.params.scope ?? '').split(' ').filter(Boolean)),
-];

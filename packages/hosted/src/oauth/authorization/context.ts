@@ -67,7 +67,9 @@ export interface AuthServerContext extends AuthServerSettings {
 }
 
 /** Checks the options (a ConfigError names the variable) and settles what the parts share. */
-export function authServerSettings(options: AuthorizationServerOptions): AuthServerSettings {
+export function authServerSettings(
+  options: Omit<AuthorizationServerOptions, 'signingKeys'>,
+): AuthServerSettings {
   const issuer = options.issuer;
   const secure = new URL(issuer).protocol === 'https:';
   const redirectHosts = (options.redirectHosts ?? DEFAULT_REDIRECT_HOSTS).map((host) => host.toLowerCase());
