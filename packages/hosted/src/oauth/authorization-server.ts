@@ -1,31 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger, SignInClient } from '@x/mcp-core';
-import { isLoopbackHost, requestTarget } from '@x/mcp-core/node';
-import type { InteractionDetails } from 'oidc-provider';
+import { requestTarget } from '@x/mcp-core/node';
 import type { Keyring } from '../crypto.js';
 import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import type { SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { type AuthServerContext, authServerSettings } from './authorization/context.js';
-import { createGrants, requestedScopes } from './authorization/grants.js';
+import { createGrants } from './authorization/grants.js';
 import { createRequestGuards, type RateLimitedEndpoint } from './authorization/guards.js';
+import { createInteraction } from './authorization/interaction.js';
 import { providerConfiguration, providerInstances } from './authorization/provider-config.js';
-import {
-  type ConsentDecision,
-  type InteractionTicket,
-  PENDING_TTL_MS,
-  type PendingLogin,
-  type PendingPick,
-  pendingKey,
-} from './authorization/records.js';
-import { createUpstreamCallback, saveConnection } from './authorization/upstream-callback.js';
-import { cookie, readForm, sameSecret, sha256 } from './browser.js';
+import { createUpstreamCallback } from './authorization/upstream-callback.js';
 import type { Connections } from './connections.js';
 import { requestScope } from './interaction-cookie.js';
 import type { Limit, TrustProxy } from './limits.js';
-import { accountPickerPage, consentPage, sendError, sendPage } from './pages.js';
-import { impliedRequestScopes, MCP_SCOPE, mcpAccess, mcpScopesOf, READ_SCOPE } from './scopes.js';
+import { impliedRequestScopes, MCP_SCOPE, mcpScopesOf } from './scopes.js';
 
 export { DEFAULT_REDIRECT_HOSTS } from './authorization/context.js';
 export {
@@ -139,203 +128,11 @@ export async function createAuthorizationServer(
       return instances.current.provider;
     },
   };
-  const { issuer, logger, secure, store, sealed, signIn, upstream, signInCallback } = context;
-  const { bindingCookie, csrfFor } = context;
+  const { issuer, logger, secure, signInCallback } = context;
   const upstreamCallback = createUpstreamCallback(context, options);
   const guard = createRequestGuards(settings, options);
 
-  const { rememberedConsent, finishSignedIn, decisionOf } = createGrants(context);
-
-  async function interaction(
-    req: IncomingMessage,
-    res: ServerResponse,
-    uid: string,
-    step: string | undefined,
-  ) {
-    let details: InteractionDetails;
-    try {
-      details = await context.provider.interactionDetails(req, res);
-    } catch (error) {
-      if (StoreUnavailableError.isInstance(error)) throw error;
-      sendError(
-        res,
-        400,
-        'This sign-in has expired or belongs to another browser. Start again from your MCP client.',
-      );
-      return;
-    }
-    if (details.uid !== uid) {
-      sendError(res, 400, 'This sign-in belongs to another browser session.');
-      return;
-    }
-    const clientId = details.params.client_id as string;
-    const client = await context.provider.Client.find(clientId);
-    if (!client) {
-      sendError(res, 400, 'The client of this sign-in is no longer registered.');
-      return;
-    }
-    const sessionUser = details.session?.accountId;
-    const asked = mcpScopesOf(requestedScopes(details));
-    const askedAccess = mcpAccess(asked);
-    // Read only is a choice when the client asks for more and a token can say `mcp:read`.
-    const readOnlyChoice = askedAccess === 'write' && asked.includes(READ_SCOPE);
-
-    if (step === undefined && req.method === 'GET') {
-      // Remembered consent: this browser is signed in, this user approved as much for this
-      // client before, and the sign-in connection still works: no page at all. Asking for
-      // more than was approved (a step-up to `mcp:write`) shows the page again.
-      const remembered = sessionUser ? await rememberedConsent(sessionUser, clientId) : undefined;
-      if (
-        sessionUser &&
-        remembered &&
-        (remembered.access === 'write' || askedAccess !== 'write') &&
-        (await options.connections.isActive(sessionUser))
-      ) {
-        await finishSignedIn(req, res, details, sessionUser, { granted: asked, remember: remembered.access });
-        return;
-      }
-      const redirect = new URL(details.params.redirect_uri as string);
-      sendPage(
-        res,
-        200,
-        'Approve access',
-        consentPage({
-          action: `/interaction/${uid}/decision`,
-          csrf: csrfFor(uid),
-          serverName: options.serverName ?? new URL(issuer).host,
-          clientName: client.clientName ?? clientId,
-          redirectHost: redirect.host,
-          loopback: isLoopbackHost(redirect.hostname),
-          access: askedAccess === 'write' ? 'write' : 'read',
-          // It gets a refresh token when it may use one (`issueRefreshToken`), offline_access or not.
-          offline: client.grantTypeAllowed('refresh_token'),
-          readOnlyChoice,
-          upstream,
-          accessWords: signIn.connection.access,
-        }),
-      );
-      return;
-    }
-
-    if (step === 'decision' && req.method === 'POST') {
-      const form = await readForm(req);
-      if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
-        sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
-        return;
-      }
-      // One button's value: a form carrying two (`read` and `approve`) is not a choice.
-      const decisions = form.getAll('decision');
-      if (decisions.length !== 1) {
-        sendError(res, 400, 'Choose one of the buttons on the consent page.');
-        return;
-      }
-      // What is granted comes from the request the client made, never from the form: the
-      // form only says everything asked for (`approve`) or read only (`read`).
-      let decision: ConsentDecision;
-      if (decisions[0] === 'approve') {
-        decision = { granted: asked, remember: askedAccess === 'write' ? 'write' : 'read' };
-        // Approving a narrower request does not forget a wider approval of the same client.
-        if (sessionUser && (await rememberedConsent(sessionUser, clientId))?.access === 'write') {
-          decision.remember = 'write';
-        }
-      } else if (decisions[0] === 'read') {
-        if (!asked.includes(READ_SCOPE)) {
-          sendError(res, 400, 'This client did not ask for read-only access (mcp:read); approve or deny.');
-          return;
-        }
-        decision = { granted: [READ_SCOPE], remember: 'read' };
-      } else {
-        await context.provider.interactionFinished(
-          req,
-          res,
-          { error: 'access_denied', error_description: 'The user denied access.' },
-          { mergeWithLastSubmission: false },
-        );
-        return;
-      }
-      if (sessionUser && (await options.connections.isActive(sessionUser))) {
-        await finishSignedIn(req, res, details, sessionUser, decision);
-        return;
-      }
-      // Only now, after consent: a single-use state kept server-side, bound to this browser.
-      const state = randomBytes(32).toString('base64url');
-      const binding = randomBytes(32).toString('base64url');
-      await sealed.set(
-        pendingKey(state),
-        { uid, clientId, binding: sha256(binding), decision } satisfies PendingLogin,
-        { ttlMs: PENDING_TTL_MS },
-      );
-      res.writeHead(303, {
-        location: signIn.authorizationUrl(state),
-        'set-cookie': cookie(bindingCookie, binding, { secure, maxAge: PENDING_TTL_MS / 1000 }),
-        'cache-control': 'no-store',
-      });
-      res.end();
-      return;
-    }
-
-    if (step === 'done' && req.method === 'GET') {
-      const ticket = await sealed.consume<InteractionTicket>(`ticket:${uid}`);
-      if (!ticket) {
-        sendError(res, 400, 'This sign-in was already completed or has expired.');
-        return;
-      }
-      if (ticket.error || !ticket.userId) {
-        await context.provider.interactionFinished(
-          req,
-          res,
-          {
-            error: ticket.error ?? 'access_denied',
-            error_description: ticket.description ?? 'Sign-in refused.',
-          },
-          { mergeWithLastSubmission: false },
-        );
-        return;
-      }
-      await finishSignedIn(req, res, details, ticket.userId, decisionOf(details, ticket.decision));
-      return;
-    }
-
-    if (step === 'account') {
-      const pick = (await sealed.get<PendingPick>(`pick:${uid}`))?.value;
-      if (!pick) {
-        sendError(res, 400, 'This account choice has expired. Start again from your MCP client.');
-        return;
-      }
-      if (req.method === 'GET') {
-        sendPage(
-          res,
-          200,
-          'Choose an account',
-          accountPickerPage({
-            upstream,
-            action: `/interaction/${uid}/account`,
-            csrf: csrfFor(uid),
-            accounts: pick.accounts,
-          }),
-        );
-        return;
-      }
-      const form = await readForm(req);
-      if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
-        sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
-        return;
-      }
-      const chosen = pick.accounts.find((account) => account.id === form.get('account'));
-      if (!chosen) {
-        sendError(res, 400, 'Choose one of the listed accounts.');
-        return;
-      }
-      if ((await store.consume(`pick:${uid}`)) === undefined) {
-        sendError(res, 400, 'This account choice was already made.');
-        return;
-      }
-      const userId = await saveConnection(context, pick.identity, pick.tokens, chosen);
-      await finishSignedIn(req, res, details, userId, decisionOf(details, pick.decision));
-      return;
-    }
-    sendError(res, 405, 'Unsupported request.');
-  }
+  const interaction = createInteraction(context, createGrants(context));
 
   /**
    * Clients may omit scope (oidc-provider would then grant nothing) or ask for `mcp` alone:

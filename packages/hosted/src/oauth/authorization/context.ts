@@ -59,6 +59,8 @@ export interface AuthServerSettings {
   bindingCookie: string;
   /** The CSRF token of interaction `uid`'s forms. */
   csrfFor(uid: string): string;
+  /** Shown on the consent page. */
+  serverName: string;
 }
 
 /** The settings and the oidc-provider instance serving now (replaced when the signing keys change). */
@@ -103,5 +105,6 @@ export function authServerSettings(
     userIdOf: (identity) => signInUserId(signIn.connection.provider, identity.id),
     bindingCookie: secure ? '__Host-xmcp-login' : 'xmcp-login',
     csrfFor: (uid) => csrfToken(cookieKey, `csrf:${uid}`),
+    serverName: options.serverName ?? new URL(issuer).host,
   };
 }

@@ -89,3 +89,6 @@ export function createGrants(context: AuthServerContext) {
 
   return { rememberedConsent, finishSignedIn, decisionOf };
 }
+
+/** How a sign-in ends (see {@link createGrants}). */
+export type Grants = ReturnType<typeof createGrants>;
