@@ -6,6 +6,7 @@ import { KeyUnavailableError, StoreUnavailableError } from '../errors.js';
 import type { SigningKeySet } from '../signing-keys.js';
 import type { KvStore } from '../store/kv.js';
 import { type AuthServerContext, authServerSettings } from './authorization/context.js';
+import { createProviderEndpoints } from './authorization/endpoints.js';
 import { createGrants } from './authorization/grants.js';
 import { createRequestGuards, type RateLimitedEndpoint } from './authorization/guards.js';
 import { createInteraction } from './authorization/interaction.js';
@@ -14,7 +15,6 @@ import { createUpstreamCallback } from './authorization/upstream-callback.js';
 import type { Connections } from './connections.js';
 import { requestScope } from './interaction-cookie.js';
 import type { Limit, TrustProxy } from './limits.js';
-import { impliedRequestScopes, MCP_SCOPE, mcpScopesOf } from './scopes.js';
 
 export { DEFAULT_REDIRECT_HOSTS } from './authorization/context.js';
 export {
@@ -25,9 +25,6 @@ export {
 export { cimdFetchAllowed } from './authorization/provider-config.js';
 export { redirectUriAllowed } from './redirect-uris.js';
 export { MCP_SCOPE } from './scopes.js';
-
-const PROVIDER_ROUTES =
-  /^\/(?:authorize(?:\/[\w-]+)?|token|register(?:\/[\w-]+)?|revoke|jwks|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
 
 export interface AuthorizationServerOptions {
   /** Issuer: the public origin, e.g. `https://mcp.example.com` (no path). */
@@ -112,6 +109,12 @@ export interface AuthorizationServer {
  * in the authorization response (RFC 9207); refresh tokens rotated for public clients. Its
  * interaction is ours: a consent page per client, then the upstream sign-in with a single-use
  * server-side `state` bound to the browser, the account allowlist, the encrypted connection.
+ *
+ * The parts, in `authorization/`: what they share (context.ts); oidc-provider's configuration
+ * and instances (provider-config.ts, client-adapters.ts); what every request passes first
+ * (guards.ts); oidc-provider's endpoints (endpoints.ts); `/oauth/callback/<provider>`
+ * (upstream-callback.ts); `/interaction/<uid>` (interaction.ts, consent.ts, account-choice.ts);
+ * how a sign-in ends (grants.ts); what it keeps between steps (records.ts).
  */
 export async function createAuthorizationServer(
   options: AuthorizationServerOptions,
@@ -129,43 +132,15 @@ export async function createAuthorizationServer(
     },
   };
   const { issuer, logger, secure, signInCallback } = context;
-  const upstreamCallback = createUpstreamCallback(context, options);
   const guard = createRequestGuards(settings, options);
-
+  const endpoints = createProviderEndpoints(context, instances, options.signingKeys);
+  const upstreamCallback = createUpstreamCallback(context, options);
   const interaction = createInteraction(context, createGrants(context));
-
-  /**
-   * Clients may omit scope (oidc-provider would then grant nothing) or ask for `mcp` alone:
-   * both mean read and write, which the request now says with `mcp:read` and `mcp:write` too,
-   * so the person can grant read only. A client that registered scopes gets what it registered
-   * when it names none, and nothing it did not register is added.
-   */
-  async function addImpliedScopes(req: IncomingMessage, url: URL) {
-    const scope = url.searchParams.get('scope') ?? '';
-    const clientId = url.searchParams.get('client_id');
-    // A malformed request is oidc-provider's to refuse, as it is.
-    if (url.searchParams.getAll('scope').length > 1 || (scope !== '' && !SCOPE_SYNTAX.test(scope))) return;
-    const client = clientId ? await context.provider.Client.find(clientId).catch(() => undefined) : undefined;
-    const registered = client?.scope?.split(' ');
-    const allowed = (name: string) => !registered || registered.includes(name);
-    const fallback = registered ? mcpScopesOf(registered) : [];
-    const requested = scope.split(' ').filter(Boolean);
-    const scopes = impliedRequestScopes(requested, fallback.length > 0 ? fallback : [MCP_SCOPE], allowed);
-    if (scopes.join(' ') === requested.join(' ')) return;
-    url.searchParams.set('scope', scopes.join(' '));
-    req.url = `${url.pathname}${url.search}`;
-  }
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname;
     if (await guard(req, res, path)) return true;
-    if (PROVIDER_ROUTES.test(path)) {
-      if (path === '/authorize' && req.method === 'GET') await addImpliedScopes(req, url);
-      // Tokens are signed with the store's keys, even when they changed a moment ago.
-      if (path === '/token') await options.signingKeys.sync();
-      await instances.current.callback(req, res);
-      return true;
-    }
+    if (await endpoints(req, res, url)) return true;
     if (path === signInCallback) {
       await upstreamCallback(req, res, url);
       return true;
@@ -206,6 +181,3 @@ export async function createAuthorizationServer(
     sessionUser,
   };
 }
-
-/** RFC 6749 §3.3 (as oidc-provider checks it): scope tokens separated by single spaces. */
-const SCOPE_SYNTAX = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
