@@ -67,52 +67,9 @@ export function createConsent(context: AuthServerContext, grants: Grants) {
     );
   }
 
-  /** What the form decided, or undefined when the answer (an error page, a denial) has been sent. */
-  async function decisionOf(request: InteractionRequest): Promise<ConsentDecision | undefined> {
-    const { req, res, uid, clientId, sessionUser, asked, askedAccess } = request;
-    const form = await readForm(req);
-    if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
-      sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
-      return undefined;
-    }
-    // One button's value: a form carrying two (`read` and `approve`) is not a choice.
-    const decisions = form.getAll('decision');
-    if (decisions.length !== 1) {
-      sendError(res, 400, 'Choose one of the buttons on the consent page.');
-      return undefined;
-    }
-    // What is granted comes from the request the client made, never from the form: the
-    // form only says everything asked for (`approve`) or read only (`read`).
-    if (decisions[0] === 'approve') {
-      const decision: ConsentDecision = {
-        granted: asked,
-        remember: askedAccess === 'write' ? 'write' : 'read',
-      };
-      // Approving a narrower request does not forget a wider approval of the same client.
-      if (sessionUser && (await grants.rememberedConsent(sessionUser, clientId))?.access === 'write') {
-        decision.remember = 'write';
-      }
-      return decision;
-    }
-    if (decisions[0] === 'read') {
-      if (!asked.includes(READ_SCOPE)) {
-        sendError(res, 400, 'This client did not ask for read-only access (mcp:read); approve or deny.');
-        return undefined;
-      }
-      return { granted: [READ_SCOPE], remember: 'read' };
-    }
-    await context.provider.interactionFinished(
-      req,
-      res,
-      { error: 'access_denied', error_description: 'The user denied access.' },
-      { mergeWithLastSubmission: false },
-    );
-    return undefined;
-  }
-
   async function decide(request: InteractionRequest) {
     const { req, res, uid, details, clientId, sessionUser } = request;
-    const decision = await decisionOf(request);
+    const decision = await formDecision(context, grants, request);
     if (!decision) return;
     if (sessionUser && (await connections.isActive(sessionUser))) {
       await grants.finishSignedIn(req, res, details, sessionUser, decision);
@@ -135,4 +92,52 @@ export function createConsent(context: AuthServerContext, grants: Grants) {
   }
 
   return { page, decide };
+}
+
+/** What the form decided, or undefined when the answer (an error page, a denial) has been sent. */
+async function formDecision(
+  context: AuthServerContext,
+  grants: Grants,
+  request: InteractionRequest,
+): Promise<ConsentDecision | undefined> {
+  const { req, res, uid, clientId, sessionUser, asked, askedAccess } = request;
+  const { csrfFor } = context;
+  const form = await readForm(req);
+  if (!sameSecret(form.get('csrf'), csrfFor(uid))) {
+    sendError(res, 403, 'The form was not sent from this sign-in page (CSRF check failed).');
+    return undefined;
+  }
+  // One button's value: a form carrying two (`read` and `approve`) is not a choice.
+  const decisions = form.getAll('decision');
+  if (decisions.length !== 1) {
+    sendError(res, 400, 'Choose one of the buttons on the consent page.');
+    return undefined;
+  }
+  // What is granted comes from the request the client made, never from the form: the
+  // form only says everything asked for (`approve`) or read only (`read`).
+  if (decisions[0] === 'approve') {
+    const decision: ConsentDecision = {
+      granted: asked,
+      remember: askedAccess === 'write' ? 'write' : 'read',
+    };
+    // Approving a narrower request does not forget a wider approval of the same client.
+    if (sessionUser && (await grants.rememberedConsent(sessionUser, clientId))?.access === 'write') {
+      decision.remember = 'write';
+    }
+    return decision;
+  }
+  if (decisions[0] === 'read') {
+    if (!asked.includes(READ_SCOPE)) {
+      sendError(res, 400, 'This client did not ask for read-only access (mcp:read); approve or deny.');
+      return undefined;
+    }
+    return { granted: [READ_SCOPE], remember: 'read' };
+  }
+  await context.provider.interactionFinished(
+    req,
+    res,
+    { error: 'access_denied', error_description: 'The user denied access.' },
+    { mergeWithLastSubmission: false },
+  );
+  return undefined;
 }
