@@ -6,7 +6,7 @@ import type { Keyring } from '../crypto.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { KvStore } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
-import { cookie, readCookie, readForm, sameSecret, sha256 } from './authorization-server.js';
+import { cookie, readCookie, readForm, sameSecret, sha256 } from './browser.js';
 import { connectPath, type LinkedAccounts } from './linked-accounts.js';
 import { escapeHtml, sendPage } from './pages.js';
 

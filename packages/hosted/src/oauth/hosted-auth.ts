@@ -1,13 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   ConfigError,
   createLogger,
   type LinkedAccountConnection,
   type Logger,
-  McpToolError,
   type SignInConnection,
-  type ToolAccess,
   type ToolRegistry,
 } from '@x/mcp-core';
 import { type HttpAuth, isLoopbackHost } from '@x/mcp-core/node';
@@ -26,11 +23,11 @@ import {
   DEFAULT_REDIRECT_HOSTS,
 } from './authorization-server.js';
 import { createConnectLinked } from './connect-linked.js';
-import { Connections, connectionKey, type SignInCredentials } from './connections.js';
+import { Connections, type SignInCredentials } from './connections.js';
 import type { TrustProxy } from './limits.js';
 import { connectPath, LinkedAccounts } from './linked-accounts.js';
+import { createMcpCallers, hostedHttpAuth } from './resource/callers.js';
 import { createResourceServer, type ResourceServer } from './resource-server.js';
-import { mcpAccess, READ_SCOPE, READ_WRITE_SCOPES } from './scopes.js';
 
 export interface HostedAuthOptions {
   /** The public origin users paste into their client, e.g. `https://mcp.example.com` (HTTPS; HTTP only on loopback). */
@@ -221,35 +218,54 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  // The credentials checked (and refreshed) while authenticating a request serve the same
-  // request's registry: one refresh attempt per request at most.
-  const checked = new WeakMap<AuthInfo, SignInCredentials>();
+  const callers = createMcpCallers(store, connections);
   const resourceServer = createResourceServer({
     issuer,
     resource,
     jwks: publicJwks(signingKeys.keys).keys as JWK[],
     onUnknownKey: (kid) => signingKeys.knows(kid),
     ...(options.logger ? { logger: options.logger } : {}),
-    // Every request: the grant and the user's connection, in one round trip or from this
-    // replica's copies, which every change drops (a revoked grant, a forgotten user or a dead
-    // upstream sign-in answer 401 on the next request).
-    isActive: async (info) => {
-      const grantId = String(info.extra?.grantId);
-      const userId = String(info.extra?.userId);
-      const keys = [oidcKeys.record('Grant', grantId), connectionKey(userId)];
-      const [grant, connection] = CachedStore.peek(store, keys) ?? (await store.getMany(keys));
-      if (grant === undefined) return false;
-      try {
-        checked.set(info, await connections.forRequest(userId, connection));
-        return true;
-      } catch (error) {
-        if (McpToolError.isInstance(error) && error.code === 'TOKEN_EXPIRED') return false;
-        throw error;
-      }
-    },
+    isActive: callers.isActive,
   });
   // After the authorization server's own listener: both halves switch in the same tick.
   signingKeys.onChange((keys) => resourceServer.useKeys(publicJwks(keys).keys as JWK[]));
+  const { linked, connectPages } = linkedAccountPages(options, {
+    issuer,
+    store,
+    authorizationServer,
+    connections,
+  });
+  const auth = hostedHttpAuth({
+    resourceServer,
+    pages: [authorizationServer, ...connectPages],
+    callers,
+    ...(options.registryFor ? { registryFor: options.registryFor } : {}),
+  });
+  if (options.signingKeyCheckMs !== 0) signingKeys.watch(options.signingKeyCheckMs);
+  return {
+    auth,
+    connections,
+    issuer,
+    resource,
+    authorizationServer,
+    resourceServer,
+    linked,
+    signingKeys,
+    close: () => signingKeys.close(),
+  };
+}
+
+/** The `/connect/<provider>` pages of the linked-account providers served, and each one's links. */
+function linkedAccountPages(
+  options: HostedAuthOptions,
+  served: {
+    issuer: string;
+    store: KvStore;
+    authorizationServer: AuthorizationServer;
+    connections: Connections;
+  },
+) {
+  const { issuer, store, authorizationServer, connections } = served;
   const linked = new Map<string, LinkedAccounts>();
   const connectPages = (options.linked ?? []).map((entry) => {
     const { provider } = entry.connection;
@@ -275,52 +291,5 @@ export async function createHostedAuth(options: HostedAuthOptions): Promise<Host
       ...(options.logger ? { logger: options.logger } : {}),
     });
   });
-  const registryFor = options.registryFor;
-  const readOnlyAccess = (request: Request): ToolAccess => ({
-    source: `your token's scopes (${READ_SCOPE})`,
-    readOnly: true,
-    challenge: ({ tool }) =>
-      resourceServer.insufficientScope(
-        request,
-        READ_WRITE_SCOPES,
-        `${tool} changes data, which needs ${READ_WRITE_SCOPES.join(' ')}; authorize again with them.`,
-      ),
-  });
-  const handleConnectPages = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
-    for (const page of connectPages) if (await page.handle(req, res)) return true;
-    return false;
-  };
-  const auth: HttpAuth = {
-    async handle(req, res) {
-      return (
-        (await resourceServer.handle(req, res)) ||
-        (await authorizationServer.handle(req, res)) ||
-        (await handleConnectPages(req, res))
-      );
-    },
-    authenticate: (request) => resourceServer.authenticate(request),
-    // A token without `mcp:write` (or `mcp`) is served the read tools only; calling another
-    // answers 403 insufficient_scope with every scope a write needs, so the client can step up.
-    accessFor: (info, request) => (mcpAccess(info.scopes) === 'write' ? [] : [readOnlyAccess(request)]),
-    ...(registryFor
-      ? {
-          registryFor: async (info: AuthInfo) => {
-            const userId = String(info.extra?.userId);
-            return registryFor(userId, checked.get(info) ?? (await connections.current(userId)), info);
-          },
-        }
-      : {}),
-  };
-  if (options.signingKeyCheckMs !== 0) signingKeys.watch(options.signingKeyCheckMs);
-  return {
-    auth,
-    connections,
-    issuer,
-    resource,
-    authorizationServer,
-    resourceServer,
-    linked,
-    signingKeys,
-    close: () => signingKeys.close(),
-  };
+  return { linked, connectPages };
 }
