@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   type AuthInfo,
   OAuthError,
@@ -90,7 +90,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     async verifyAccessToken(token) {
       // Keyed by a digest of the whole token: a token that differs in any character (a
       // tampered signature, a shared prefix) never matches an entry.
-      const digest = cacheSize > 0 ? createHash('sha256').update(token).digest('base64url') : '';
+      const digest = cacheSize > 0 ? hash('sha256', token, 'base64url') : '';
       const hit = cacheSize > 0 ? verified.get(digest) : undefined;
       if (hit) {
         verified.delete(digest);
