@@ -122,6 +122,12 @@ export interface SignInConnection {
   access: { read: string; write: string };
   /** Refused refreshes the server may spend, when the upstream bans for them. */
   refreshBudget?: RefreshBudget;
+  /**
+   * The provider's setting that narrows its tools to some projects (a list of project ids), when
+   * it has one: the policy's `projects` for a person is given to their instance there. Without it
+   * a policy that names projects is refused at start (decision 0028).
+   */
+  projects?: { setting: string };
   client(app: SignInApp): SignInClient;
 }
 

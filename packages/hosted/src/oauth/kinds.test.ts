@@ -7,11 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 // Issue #26: the hosted layer implements the kinds of connection, not the providers. A provider
 // joins hosted mode by declaring its connection; nothing here or in apps/server's hosted.ts
-// names it. The governance policy's file format (policy.ts, policy-access.ts: `basecampAccount`,
-// `basecampProjects`) is the one place left that does.
+// names it. The policy's keys are generic; their older provider-named aliases are derived from
+// the sign-in provider's id (decision 0028).
 const src = fileURLToPath(new URL('..', import.meta.url));
 const root = join(src, '..', '..', '..');
-const POLICY_FORMAT = new Set(['policy.ts', 'policy-access.ts']);
 
 async function sources(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -48,7 +47,7 @@ describe('the hosted layer knows kinds, not providers', () => {
       const text = await readFile(file, 'utf8');
       const where = relative(src, file);
       if (/from '@x\/mcp-(?!core)/.test(text)) found.push(`${where}: imports a provider`);
-      if (!POLICY_FORMAT.has(where) && names().test(text)) {
+      if (names().test(text)) {
         found.push(`${where}: ${names().exec(text)?.[0]}`);
       }
     }
