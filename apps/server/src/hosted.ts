@@ -281,7 +281,7 @@ export async function createOAuthSetup(
   const linkedIds = policy.perUser.filter((id) => CATALOG.get(id)?.connection?.kind === 'linked-account');
   const linked = await Promise.all(linkedIds.map(async (id) => ({ id, connection: await loadLinked(id) })));
   const sharedIds = policy.shared;
-  // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
+  // A shared provider (a service of the operator's) is the same for every replica: while it is not
   // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
   const shared: ProviderEntry[] = (
     sharedEntries

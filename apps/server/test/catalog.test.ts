@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../src/catalog.js';
 
@@ -16,6 +19,12 @@ async function providerDependencies(): Promise<string[]> {
 }
 
 describe('the catalog', () => {
+  it('is generated from package.json, and the generated module is current', async () => {
+    const script = fileURLToPath(new URL('../scripts/providers.mjs', import.meta.url));
+    // Exit 0 only when src/providers.generated.ts is what the dependencies make.
+    await expect(promisify(execFile)(process.execPath, [script])).resolves.toMatchObject({ stderr: '' });
+  });
+
   it('lists exactly the provider packages this server depends on, once each', async () => {
     const dependencies = await providerDependencies();
     const listed = await Promise.all(

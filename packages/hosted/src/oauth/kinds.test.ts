@@ -12,21 +12,31 @@ import { describe, expect, it } from 'vitest';
 const src = fileURLToPath(new URL('..', import.meta.url));
 const root = join(src, '..', '..', '..');
 
-async function sources(dir: string): Promise<string[]> {
+/**
+ * Modules only tests import, which may use the providers' fakes (devDependencies), each with its
+ * reason. Not under src/testing/: that is the published `@x/mcp-hosted/testing` entry, checked
+ * like the rest.
+ */
+const TEST_ONLY = new Map([
+  ['oauth/fixture.ts', "the hosted suite's fixture: a fake Basecamp and Launchpad, the built server"],
+]);
+
+/** Every `.ts` file under `dir`, tests included. */
+async function allFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'testing') files.push(...(await sources(path)));
-    } else if (
-      entry.name.endsWith('.ts') &&
-      !entry.name.endsWith('.test.ts') &&
-      entry.name !== 'fixture.ts'
-    ) {
-      files.push(path);
-    }
+    if (entry.isDirectory()) files.push(...(await allFiles(path)));
+    else if (entry.name.endsWith('.ts')) files.push(path);
   }
   return files;
+}
+
+/** The non-test sources: what the package builds and publishes. */
+async function sources(dir: string): Promise<string[]> {
+  return (await allFiles(dir)).filter(
+    (file) => !file.endsWith('.test.ts') && !TEST_ONLY.has(relative(dir, file)),
+  );
 }
 
 const names = () => new RegExp(`\\b(${[basecamp.id, forge.id, 'launchpad'].join('|')})\\b`, 'i');
@@ -52,6 +62,18 @@ describe('the hosted layer knows kinds, not providers', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+
+  it('the test-only modules are imported by tests only', async () => {
+    const importers: string[] = [];
+    for (const file of await sources(src)) {
+      const text = await readFile(file, 'utf8');
+      for (const module of TEST_ONLY.keys()) {
+        const name = module.split('/').at(-1)?.replace(/\.ts$/, '.js') ?? '';
+        if (text.includes(`/${name}'`)) importers.push(`${relative(src, file)} imports ${module}`);
+      }
+    }
+    expect(importers).toEqual([]);
   });
 
   it('apps/server/src/hosted.ts imports no provider and keys nothing by a provider id', async () => {
