@@ -821,7 +821,7 @@ export async function keysCommand(
 const signInTitles = () =>
   signInProviders(PROVIDER_IDS)
     .map((id) => CATALOG.get(id)?.title)
-    .join(' or ') || 'the sign-in';
+    .join(' or ') || 'sign-in';
 
 const policyHelp = () => `Usage: x-mcp-server policy explain <email> [--account <id>] [--policy <file>]
        x-mcp-server policy check [<file>]
