@@ -10,8 +10,9 @@
 // - its src/testing/index.ts is a pure barrel (re-exports only) exporting `createSandbox`;
 // - its src/bin.ts only calls the core bin runner: imports, declarations, and one
 //   `await runBin(…)` from @x/mcp-core; the provider itself only through a lazy `import()`;
-// - is in the composed server's catalog (apps/server/src/catalog.ts) when published, and is
-//   not there when private (the template).
+// - is in the composed server's catalog when published (a dependency of apps/server/package.json,
+//   listed in the generated apps/server/src/providers.generated.ts), and is not there when
+//   private (the template).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,7 @@ export function providerDirs(root) {
 
 /** Every shape problem of the providers under `root`, each naming the package and the file. */
 export function shapeProblems(root) {
-  const catalogFile = join(root, 'apps/server/src/catalog.ts');
+  const catalogFile = join(root, 'apps/server/src/providers.generated.ts');
   const catalog = existsSync(catalogFile) ? readFileSync(catalogFile, 'utf8') : '';
   return providerDirs(root).flatMap((dir) =>
     providerProblems(dir, { catalog }).map((problem) => `${relative(root, dir)}: ${problem}`),
@@ -84,8 +85,9 @@ export function providerProblems(dir, { catalog } = {}) {
   if (catalog === undefined) return problems;
   const listed = catalog.includes(`'${name}'`) || catalog.includes(`'${name}/`);
   if (manifest.private && listed)
-    problems.push(`private, but listed in the catalog (apps/server/src/catalog.ts)`);
-  if (!manifest.private && !listed) problems.push(`not in the catalog (apps/server/src/catalog.ts)`);
+    problems.push(`private, but in the catalog (a dependency of apps/server/package.json)`);
+  if (!manifest.private && !listed)
+    problems.push(`not in the catalog (add it to apps/server/package.json's dependencies)`);
   return problems;
 }
 

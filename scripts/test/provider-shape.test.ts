@@ -96,11 +96,11 @@ describe('the provider shape check', () => {
     const dir = copyTemplate();
     const catalog = "sandbox: async () => (await import('@x/mcp-template/testing')).createSandbox(),";
     expect(providerProblems(dir, { catalog })).toEqual([
-      'private, but listed in the catalog (apps/server/src/catalog.ts)',
+      'private, but in the catalog (a dependency of apps/server/package.json)',
     ]);
     edit(dir, 'package.json', (text) => JSON.stringify({ ...JSON.parse(text), private: false }));
     expect(providerProblems(dir, { catalog: '' })).toEqual([
-      'not in the catalog (apps/server/src/catalog.ts)',
+      "not in the catalog (add it to apps/server/package.json's dependencies)",
     ]);
     expect(providerProblems(dir, { catalog })).toEqual([]);
   });

@@ -10,6 +10,14 @@ const and = (items: readonly string[]) =>
   items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 const list = (pick: (provider: (typeof PROVIDERS)[number]) => string) => PROVIDERS.map(pick).join(', ');
 
+/** The providers that declare a sign-in (who can be the identity with --auth oauth), each loaded: its title and variables. */
+const signIns = await Promise.all(
+  PROVIDERS.flatMap((provider) =>
+    provider.connection?.kind === 'sign-in' ? [provider.connection.load()] : [],
+  ),
+);
+const signInTitles = signIns.map((signIn) => signIn.title).join(' or ');
+
 /** The config file: `--config`, else `MCP_SERVER_CONFIG`. */
 const configFile = ({ flags }: BinContext) =>
   typeof flags.config === 'string' ? flags.config : process.env.MCP_SERVER_CONFIG || undefined;
@@ -64,8 +72,7 @@ await runBin({
     auth: {
       type: 'string',
       value: '<mode>',
-      description:
-        'HTTP auth: none, token (MCP_HTTP_TOKEN) or oauth (multi-user Basecamp sign-in, Node 22.12+; with --sandbox against local fakes, no account needed)',
+      description: `HTTP auth: none, token (MCP_HTTP_TOKEN) or oauth (multi-user ${signInTitles} sign-in, Node 22.12+; with --sandbox against local fakes, no account needed)`,
     },
     'public-url': {
       type: 'string',
@@ -85,10 +92,10 @@ await runBin({
       name: 'MCP_SECRET',
       description: 'with --auth oauth: master secret, at least 32 bytes (or MCP_SECRET_FILE)',
     },
-    {
-      name: 'BASECAMP_ALLOWED_ACCOUNTS',
-      description: 'with --auth oauth: Basecamp account ids a user must belong to',
-    },
+    ...signIns.map((signIn) => ({
+      name: signIn.env.allowedAccounts,
+      description: `with --auth oauth: ${signIn.title} account ids a user must belong to`,
+    })),
     {
       name: 'MCP_ALLOWED_EMAIL_DOMAINS, MCP_OAUTH_DCR',
       description:
@@ -110,8 +117,7 @@ await runBin({
     },
     {
       name: 'MCP_POLICY',
-      description:
-        'with --auth oauth: the policy file (JSON): who may use which toolsets, read-only, Basecamp projects, rate limits, deny; re-read when it changes and on SIGHUP',
+      description: `with --auth oauth: the policy file (JSON): who may use which toolsets, read-only, ${signInTitles} projects, rate limits, deny; re-read when it changes and on SIGHUP`,
     },
     {
       name: 'MCP_RATE_LIMIT',

@@ -1,17 +1,13 @@
-import { metadata as basecamp } from '@x/mcp-basecamp/metadata';
-import { metadata as bbjRag } from '@x/mcp-bbj-rag/metadata';
-import { metadata as contextForge } from '@x/mcp-context-forge/metadata';
 import type { ProviderMetadata } from '@x/mcp-core';
-import { metadata as forge } from '@x/mcp-forge/metadata';
+import { PROVIDERS } from './providers.generated.js';
 
 /**
- * The providers this server composes, in this order: each package's own metadata
- * (`<package>/metadata`, the light entry: zod and tables), from which the config schema, the
- * composition and `--help` are built. Adding a provider is its dependency in package.json and its
- * line here; test/catalog.test.ts checks that the two agree. (A list, not a discovery at run
- * time: the bin is bundled, and the bundler follows only imports it can read.)
+ * The providers this server composes: each package's own metadata (`<package>/metadata`, the
+ * light entry: zod and tables), from which the config schema, the composition and `--help` are
+ * built. The list is generated from package.json (scripts/providers.mjs, run by the build):
+ * adding a provider is its dependency line and nothing else here.
  */
-export const PROVIDERS: readonly ProviderMetadata[] = [basecamp, forge, contextForge, bbjRag];
+export { PROVIDERS };
 
 export type ProviderId = string;
 export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((provider) => provider.id);

@@ -9,7 +9,7 @@ export interface CompositionOptions {
   only?: readonly string[];
   /** `--no-prefix`: no default prefixes (a provider's explicit prefix still applies). */
   noPrefix?: boolean;
-  /** Settings laid over the config's, per provider (e.g. one signed-in user's Basecamp credentials). */
+  /** Settings laid over the config's, per provider (e.g. one signed-in user's credentials). */
   settings?: Partial<Record<ProviderId, Record<string, unknown>>>;
 }
 
@@ -20,7 +20,7 @@ function metadata(id: ProviderId): ProviderMetadata {
   return provider;
 }
 
-/** The default prefix of a provider, from its metadata, e.g. `context_forge_`. */
+/** The default prefix of a provider, from its metadata, e.g. `team_chat_`. */
 export const defaultPrefix = (id: ProviderId): string => metadata(id).prefix;
 
 /** Which providers to serve, in catalog order. */

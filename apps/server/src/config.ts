@@ -8,15 +8,15 @@ const rules = z.array(z.string().min(1).max(100)).max(100);
 
 /** How the config file serves one provider; `settings` are that provider's own (its metadata's schema). */
 export interface ProviderConfig {
-  /** The tool name prefix; `false` for none. Default: the provider's (its id with `_`, e.g. `context_forge_`). */
+  /** The tool name prefix; `false` for none. Default: the provider's (its id with `_`, e.g. `team_chat_`). */
   prefix?: string | false;
   include?: string[];
   exclude?: string[];
   readOnly?: boolean;
   settings?: Record<string, unknown>;
   /**
-   * `--auth oauth` only, for a provider over the server's own files (`hosted: 'local'`, e.g.
-   * Context Forge): serve it to every signed-in user. Default false: not served in oauth mode.
+   * `--auth oauth` only, for a provider over the server's own files (`hosted: 'local'`): serve it
+   * to every signed-in user. Default false: not served in oauth mode.
    */
   shared?: boolean;
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '@x/mcp-core';
+import { ConfigError, type HostedSandboxFake } from '@x/mcp-core';
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry, SandboxHandle } from '@x/mcp-core/node';
-import type { ProviderId } from './catalog.js';
+import { CATALOG, type ProviderId } from './catalog.js';
 import { type CompositionOptions, composeSandbox, selectProviders } from './compose.js';
-import { authMode, createOAuthSetup } from './hosted.js';
+import { authMode, createOAuthSetup, oauthProviderPolicy } from './hosted.js';
 
 /**
  * `--auth oauth`, and with `--sandbox` the same server against local fakes (`/healthz` says
@@ -51,7 +51,7 @@ export interface HostedSandboxSetup {
   env: NodeJS.ProcessEnv;
   /** The composition with the per-user providers pointed at their fakes. */
   composition: CompositionOptions;
-  /** The shared providers (BBj RAG, a shared Context Forge) on their own fakes. */
+  /** The shared providers on their own fakes (each provider's `sandbox`). */
   shared(ids: readonly ProviderId[]): Promise<ProviderEntry[]>;
   /** What to print at start: who can sign in, where, and what this is not. */
   banner(): string;
@@ -59,52 +59,56 @@ export interface HostedSandboxSetup {
 }
 
 /**
- * Starts the fakes of `--auth oauth --sandbox` (Basecamp and its Launchpad with sample people;
- * Forge when served) and fills what a real deployment must configure: the public URL
- * (`http://127.0.0.1:<port>`), a memory store, a secret made for this run, the fake Launchpad's
- * app and the allowlist. Refuses a real Launchpad app: a sandbox is never mistaken for production.
+ * Starts the fakes of `--auth oauth --sandbox`: those each served per-user provider declares
+ * (its connection's `sandbox()`: the sign-in's with sample people, a linked account's) and fills
+ * what a real deployment must configure: the public URL (`http://127.0.0.1:<port>`), a memory
+ * store, a secret made for this run, the fake sign-in's app and the allowlist. Refuses a real
+ * sign-in app: a sandbox is never mistaken for production.
  */
 export async function startHostedSandbox(
   composition: CompositionOptions,
   options: { env: NodeJS.ProcessEnv; port: number; publicUrl: string | undefined; store: string | undefined },
 ): Promise<HostedSandboxSetup> {
   const { env } = options;
-  for (const name of ['BASECAMP_CLIENT_ID', 'BASECAMP_CLIENT_SECRET', 'BASECAMP_LAUNCHPAD_URL']) {
-    if (env[name]) {
-      throw new ConfigError(
-        `--sandbox signs people in at a local fake Launchpad, never a real one: unset ${name}, or leave out --sandbox to run for real.`,
-      );
-    }
-  }
-  if (!options.publicUrl && options.port === 0) {
-    throw new ConfigError('--sandbox needs a fixed --port (or MCP_PUBLIC_URL): its sign-in returns there.');
-  }
-  const ids = selectProviders(composition);
-  const { createHostedSandbox } = await import('@x/mcp-basecamp/testing');
-  const basecamp = await createHostedSandbox();
-  const handles: Array<{ close(): Promise<void> }> = [basecamp];
+  const { perUser } = oauthProviderPolicy(composition);
+  const handles: Array<{ close(): Promise<void> }> = [];
   const close = async () => {
     await Promise.all(handles.map((handle) => handle.close().catch(() => {})));
   };
   try {
-    let forgeUrl: string | undefined;
-    if (ids.includes('forge')) {
-      const { startFakeForge } = await import('@x/mcp-forge/testing');
-      const forge = await startFakeForge();
-      handles.push(forge);
-      forgeUrl = forge.url;
+    // The sign-in first (the server's identity), then the linked accounts, in the catalog's order.
+    const declared = perUser
+      .map((id) => ({ id, connection: CATALOG.get(id)?.connection }))
+      .sort((a, b) => Number(b.connection?.kind === 'sign-in') - Number(a.connection?.kind === 'sign-in'));
+    const fakes: Array<{ id: ProviderId; kind: string; fake: HostedSandboxFake }> = [];
+    for (const { id, connection } of declared) {
+      if (!connection?.sandbox) continue;
+      const fake = await connection.sandbox();
+      handles.push(fake);
+      fakes.push({ id, kind: connection.kind, fake });
     }
-    // Every selected provider keeps its config; Basecamp and Forge get their fakes' addresses.
+    const signInFake = fakes.find(({ fake }) => fake.signIn);
+    const signIn = signInFake?.fake.signIn;
+    const signInConnection = signInFake ? CATALOG.get(signInFake.id)?.connection : undefined;
+    const signInEnv = signInConnection?.kind === 'sign-in' ? (await signInConnection.load()).env : undefined;
+    if (signIn && signInEnv) {
+      for (const name of [signInEnv.clientId, signInEnv.clientSecret, signInEnv.url]) {
+        if (env[name]) {
+          throw new ConfigError(
+            `--sandbox signs people in at a local fake ${signIn.name}, never a real one: unset ${name}, or leave out --sandbox to run for real.`,
+          );
+        }
+      }
+    }
+    if (!options.publicUrl && options.port === 0) {
+      throw new ConfigError('--sandbox needs a fixed --port (or MCP_PUBLIC_URL): its sign-in returns there.');
+    }
+    // Every selected provider keeps its config; those with a fake are pointed at it.
+    const fakeOf = new Map(fakes.map(({ id, fake }) => [id, fake]));
     const providers = Object.fromEntries(
-      ids.map((id) => {
+      selectProviders(composition).map((id) => {
         const own = composition.config?.providers?.[id] ?? {};
-        const fake =
-          id === 'basecamp'
-            ? { apiUrl: basecamp.apiUrl, contact: 'sandbox@localhost' }
-            : id === 'forge' && forgeUrl
-              ? { apiUrl: forgeUrl }
-              : {};
-        return [id, { ...own, settings: { ...own.settings, ...fake } }];
+        return [id, { ...own, settings: { ...own.settings, ...fakeOf.get(id)?.settings } }];
       }),
     );
     const secretMade = !env.MCP_SECRET && !env.MCP_SECRET_FILE;
@@ -115,13 +119,19 @@ export async function startHostedSandbox(
       MCP_PUBLIC_URL: publicUrl,
       MCP_STORE: store,
       ...(secretMade ? { MCP_SECRET: randomBytes(48).toString('base64url') } : {}),
-      BASECAMP_CLIENT_ID: basecamp.launchpad.clientId,
-      BASECAMP_CLIENT_SECRET: basecamp.launchpad.clientSecret,
-      BASECAMP_LAUNCHPAD_URL: basecamp.launchpad.url,
-      BASECAMP_ALLOWED_ACCOUNTS: env.BASECAMP_ALLOWED_ACCOUNTS || basecamp.allowedAccounts.join(','),
-      ...(forgeUrl ? { FORGE_API_URL: forgeUrl } : {}),
+      ...Object.assign({}, ...fakes.map(({ fake }) => fake.env ?? {})),
+      ...(signIn && signInEnv
+        ? {
+            [signInEnv.clientId]: signIn.clientId,
+            [signInEnv.clientSecret]: signIn.clientSecret,
+            [signInEnv.url]: signIn.url,
+            [signInEnv.allowedAccounts]: env[signInEnv.allowedAccounts] || signIn.allowedAccounts.join(','),
+          }
+        : {}),
     };
-    const allowed = new Set((sandboxEnv.BASECAMP_ALLOWED_ACCOUNTS ?? '').split(',').map((id) => id.trim()));
+    const allowed = new Set(
+      (signInEnv ? (sandboxEnv[signInEnv.allowedAccounts] ?? '') : '').split(',').map((id) => id.trim()),
+    );
     return {
       env: sandboxEnv,
       composition: {
@@ -133,25 +143,36 @@ export async function startHostedSandbox(
       },
       shared: async (sharedIds) => {
         if (sharedIds.length === 0) return [];
-        const fakes: SandboxHandle = await composeSandbox({ ...composition, only: sharedIds });
-        handles.push(fakes);
-        return fakes.provider as ProviderEntry[];
+        const started: SandboxHandle = await composeSandbox({ ...composition, only: sharedIds });
+        handles.push(started);
+        return started.provider as ProviderEntry[];
       },
       banner: () => {
-        const people = basecamp.people.map(({ identity }) => {
-          const accounts = (identity.accounts ?? []).map((account) => `${account.name} (${account.id})`);
-          const admitted = (identity.accounts ?? []).some((account) => allowed.has(String(account.id)));
-          return `  - ${identity.firstName} ${identity.lastName} <${identity.email}>, account ${accounts.join(', ')}: ${
-            admitted ? 'signs in' : 'refused (account not in BASECAMP_ALLOWED_ACCOUNTS)'
+        const people = (signIn?.people ?? []).map((person) => {
+          const accounts = person.accounts.map((account) => `${account.name} (${account.id})`);
+          const admitted = person.accounts.some((account) => allowed.has(account.id));
+          return `  - ${person.name} <${person.email}>, account ${accounts.join(', ')}: ${
+            admitted ? 'signs in' : `refused (account not in ${signInEnv?.allowedAccounts})`
           }`;
         });
+        const fakesLine = fakes
+          .map(({ id, kind, fake }) =>
+            kind === 'linked-account'
+              ? `${fake.description} (link it at ${publicUrl}/connect/${id})`
+              : fake.description,
+          )
+          .join('; ');
         return [
           '',
           '*** SANDBOX: not a production server. Every upstream is a local fake on 127.0.0.1; nothing leaves this machine. ***',
           `MCP endpoint: ${publicUrl}/mcp (point any MCP client at it: the Inspector, VS Code, Claude Code, an SDK client)`,
-          `Sign-in: the client opens this server's consent page, then the fake Launchpad's page, where you pick who you are:`,
-          ...people,
-          `Fake Basecamp (Honcho Design's data): ${basecamp.apiUrl}; fake Launchpad: ${basecamp.launchpad.url}${forgeUrl ? `; fake Forge: ${forgeUrl} (link it at ${publicUrl}/connect/forge)` : ''}`,
+          ...(signIn
+            ? [
+                `Sign-in: the client opens this server's consent page, then the fake ${signIn.name}'s page, where you pick who you are:`,
+                ...people,
+              ]
+            : []),
+          fakesLine,
           `Store: ${store.split(':')[0]}${options.store ? '' : ' (forgotten when the server stops; --store to keep it)'}; MCP_SECRET: ${
             secretMade ? 'made for this run (set MCP_SECRET to keep sign-ins across restarts)' : 'yours'
           }`,

@@ -14,9 +14,9 @@ import {
   type ToolRegistry,
 } from '@x/mcp-core';
 import type { HttpAuthContext, HttpAuthSetup, ProviderEntry } from '@x/mcp-core/node';
-import type { Connections, HostedAuthOptions, PolicyFile } from '@x/mcp-hosted';
+import type { Connections, HostedAuthOptions, PolicyFile, PolicySignIn } from '@x/mcp-hosted';
 import { z } from 'zod';
-import { CATALOG, PROVIDERS, type ProviderId } from './catalog.js';
+import { CATALOG, PROVIDER_IDS, PROVIDERS, type ProviderId } from './catalog.js';
 import { type CompositionOptions, compose, selectProviders } from './compose.js';
 import { hostedImport } from './hosted-import.js';
 
@@ -69,6 +69,13 @@ async function loadSignIn(id: ProviderId): Promise<SignInConnection> {
   if (declared?.kind !== 'sign-in') throw new ConfigError(`${id} declares no sign-in connection.`);
   return declared.load();
 }
+
+/** What the policy needs of the sign-in: its id (the older key names), title and project narrowing (decision 0028). */
+const policySignIn = (id: ProviderId, signIn: SignInConnection): PolicySignIn => ({
+  provider: id,
+  title: signIn.title,
+  projects: signIn.projects !== undefined,
+});
 
 /** A provider's declared linked account, loaded. */
 async function loadLinked(id: ProviderId): Promise<LinkedAccountConnection> {
@@ -274,7 +281,7 @@ export async function createOAuthSetup(
   const linkedIds = policy.perUser.filter((id) => CATALOG.get(id)?.connection?.kind === 'linked-account');
   const linked = await Promise.all(linkedIds.map(async (id) => ({ id, connection: await loadLinked(id) })));
   const sharedIds = policy.shared;
-  // A shared provider (BBj RAG's service, say) is the same for every replica: while it is not
+  // A shared provider (a service of the operator's) is the same for every replica: while it is not
   // ready only its tools fail; /readyz stays 200 (it names it) and gates on the store and keys.
   const shared: ProviderEntry[] = (
     sharedEntries
@@ -301,7 +308,7 @@ export async function createOAuthSetup(
         ? undefined
         : [...served, 'hosted_whoami'];
       policyFile = await hosted.PolicyFile.open(env.MCP_POLICY, {
-        names: { toolsets, ...(tools ? { tools } : {}) },
+        names: { toolsets, ...(tools ? { tools } : {}), signIn: policySignIn(signInId, signIn) },
         logger,
       });
     } catch (error) {
@@ -393,7 +400,9 @@ export async function createOAuthSetup(
       // come from the user's stored sign-in (or link), refreshed lazily and renewed after a 401
       // (settings.credentials).
       registryFor: async (userId, credentials, info) => {
-        const projects = (await governance.for(info)).basecampProjects;
+        // The policy's projects, given to the sign-in provider's setting that narrows by project
+        // (a policy naming projects for a sign-in without one does not start).
+        const projects = signIn.projects ? (await governance.for(info)).projects : undefined;
         const key = `${credentials.accountId}|${projects ? projects.join(',') : '*'}`;
         return cache.get(userId, key, async () => {
           const own = await compose({
@@ -402,7 +411,7 @@ export async function createOAuthSetup(
             settings: {
               [signInId]: {
                 credentials: auth.connections.credentialSource(userId),
-                ...(projects ? { projects } : {}),
+                ...(projects && signIn.projects ? { [signIn.projects.setting]: projects } : {}),
               },
               ...Object.fromEntries(
                 [...auth.linked].map(([id, links]) => [id, { credentials: links.credentialSource(userId) }]),
@@ -456,7 +465,7 @@ export async function createOAuthSetup(
                   ...(decision.name ? { name: decision.name } : {}),
                   ...(decision.toolsets ? { toolsets: decision.toolsets } : {}),
                   read_only: decision.readOnly,
-                  ...(decision.basecampProjects ? { basecamp_projects: decision.basecampProjects } : {}),
+                  ...(decision.projects ? { [`${signInId}_projects`]: decision.projects } : {}),
                 },
               }
             : {}),
@@ -808,16 +817,22 @@ export async function keysCommand(
   });
 }
 
-const POLICY_HELP = `Usage: x-mcp-server policy explain <email> [--account <id>] [--policy <file>]
+/** The titles of the sign-ins this server can serve (`A or B` when several). */
+const signInTitles = () =>
+  signInProviders(PROVIDER_IDS)
+    .map((id) => CATALOG.get(id)?.title)
+    .join(' or ') || 'sign-in';
+
+const policyHelp = () => `Usage: x-mcp-server policy explain <email> [--account <id>] [--policy <file>]
        x-mcp-server policy check [<file>]
 explain: which rule of the policy (--auth oauth) applies to a person, from which line, and what
-it gives them (toolsets, read-only, Basecamp projects, rate limits). Without --account, rules that
-match a Basecamp account are passed over (and named).
+it gives them (toolsets, read-only, projects, rate limits). Without --account, rules that
+match an account are passed over (and named).
 check: reads the file as the server would at start (JSON shape and values, each problem with its
 line and column); the toolset names are checked against the served ones when the server starts.
 
 Options:
-  --account <id>   the Basecamp account the person signs in to
+  --account <id>   the ${signInTitles()} account the person signs in to (as hosted_whoami shows it)
   --policy <file>  the policy file (else MCP_POLICY)
   -h, --help       show this help
 
@@ -825,6 +840,15 @@ Environment (as for the server):
   MCP_POLICY       the policy file when --policy (or check's <file>) is not given
   MCP_RATE_LIMIT   tool calls per user where the rule sets none, e.g. 120/min
 `;
+
+/**
+ * The sign-in a policy file is read for outside the server (`policy check`, `policy explain`):
+ * the one this server can serve; undefined when it can serve several (only the generic keys then).
+ */
+async function commandSignIn(): Promise<PolicySignIn | undefined> {
+  const [id, ...others] = signInProviders(PROVIDER_IDS);
+  return id === undefined || others.length > 0 ? undefined : policySignIn(id, await loadSignIn(id));
+}
 
 const POLICY_OPTIONS = {
   account: { type: 'string' },
@@ -851,14 +875,14 @@ export async function policyCommand(
     return 2;
   }
   if (parsed.values.help) {
-    process.stdout.write(POLICY_HELP);
+    process.stdout.write(policyHelp());
     return 0;
   }
   const [action, subject, ...rest] = parsed.positionals;
   const explain = action === 'explain' && subject !== undefined && rest.length === 0;
   const check = action === 'check' && rest.length === 0 && parsed.values.account === undefined;
   if (!explain && !check) {
-    process.stderr.write(POLICY_HELP);
+    process.stderr.write(policyHelp());
     return 2;
   }
   const file = (check ? subject : undefined) ?? parsed.values.policy ?? env.MCP_POLICY;
@@ -867,12 +891,6 @@ export async function policyCommand(
     return 2;
   }
   const account = parsed.values.account;
-  if (account !== undefined && !/^\d{1,16}$/.test(account)) {
-    process.stderr.write(
-      `x-mcp-server policy: --account must be a Basecamp account id (digits); got ${account}.\n`,
-    );
-    return 2;
-  }
   if (!nodeAtLeast(22, 12)) {
     process.stderr.write(
       `x-mcp-server policy needs Node.js 22.12 or newer (this is ${process.versions.node}).\n`,
@@ -880,8 +898,15 @@ export async function policyCommand(
     return 2;
   }
   try {
-    const { readPolicyFile, rateFromEnv } = await hostedImport(import('@x/mcp-hosted'));
-    const policy = await readPolicyFile(file);
+    const { isAccountId, readPolicyFile, rateFromEnv } = await hostedImport(import('@x/mcp-hosted'));
+    const signIn = await commandSignIn();
+    if (account !== undefined && !isAccountId(account)) {
+      process.stderr.write(
+        `x-mcp-server policy: --account must be ${signIn ? `a ${signIn.title}` : 'an'} account id (as hosted_whoami shows it); got ${account}.\n`,
+      );
+      return 2;
+    }
+    const policy = await readPolicyFile(file, signIn ? { signIn } : {});
     if (check) {
       process.stdout.write(
         `${policy.file}: valid, ${policy.ruleCount} rule${policy.ruleCount === 1 ? '' : 's'}, sha256 ${policy.digest}\n`,
@@ -911,7 +936,7 @@ export async function policyCommand(
       lines.push(
         `  toolsets: ${decision.toolsets ? decision.toolsets.join(', ') : 'every served toolset'}`,
         `  readOnly: ${decision.readOnly ? 'yes' : 'no'}`,
-        `  basecampProjects: ${decision.basecampProjects ? decision.basecampProjects.join(', ') : 'every project'}`,
+        `  projects: ${decision.projects ? decision.projects.join(', ') : 'every project'}`,
         `  rateLimit: ${rate}`,
       );
       const toolRates = Object.entries(decision.toolRateLimits ?? {});
@@ -921,7 +946,7 @@ export async function policyCommand(
     }
     if (needAccount.length > 0) {
       lines.push(
-        `  passed over: rule${needAccount.length === 1 ? '' : 's'} ${needAccount.join(', ')} (they match a Basecamp account; give --account <id>)`,
+        `  passed over: rule${needAccount.length === 1 ? '' : 's'} ${needAccount.join(', ')} (they match an account; give --account <id>)`,
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -42,17 +42,18 @@ describe('composition', () => {
       },
     });
     const names = await toolNames(['--sandbox', '--config', config]);
+    // In the catalog's order (package.json's): Context Forge before Forge.
     expect(names).toEqual([
-      'ticket_list_tickets',
-      'ticket_get_ticket_context',
-      'ticket_get_file_changes',
-      'ticket_get_repository_context',
-      'ticket_update_ticket_status',
       'project_list',
       'project_get',
       'context_build',
       'prompt_list',
       'prompt_get',
+      'ticket_list_tickets',
+      'ticket_get_ticket_context',
+      'ticket_get_file_changes',
+      'ticket_get_repository_context',
+      'ticket_update_ticket_status',
     ]);
     const narrowed = await toolNames([
       '--sandbox',
@@ -63,12 +64,12 @@ describe('composition', () => {
       'ticket_get_*',
     ]);
     expect(narrowed).toEqual([
-      'ticket_list_tickets',
       'project_list',
       'project_get',
       'context_build',
       'prompt_list',
       'prompt_get',
+      'ticket_list_tickets',
     ]);
   });
 
@@ -136,8 +137,13 @@ describe('composition', () => {
 
   it('--providers picks providers and --no-prefix drops the default prefixes', async () => {
     const names = await toolNames(['--sandbox', '--providers', 'bbj-rag,context-forge', '--no-prefix']);
-    expect(names.slice(0, 2)).toEqual(['project_list', 'project_get']);
-    expect(names.slice(-3)).toEqual(['search_bbj_knowledge', 'validate_bbj_syntax', 'bbj_knowledge_status']);
+    // In the catalog's order (package.json's): BBj RAG, then Context Forge.
+    expect(names.slice(0, 3)).toEqual([
+      'search_bbj_knowledge',
+      'validate_bbj_syntax',
+      'bbj_knowledge_status',
+    ]);
+    expect(names.slice(3, 5)).toEqual(['project_list', 'project_get']);
     expect(names).toHaveLength(12);
   });
 

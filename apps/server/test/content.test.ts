@@ -11,22 +11,23 @@ describe('prompts and resources in the composed server', () => {
       const capabilities = client.getServerCapabilities();
       expect(capabilities?.prompts && capabilities.resources && capabilities.completions).toBeTruthy();
       const { prompts } = await client.listPrompts();
+      // In the catalog's order (package.json's).
       expect(prompts.map((prompt) => prompt.name)).toEqual([
+        'context_forge_context',
+        'context_forge_template',
         'forge_list',
         'forge_execute',
         'forge_develop',
         'forge_review',
         'forge_exec',
-        'context_forge_context',
-        'context_forge_template',
       ]);
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((template) => [template.name, template.uriTemplate])).toEqual([
         ['basecamp_message', 'basecamp://projects/{project_id}/messages/{message_id}'],
         ['basecamp_document', 'basecamp://projects/{project_id}/documents/{document_id}'],
-        ['forge_ticket', 'forge://tickets/{ticketId}'],
         ['context_forge_project', 'context-forge://projects/{id}'],
         ['context_forge_project_context', 'context-forge://projects/{id}/context'],
+        ['forge_ticket', 'forge://tickets/{ticketId}'],
       ]);
       const review = await client.getPrompt({ name: 'forge_review', arguments: { ticketId: 'FOR-1' } });
       const text = (review.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
@@ -57,7 +58,7 @@ describe('prompts and resources in the composed server', () => {
     });
     try {
       const { prompts } = await client.listPrompts();
-      expect(prompts.map((prompt) => prompt.name)).toEqual(['forge_list', 'context_forge_context']);
+      expect(prompts.map((prompt) => prompt.name)).toEqual(['context_forge_context', 'forge_list']);
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((template) => template.name)).toEqual([
         'context_forge_project',

@@ -129,8 +129,8 @@ describe('over HTTP', () => {
     expect(report.status).toBe('degraded');
     expect(report.unavailable).toEqual(['bbj-rag']);
     expect(report.providers.map((provider) => [provider.id, provider.ready])).toEqual([
-      ['context-forge', true],
       ['bbj-rag', false],
+      ['context-forge', true],
     ]);
     const { client, close } = await connectHttp(server.url, { token: TOKEN });
     try {

@@ -184,6 +184,8 @@ export const connection: SignInConnection = {
     write:
       'create and change to-dos, messages, comments, documents, files, cards and schedule entries, and move, archive or trash them',
   },
+  // The policy's `projects` become the person's `projects` setting (decision 0022's allowlist).
+  projects: { setting: 'projects' },
   refreshBudget: {
     key: 'budget:launchpad:invalid_grant',
     windowMs: 48 * 3600_000,

@@ -19,6 +19,8 @@ export const metadata = {
   connection: {
     kind: 'sign-in',
     load: async () => (await import('./hosted-connection.js')).connection,
+    // Its fakes for `x-mcp-server --http --auth oauth --sandbox`.
+    sandbox: async () => (await import('./testing/index.js')).createHostedSandbox(),
   },
   create: async (settings) => (await import('./load.js')).loadBasecampProvider(settings),
   sandbox: async (settings) =>

@@ -17,6 +17,8 @@ export const metadata = {
   connection: {
     kind: 'linked-account',
     load: async () => (await import('./hosted-connection.js')).connection,
+    // Its fakes for `x-mcp-server --http --auth oauth --sandbox`.
+    sandbox: async () => (await import('./testing/index.js')).createHostedSandbox(),
   },
   // Reads the server's working directory's git repository, never a user's.
   localTools: ['get_repository_context'],

@@ -105,10 +105,12 @@ export {
   REFRESH_TOKEN_REUSE_GRACE_SECONDS,
 } from './oidc-adapter.js';
 export {
+  isAccountId,
   Policy,
   type PolicyDecision,
   type PolicyIdentity,
   type PolicyNames,
+  type PolicySignIn,
 } from './policy.js';
 export {
   type Caller,

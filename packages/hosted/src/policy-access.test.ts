@@ -14,7 +14,7 @@ import { MemoryTokenBuckets, type Rate, readRate } from './rate-limit.js';
 const POLICY = JSON.stringify({
   rules: [
     { match: { email: 'ana@example.com' }, readOnly: true, toolsets: ['basecamp.todos'], name: 'interns' },
-    { match: { domain: 'contractor.example' }, basecampProjects: [1001], rateLimit: '2/h' },
+    { match: { domain: 'contractor.example' }, projects: [1001], rateLimit: '2/h' },
     { match: { email: 'admin@example.com' }, rateLimit: 'off' },
     { match: { email: 'gone@example.com' }, deny: true },
   ],
@@ -79,7 +79,7 @@ describe('Governance', () => {
     await governed.for(caller('basecamp:1'));
     expect(lookups).toEqual(['basecamp:1', 'basecamp:1']);
     const cy = await governed.for(caller('basecamp:2'));
-    expect(cy.basecampProjects).toEqual([1001]);
+    expect(cy.projects).toEqual([1001]);
     expect(cy.accesses[0]?.toolsets).toBeUndefined();
   });
 

@@ -13,7 +13,7 @@ export interface GovernanceOptions {
   rateLimit?: Rate;
   /** Where the rate limits' buckets are kept (`tokenBucketsFor(store)`). */
   buckets: TokenBuckets;
-  /** Who a user is (their Basecamp identity's email and account); undefined when not signed in. */
+  /** Who a user is (their sign-in identity's email and account); undefined when not signed in. */
   identity(userId: string): Promise<PolicyIdentity | undefined>;
 }
 
@@ -27,8 +27,8 @@ export interface Governed {
   decision: PolicyDecision | undefined;
   /** The narrowings the request is served under (with the rate limit's `admit`). */
   accesses: readonly ToolAccess[];
-  /** The Basecamp projects the user may reach; undefined: all. */
-  basecampProjects: readonly number[] | undefined;
+  /** The projects of the sign-in provider the user may reach; undefined: all. */
+  projects: readonly number[] | undefined;
 }
 
 /**
@@ -106,7 +106,7 @@ export class Governance {
         admit: ({ tool }) => this.#limits.admit(userId, tool, limits),
       });
     }
-    return { userId, decision, accesses, basecampProjects: decision?.basecampProjects };
+    return { userId, decision, accesses, projects: decision?.projects };
   }
 
   /** The rule's rate (`off` lifts it), else `MCP_RATE_LIMIT`; and the rule's per-tool rates. */

@@ -234,7 +234,7 @@ describe('x-mcp-server --auth oauth with MCP_POLICY', () => {
     expect(await toolNames(alice)).not.toContain('basecamp_create_todo');
   });
 
-  it('basecampProjects: a changed allowlist applies on the next request, before any upstream request', async () => {
+  it('projects (and its older name basecampProjects): a changed allowlist applies on the next request, before any upstream request', async () => {
     const listed = async () =>
       (
         body(
@@ -254,6 +254,17 @@ describe('x-mcp-server --auth oauth with MCP_POLICY', () => {
     );
     expect(refused).toMatchObject({ error_code: 'PERMISSION_DENIED', allowed_projects: [LAPTOP] });
     expect(fake.requests.filter((request) => request.path.includes(String(LOCATOR)))).toEqual([]);
+    // The generic key (decision 0028) narrows the same; whoami names it after the sign-in.
+    const generic = V1.replace(
+      '"readOnly": true, "name": "interns"',
+      `"projects": [${LOCATOR}], "name": "g"`,
+    );
+    await swapPolicy('projects-generic.json', generic);
+    await server.waitForStderr(digest(generic));
+    expect(await listed()).toEqual([LOCATOR]);
+    expect(body(await alice.client.callTool({ name: 'hosted_whoami', arguments: {} }))).toMatchObject({
+      policy: { rule: 1, name: 'g', basecamp_projects: [LOCATOR] },
+    });
   });
 
   it('deny: a denied person cannot sign in (a page that says so), and a signed-in one gets 403', async () => {

@@ -1,8 +1,10 @@
 import { ConfigError } from '@x/mcp-core';
 import { describe, expect, it } from 'vitest';
-import { Policy } from './policy.js';
+import { Policy, type PolicyNames, type PolicySignIn } from './policy.js';
 
 const FILE = '/etc/x-mcp/policy.json';
+/** The sign-in of the policies written before decision 0028 (their keys name it). */
+const BASECAMP: PolicySignIn = { provider: 'basecamp', title: 'Basecamp', projects: true };
 
 /** The issue's example, one key per line so lines are easy to count. */
 const EXAMPLE = `{
@@ -16,7 +18,7 @@ const EXAMPLE = `{
 }
 `;
 
-function problems(text: string, names = {}): string {
+function problems(text: string, names: PolicyNames = { signIn: BASECAMP }): string {
   try {
     Policy.parse(text, FILE, names);
   } catch (error) {
@@ -27,7 +29,7 @@ function problems(text: string, names = {}): string {
 }
 
 describe('Policy.decide', () => {
-  const policy = Policy.parse(EXAMPLE, FILE);
+  const policy = Policy.parse(EXAMPLE, FILE, { signIn: BASECAMP });
 
   it('applies the first rule that matches, with its line', () => {
     const ana = policy.decide({ email: 'Ana@Example.com', accountId: '999' });
@@ -35,7 +37,7 @@ describe('Policy.decide', () => {
     expect(ana.source).toBe("the server's policy (rule 1)");
 
     const contractor = policy.decide({ email: 'bo@contractor.example', accountId: '999' });
-    expect(contractor).toMatchObject({ rule: 2, line: 4, name: 'contractors', basecampProjects: [1001] });
+    expect(contractor).toMatchObject({ rule: 2, line: 4, name: 'contractors', projects: [1001] });
     expect(contractor.rateLimit).toEqual({ tokens: 60, periodMs: 60_000, text: '60/min' });
     expect(contractor.source).toBe('the server\'s policy (rule 2 "contractors")');
 
@@ -55,7 +57,7 @@ describe('Policy.decide', () => {
       deny: false,
       readOnly: false,
       toolsets: undefined,
-      basecampProjects: undefined,
+      projects: undefined,
       rateLimit: undefined,
     });
     expect(other.source).toBe("the server's policy (default rule)");
@@ -69,7 +71,7 @@ describe('Policy.decide', () => {
   it('needs every key of a match; lists of values match any of them', () => {
     const both = Policy.parse(
       JSON.stringify({
-        rules: [{ match: { domain: ['a.example', 'b.example'], basecampAccount: ['7', 8] }, readOnly: true }],
+        rules: [{ match: { domain: ['a.example', 'b.example'], account: ['7', 8] }, readOnly: true }],
       }),
       FILE,
     );
@@ -117,8 +119,10 @@ describe('Policy.decide', () => {
   });
 
   it('gives the same digest for the same bytes, another for others', () => {
-    expect(Policy.parse(EXAMPLE, FILE).digest).toBe(policy.digest);
-    expect(Policy.parse(EXAMPLE.replace('60/min', '61/min'), FILE).digest).not.toBe(policy.digest);
+    expect(Policy.parse(EXAMPLE, FILE, { signIn: BASECAMP }).digest).toBe(policy.digest);
+    expect(Policy.parse(EXAMPLE.replace('60/min', '61/min'), FILE, { signIn: BASECAMP }).digest).not.toBe(
+      policy.digest,
+    );
   });
 });
 
@@ -174,13 +178,17 @@ describe('Policy.parse refuses bad files, naming the line and column', () => {
     );
     expect(message).toContain(`${FILE}:2:1: rules[0].match: Invalid input`);
     expect(message).toContain(
-      `${FILE}:3:11: rules[1].match: must name at least one of email, domain, basecampAccount`,
+      `${FILE}:3:11: rules[1].match: must name at least one of email, domain, account`,
     );
     expect(message).toContain(`${FILE}:4:55: rules[2].readOnly: has no effect beside "deny": true`);
   });
 
   it('toolsets and tools the server does not serve', () => {
-    const names = { toolsets: ['basecamp', 'basecamp.todos', 'forge'], tools: ['basecamp_create_todo'] };
+    const names = {
+      toolsets: ['basecamp', 'basecamp.todos', 'forge'],
+      tools: ['basecamp_create_todo'],
+      signIn: BASECAMP,
+    };
     const message = problems(
       '{"default": {\n  "toolsets": ["basecamp.todos", "basecamp.todo"],\n  "toolRateLimits": {"basecamp_create_todos": "1/s"}\n}}',
       names,
@@ -224,5 +232,99 @@ describe('Policy.parse refuses bad files, naming the line and column', () => {
     expect(message).toContain(`${FILE}:1:2: __proto__: unknown key`);
     expect(message).toContain(`${FILE}:1:62: default.toolRateLimits.__proto__: unknown key`);
     expect(({} as Record<string, unknown>).deny).toBeUndefined();
+  });
+});
+
+describe('generic keys (decision 0028): match.account and projects, the older names as aliases', () => {
+  const GENERIC = EXAMPLE.replace('"basecampProjects"', '"projects"').replace(
+    '"basecampAccount"',
+    '"account"',
+  );
+  const people = [
+    { email: 'Ana@Example.com', accountId: '999' },
+    { email: 'bo@contractor.example', accountId: '999' },
+    { email: 'cy@example.com', accountId: '999' },
+    { email: 'cy@example.com', accountId: '1' },
+    { email: 'cy@example.com' },
+    { email: 'x@y', accountId: '1' },
+  ];
+
+  it('an older file and its generic twin give every person the same decision', () => {
+    const older = Policy.parse(EXAMPLE, FILE, { signIn: BASECAMP });
+    expect(GENERIC).not.toContain('basecamp"');
+    for (const generic of [
+      Policy.parse(GENERIC, FILE, { signIn: BASECAMP }),
+      // Without a sign-in known (a server that could serve several): the generic keys still read.
+      Policy.parse(GENERIC, FILE),
+    ]) {
+      for (const person of people) {
+        const { decision, needAccount } = generic.explain(person);
+        const before = older.explain(person);
+        expect({ ...decision, line: undefined }, person.email).toEqual({
+          ...before.decision,
+          line: undefined,
+        });
+        expect(needAccount).toEqual(before.needAccount);
+      }
+    }
+    expect(Policy.parse(GENERIC, FILE, { signIn: BASECAMP }).decide(people[1] as never).projects).toEqual([
+      1001,
+    ]);
+  });
+
+  it('the aliases follow the sign-in provider: <id>Account, <id>Projects, the id in camelCase', () => {
+    const signIn: PolicySignIn = { provider: 'team-chat', title: 'Team Chat', projects: true };
+    const policy = Policy.parse(
+      JSON.stringify({
+        rules: [{ match: { teamChatAccount: 'T0ABC' }, teamChatProjects: [5] }],
+      }),
+      FILE,
+      { signIn },
+    );
+    expect(policy.decide({ email: 'a@b.c', accountId: 'T0ABC' })).toMatchObject({ rule: 1, projects: [5] });
+    // Another provider's older names are unknown keys, as any other key.
+    const message = problems(JSON.stringify({ rules: [{ match: { basecampAccount: 1 } }] }), { signIn });
+    expect(message).toContain('rules[0].match.basecampAccount: unknown key');
+    expect(problems('{"default": {"basecampProjects": [1]}}', {})).toContain(
+      'default.basecampProjects: unknown key',
+    );
+  });
+
+  it('a rule that uses both names of one key is refused, at the older name', () => {
+    const message = problems(`{"rules": [
+  {"match": {"account": 1, "basecampAccount": 1}},
+  {"match": {"email": "a@b"}, "projects": [1], "basecampProjects": [1]}
+], "default": {"projects": [2], "basecampProjects": [2]}}`);
+    expect(message).toContain(
+      `${FILE}:2:47: rules[0].match.basecampAccount: "basecampAccount" is the older name of "account": use one of them, not both`,
+    );
+    expect(message).toContain(
+      `${FILE}:3:68: rules[1].basecampProjects: "basecampProjects" is the older name of "projects": use one of them, not both`,
+    );
+    expect(message).toContain(`default.basecampProjects: "basecampProjects" is the older name of "projects"`);
+  });
+
+  it('projects with a sign-in that cannot narrow by project are refused, saying why', () => {
+    const signIn: PolicySignIn = { provider: 'team-chat', title: 'Team Chat', projects: false };
+    const message = problems(
+      '{"rules": [{"match": {"email": "a@b"}, "projects": [1]}],\n "default": {"teamChatProjects": [2]}}',
+      { signIn },
+    );
+    expect(message).toContain(
+      `${FILE}:1:52: rules[0].projects: the Team Chat sign-in cannot narrow by project (its connection declares no project setting); remove it`,
+    );
+    expect(message).toContain(`${FILE}:2:34: default.teamChatProjects: the Team Chat sign-in cannot narrow`);
+    expect(() => Policy.parse('{"default": {"readOnly": true}}', FILE, { signIn })).not.toThrow();
+  });
+
+  it('an account id names the sign-in; ids that are not digits are accepted, odd ones are not', () => {
+    const message = problems('{"rules": [{"match": {"account": ["a b"]}}, {"match": {"account": 0}}]}');
+    expect(message).toContain('rules[0].match.account');
+    expect(message).toContain('rules[1].match.account');
+    expect(problems('{"rules": [{"match": {"account": true}}]}')).toContain(
+      'rules[0].match.account: must be the Basecamp account id, or a list of them',
+    );
+    const policy = Policy.parse('{"rules": [{"match": {"account": "org_7f3a"}, "deny": true}]}', FILE);
+    expect(policy.decide({ email: 'a@b.c', accountId: 'org_7f3a' }).deny).toBe(true);
   });
 });

@@ -15,10 +15,43 @@ import { RATE_FORMS, type Rate, readRate } from './rate-limit.js';
  * first whose `match` fits the person applies, else `default`; nothing is merged between them.
  */
 
-/** `basecamp`, `basecamp.todos`, `context-forge`: a provider id, or one of its toolsets. */
+/** A provider id or one of its toolsets: `<provider>` or `<provider>.<toolset>`. */
 const TOOLSET_NAME = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)?$/;
-/** A served tool name (`basecamp_create_todo`). */
+/** A served tool name (`<prefix><tool>`). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** An account id of a sign-in, as `hosted_whoami` shows it (digits for most upstreams). */
+const ACCOUNT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** Whether `text` can be an account id of a sign-in (`policy explain --account`). */
+export const isAccountId = (text: string): boolean => ACCOUNT_ID.test(text);
+
+/**
+ * The sign-in whose people the policy matches (its connection): what `match.account` and
+ * `projects` mean, and the older names they keep (decision 0028).
+ */
+export interface PolicySignIn {
+  /**
+   * The sign-in provider's id: `<id>Account` and `<id>Projects` (the id in camelCase) are
+   * accepted for `match.account` and `projects`: the names policies used before decision 0028.
+   */
+  provider: string;
+  /** Its name in messages: "the <title> account id". */
+  title: string;
+  /** Whether it narrows its tools to some projects (its connection declares how); else `projects` is an error. */
+  projects: boolean;
+}
+
+/** `team-chat` → `teamChat`. */
+const camelCase = (id: string) => id.replace(/[-_]+([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The keys a policy file may use for an account match and a project setting, with their older aliases. */
+function keysOf(signIn: PolicySignIn | undefined) {
+  const alias = signIn ? camelCase(signIn.provider) : undefined;
+  return {
+    accountAlias: alias ? `${alias}Account` : undefined,
+    projectsAlias: alias ? `${alias}Projects` : undefined,
+  };
+}
 
 const oneOrMany = <T extends z.ZodType>(item: T, what: string) =>
   z.union([item, z.array(item).min(1).max(1_000)], { error: `must be ${what}, or a list of them` });
@@ -34,100 +67,142 @@ const domain = z
     /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i,
     'must be a domain such as example.com (no @, no wildcard)',
   );
-const accountId = z.union(
-  [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,16}$/)],
-  { error: 'must be a Basecamp account id (a number such as 999)' },
-);
 const rate = z
   .string()
   .max(40)
   .refine((text) => readRate(text) !== undefined, { error: `must be ${RATE_FORMS}` });
+const projectIds = z
+  .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+  .min(1, 'must name at least one project (to refuse everything, use "deny": true)')
+  .max(10_000)
+  .optional();
 
-const match = z
-  .strictObject({
-    email: oneOrMany(email, 'an email address').optional(),
-    domain: oneOrMany(domain, 'a domain such as example.com').optional(),
-    basecampAccount: oneOrMany(accountId, 'a Basecamp account id').optional(),
-  })
-  .refine((value) => Object.keys(value).length > 0, {
-    error: 'must name at least one of email, domain, basecampAccount (use "default" for everyone else)',
-  });
-
-const settings = {
-  /** A label for `policy explain` and the errors of refused calls. */
-  name: z.string().min(1).max(100).optional(),
-  /** Only the tools of these toolsets (`basecamp`, `basecamp.todos`). */
-  toolsets: z
-    .array(
-      z
-        .string()
-        .max(100)
-        .regex(TOOLSET_NAME, 'must be a provider id or <provider>.<toolset>, e.g. basecamp.todos'),
-    )
-    .min(1, 'must name at least one toolset (to refuse everything, use "deny": true)')
-    .max(200)
-    .optional(),
-  /** Only the tools whose annotations say `readOnlyHint: true`. */
-  readOnly: z.boolean().optional(),
-  /** Only these Basecamp projects (ids). */
-  basecampProjects: z
-    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
-    .min(1, 'must name at least one project (to refuse everything, use "deny": true)')
-    .max(10_000)
-    .optional(),
-  /** Tool calls per user (`MCP_RATE_LIMIT` when absent; `off`: none). */
-  rateLimit: z
-    .string()
-    .max(40)
-    .refine((text) => text === 'off' || readRate(text) !== undefined, {
-      error: `must be ${RATE_FORMS}, or off`,
+/** The policy's schema for one sign-in: the generic keys, and its older aliases. */
+function schemaFor(signIn: PolicySignIn | undefined) {
+  const { accountAlias, projectsAlias } = keysOf(signIn);
+  const accountWhat = signIn ? `the ${signIn.title} account id` : 'an account id';
+  const accountId = z.union(
+    [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(ACCOUNT_ID)],
+    { error: `must be ${accountWhat} (as hosted_whoami shows it, e.g. 999)` },
+  );
+  const account = oneOrMany(accountId, accountWhat).optional();
+  const match = z
+    .strictObject({
+      email: oneOrMany(email, 'an email address').optional(),
+      domain: oneOrMany(domain, 'a domain such as example.com').optional(),
+      account,
+      ...(accountAlias ? { [accountAlias]: account } : {}),
     })
-    .optional(),
-  /** Calls per user of one tool (served names), each on top of `rateLimit`. */
-  toolRateLimits: z
-    .record(z.string().regex(TOOL_NAME, 'must be a served tool name, e.g. basecamp_create_todo'), rate)
-    .refine((value) => Object.keys(value).length <= 1_000, { error: 'names more than 1000 tools' })
-    .optional(),
-  /** Refuse the person: no sign-in, no tools. */
-  deny: z.boolean().optional(),
-};
+    .refine((value) => Object.keys(value).length > 0, {
+      error: 'must name at least one of email, domain, account (use "default" for everyone else)',
+    })
+    .superRefine((value, context) => {
+      if (accountAlias) oneName(value, 'account', accountAlias, context);
+    });
 
-const SETTING_KEYS = Object.keys(settings).filter((key) => key !== 'name' && key !== 'deny');
+  const settings = {
+    /** A label for `policy explain` and the errors of refused calls. */
+    name: z.string().min(1).max(100).optional(),
+    /** Only the tools of these toolsets (`<provider>`, `<provider>.<toolset>`). */
+    toolsets: z
+      .array(
+        z
+          .string()
+          .max(100)
+          .regex(
+            TOOLSET_NAME,
+            'must be a provider id or <provider>.<toolset>, as in the connector URLs (/mcp/x/<toolsets>)',
+          ),
+      )
+      .min(1, 'must name at least one toolset (to refuse everything, use "deny": true)')
+      .max(200)
+      .optional(),
+    /** Only the tools whose annotations say `readOnlyHint: true`. */
+    readOnly: z.boolean().optional(),
+    /** Only these projects (ids) of the sign-in provider. */
+    projects: projectIds,
+    ...(projectsAlias ? { [projectsAlias]: projectIds } : {}),
+    /** Tool calls per user (`MCP_RATE_LIMIT` when absent; `off`: none). */
+    rateLimit: z
+      .string()
+      .max(40)
+      .refine((text) => text === 'off' || readRate(text) !== undefined, {
+        error: `must be ${RATE_FORMS}, or off`,
+      })
+      .optional(),
+    /** Calls per user of one tool (served names), each on top of `rateLimit`. */
+    toolRateLimits: z
+      .record(z.string().regex(TOOL_NAME, 'must be a served tool name, e.g. hosted_whoami'), rate)
+      .refine((value) => Object.keys(value).length <= 1_000, { error: 'names more than 1000 tools' })
+      .optional(),
+    /** Refuse the person: no sign-in, no tools. */
+    deny: z.boolean().optional(),
+  };
+  const settingKeys = Object.keys(settings).filter((key) => key !== 'name' && key !== 'deny');
 
-/** `deny: true` refuses outright; a setting beside it would suggest otherwise. */
-function denyAlone(
-  value: { deny?: boolean | undefined } & Record<string, unknown>,
-  context: z.RefinementCtx,
-) {
-  if (value.deny !== true) return;
-  for (const key of SETTING_KEYS) {
-    if (value[key] !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `has no effect beside "deny": true (a denied person gets nothing); remove it`,
-      });
+  const checks = (value: Record<string, unknown>, context: z.RefinementCtx) => {
+    // `deny: true` refuses outright; a setting beside it would suggest otherwise.
+    if (value.deny === true) {
+      for (const key of settingKeys) {
+        if (value[key] !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `has no effect beside "deny": true (a denied person gets nothing); remove it`,
+          });
+        }
+      }
     }
+    if (projectsAlias) oneName(value, 'projects', projectsAlias, context);
+    if (signIn && !signIn.projects) {
+      for (const key of ['projects', projectsAlias]) {
+        if (key && value[key] !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `the ${signIn.title} sign-in cannot narrow by project (its connection declares no project setting); remove it`,
+          });
+        }
+      }
+    }
+  };
+
+  const rule = z.strictObject({ match, ...settings }).superRefine(checks);
+  const defaultRule = z.strictObject(settings).superRefine(checks);
+  return z.strictObject({
+    $schema: z.string().optional(),
+    rules: z.array(rule).max(1_000).optional(),
+    default: defaultRule.optional(),
+  });
+}
+
+/** A key and its older alias in one object: an error (which one would win is not obvious). */
+function oneName(value: Record<string, unknown>, key: string, alias: string, context: z.RefinementCtx) {
+  if (value[key] !== undefined && value[alias] !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: [alias],
+      message: `"${alias}" is the older name of "${key}": use one of them, not both`,
+    });
   }
 }
 
-const rule = z.strictObject({ match, ...settings }).superRefine(denyAlone);
-const defaultRule = z.strictObject(settings).superRefine(denyAlone);
-
-const policySchema = z.strictObject({
-  $schema: z.string().optional(),
-  rules: z.array(rule).max(1_000).optional(),
-  default: defaultRule.optional(),
-});
-
-type RuleInput = z.output<typeof rule>;
-type DefaultInput = z.output<typeof defaultRule>;
-
+/** A rule (or the default) as the file gives it, aliases included. */
+interface RuleInput {
+  match?: { email?: string | string[]; domain?: string | string[] } & Record<string, unknown>;
+  name?: string | undefined;
+  toolsets?: string[] | undefined;
+  readOnly?: boolean | undefined;
+  rateLimit?: string | undefined;
+  toolRateLimits?: Record<string, string> | undefined;
+  deny?: boolean | undefined;
+  [key: string]: unknown;
+}
 /** Who a request is from, as the policy matches people. */
 export interface PolicyIdentity {
-  /** The Basecamp (Launchpad) identity's email. */
+  /** The sign-in identity's email. */
   email: string;
-  /** The Basecamp account the person signed in to; absent: rules that match an account do not apply. */
+  /** The account the person signed in to; absent: rules that match an account do not apply. */
   accountId?: string | undefined;
 }
 
@@ -143,7 +218,8 @@ export interface PolicyDecision {
   deny: boolean;
   toolsets: readonly string[] | undefined;
   readOnly: boolean;
-  basecampProjects: readonly number[] | undefined;
+  /** Only these projects of the sign-in provider; undefined: all. */
+  projects: readonly number[] | undefined;
   /** The rule's own rate; `off` lifts `MCP_RATE_LIMIT`; undefined: `MCP_RATE_LIMIT` applies. */
   rateLimit: Rate | 'off' | undefined;
   toolRateLimits: Readonly<Record<string, Rate>> | undefined;
@@ -155,6 +231,8 @@ export interface PolicyNames {
   toolsets?: readonly string[];
   /** The served tool names (for `toolRateLimits`). */
   tools?: readonly string[];
+  /** The sign-in whose people the policy matches; absent: only the generic keys, any account id. */
+  signIn?: PolicySignIn;
 }
 
 interface CompiledRule {
@@ -172,7 +250,9 @@ const lower = (value: string | readonly string[] | undefined) =>
     ? undefined
     : new Set((typeof value === 'string' ? [value] : value).map((item) => item.trim().toLowerCase()));
 
-const asStrings = (value: number | string | readonly (number | string)[] | undefined) =>
+type AccountIds = number | string | readonly (number | string)[] | undefined;
+
+const asStrings = (value: AccountIds) =>
   value === undefined
     ? undefined
     : new Set((Array.isArray(value) ? value : [value]).map((item) => String(item)));
@@ -223,7 +303,7 @@ export class Policy {
     };
     // zod passes over a `__proto__` key in silence: every one is refused here, wherever it is.
     for (const path of protoKeys(located.value, [])) report(located.keyAt(path), path, 'unknown key');
-    const parsed = policySchema.safeParse(located.value);
+    const parsed = schemaFor(names.signIn).safeParse(located.value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
@@ -237,12 +317,13 @@ export class Policy {
       }
     }
     if (!parsed.success || problems.length > 0) throw policyError(file, problems);
-    const data = parsed.data;
+    const data = parsed.data as { rules?: RuleInput[]; default?: RuleInput };
+    const { accountAlias, projectsAlias } = keysOf(names.signIn);
     const known = {
       toolsets: names.toolsets ? new Set(names.toolsets) : undefined,
       tools: names.tools ? new Set(names.tools) : undefined,
     };
-    const checkNames = (input: RuleInput | DefaultInput, base: JsonPath) => {
+    const checkNames = (input: RuleInput, base: JsonPath) => {
       input.toolsets?.forEach((toolset, index) => {
         if (known.toolsets && !known.toolsets.has(toolset)) {
           const path = [...base, 'toolsets', index];
@@ -263,10 +344,12 @@ export class Policy {
     const rules = (data.rules ?? []).map((input, index) => {
       checkNames(input, ['rules', index]);
       return {
-        decision: decisionOf(input, index + 1, located.valueAt(['rules', index])?.line),
-        emails: lower(input.match.email),
-        domains: lower(input.match.domain),
-        accounts: asStrings(input.match.basecampAccount),
+        decision: decisionOf(input, projectsAlias, index + 1, located.valueAt(['rules', index])?.line),
+        emails: lower(input.match?.email),
+        domains: lower(input.match?.domain),
+        accounts: asStrings(
+          (input.match?.account ?? (accountAlias ? input.match?.[accountAlias] : undefined)) as AccountIds,
+        ),
       };
     });
     checkNames(data.default ?? {}, ['default']);
@@ -276,7 +359,7 @@ export class Policy {
       file,
       digest,
       rules,
-      decisionOf(data.default ?? {}, 'default', located.valueAt(['default'])?.line),
+      decisionOf(data.default ?? {}, projectsAlias, 'default', located.valueAt(['default'])?.line),
     );
   }
 
@@ -339,7 +422,8 @@ function policyError(file: string, problems: string[]): ConfigError {
 }
 
 function decisionOf(
-  input: RuleInput | DefaultInput,
+  input: RuleInput,
+  projectsAlias: string | undefined,
   rule: number | 'default',
   line: number | undefined,
 ): PolicyDecision {
@@ -356,7 +440,7 @@ function decisionOf(
     deny: input.deny === true,
     toolsets: input.toolsets,
     readOnly: input.readOnly === true,
-    basecampProjects: input.basecampProjects,
+    projects: (input.projects ?? (projectsAlias ? input[projectsAlias] : undefined)) as number[] | undefined,
     rateLimit:
       input.rateLimit === undefined
         ? undefined

@@ -122,6 +122,12 @@ export interface SignInConnection {
   access: { read: string; write: string };
   /** Refused refreshes the server may spend, when the upstream bans for them. */
   refreshBudget?: RefreshBudget;
+  /**
+   * The provider's setting that narrows its tools to some projects (a list of project ids), when
+   * it has one: the policy's `projects` for a person is given to their instance there. Without it
+   * a policy that names projects is refused at start (decision 0028).
+   */
+  projects?: { setting: string };
   client(app: SignInApp): SignInClient;
 }
 
@@ -186,7 +192,48 @@ export interface LinkedAccountConnection {
   describe(account: LinkedAccount): { name: string; detail: string; fields: Record<string, string> };
 }
 
-/** What `ProviderMetadata.connection` declares: the kind, and its implementation loaded when hosted. */
+/** A person the fake sign-in of a hosted sandbox lets one pick. */
+export interface HostedSandboxPerson {
+  name: string;
+  email: string;
+  accounts: readonly UpstreamAccount[];
+}
+
+/**
+ * A provider's fakes for `x-mcp-server --http --auth oauth --sandbox` (its declaration's
+ * `sandbox()`, from its `/testing` entry), on 127.0.0.1: the composed server starts the fakes of
+ * the providers it serves per user and points each provider at its own.
+ */
+export interface HostedSandboxFake {
+  /** Settings that point the provider at its fake, laid over the config's (e.g. `{ apiUrl }`). */
+  settings: Record<string, unknown>;
+  /** Variables the server reads as if the operator had set them (e.g. the fake's URL). */
+  env?: Record<string, string>;
+  /** With a sign-in: the fake's app and its sign-in page, where a person picks who they are. */
+  signIn?: {
+    /** The fake sign-in's name, e.g. `Launchpad` ("the fake Launchpad's page"). */
+    name: string;
+    /** The app the fake accepts, made for this run; its URL stands for the sign-in's `env.url`. */
+    clientId: string;
+    clientSecret: string;
+    url: string;
+    /** The accounts admitted unless the operator sets the sign-in's `env.allowedAccounts`. */
+    allowedAccounts: readonly string[];
+    people: readonly HostedSandboxPerson[];
+  };
+  /** What runs where, for the banner, e.g. `fake Forge: http://127.0.0.1:…`. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What `ProviderMetadata.connection` declares: the kind, its implementation loaded when hosted,
+ * and its fakes for the hosted sandbox (loaded only with `--sandbox`).
+ */
 export type HostedConnectionDeclaration =
-  | { kind: 'sign-in'; load(): Promise<SignInConnection> }
-  | { kind: 'linked-account'; load(): Promise<LinkedAccountConnection> };
+  | { kind: 'sign-in'; load(): Promise<SignInConnection>; sandbox?(): Promise<HostedSandboxFake> }
+  | {
+      kind: 'linked-account';
+      load(): Promise<LinkedAccountConnection>;
+      sandbox?(): Promise<HostedSandboxFake>;
+    };

@@ -50,6 +50,8 @@ export {
   type DevicePoll,
   type DeviceStart,
   type HostedConnectionDeclaration,
+  type HostedSandboxFake,
+  type HostedSandboxPerson,
   type LinkedAccount,
   type LinkedAccountClient,
   type LinkedAccountConnection,

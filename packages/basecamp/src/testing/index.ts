@@ -34,7 +34,6 @@ export {
 export {
   createHostedSandbox,
   createSandbox,
-  type HostedSandbox,
   SANDBOX_PEOPLE,
   type SandboxPerson,
 } from './sandbox.js';

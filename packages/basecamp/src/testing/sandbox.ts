@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ToolProvider } from '@x/mcp-core';
+import type { HostedSandboxFake, ToolProvider } from '@x/mcp-core';
 import type { SandboxHandle } from '@x/mcp-core/node';
 import { createBasecampProvider } from '../index.js';
 import { type FakeIdentity, startFakeBasecamp } from './fake-basecamp.js';
@@ -74,23 +74,13 @@ export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
   },
 ];
 
-export interface HostedSandbox {
-  /** The fake Basecamp API (`BASECAMP_API_URL`). */
-  apiUrl: string;
-  /** The fake Launchpad (`BASECAMP_LAUNCHPAD_URL`) and the app it accepts, generated for this run. */
-  launchpad: { url: string; clientId: string; clientSecret: string };
-  /** The accounts people must belong to (`BASECAMP_ALLOWED_ACCOUNTS`). */
-  allowedAccounts: readonly string[];
-  people: readonly SandboxPerson[];
-  close(): Promise<void>;
-}
-
 /**
  * `x-mcp-server --http --auth oauth --sandbox`: a fake Basecamp and Launchpad on 127.0.0.1 for
- * the whole hosted server. Its Launchpad shows a sign-in page to pick one of {@link SANDBOX_PEOPLE};
- * every one sees the fake's data (Honcho Design); the allowlist admits Honcho Design only.
+ * the whole hosted server (this package's connection declares it). Its Launchpad shows a sign-in
+ * page to pick one of {@link SANDBOX_PEOPLE}; every one sees the fake's data (Honcho Design); the
+ * allowlist admits Honcho Design only.
  */
-export async function createHostedSandbox(): Promise<HostedSandbox> {
+export async function createHostedSandbox(): Promise<HostedSandboxFake> {
   const client = {
     id: `sandbox-${randomBytes(6).toString('hex')}`,
     secret: randomBytes(24).toString('base64url'),
@@ -101,10 +91,23 @@ export async function createHostedSandbox(): Promise<HostedSandbox> {
     launchpad: { people: SANDBOX_PEOPLE.map((person) => person.identity) },
   });
   return {
-    apiUrl: fake.url,
-    launchpad: { url: fake.launchpadUrl, clientId: client.id, clientSecret: client.secret },
-    allowedAccounts: [ACCOUNT_ID],
-    people: SANDBOX_PEOPLE,
+    settings: { apiUrl: fake.url, contact: 'sandbox@localhost' },
+    signIn: {
+      name: 'Launchpad',
+      clientId: client.id,
+      clientSecret: client.secret,
+      url: fake.launchpadUrl,
+      allowedAccounts: [ACCOUNT_ID],
+      people: SANDBOX_PEOPLE.map(({ identity }) => ({
+        name: `${identity.firstName} ${identity.lastName}`,
+        email: identity.email,
+        accounts: (identity.accounts ?? []).map((account) => ({
+          id: String(account.id),
+          name: account.name,
+        })),
+      })),
+    },
+    description: `Fake Basecamp (Honcho Design's data): ${fake.url}; fake Launchpad: ${fake.launchpadUrl}`,
     close: fake.close,
   };
 }

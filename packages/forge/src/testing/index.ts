@@ -7,4 +7,4 @@ export {
   startFakeForge,
 } from './fake-forge.js';
 export { defaultMembers, defaultTickets, FAKE_TEAM_ID, FAKE_USER, FAKE_USER_ID } from './fixtures.js';
-export { createSandbox } from './sandbox.js';
+export { createHostedSandbox, createSandbox } from './sandbox.js';

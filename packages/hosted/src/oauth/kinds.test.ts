@@ -7,27 +7,36 @@ import { describe, expect, it } from 'vitest';
 
 // Issue #26: the hosted layer implements the kinds of connection, not the providers. A provider
 // joins hosted mode by declaring its connection; nothing here or in apps/server's hosted.ts
-// names it. The governance policy's file format (policy.ts, policy-access.ts: `basecampAccount`,
-// `basecampProjects`) is the one place left that does.
+// names it. The policy's keys are generic; their older provider-named aliases are derived from
+// the sign-in provider's id (decision 0028).
 const src = fileURLToPath(new URL('..', import.meta.url));
 const root = join(src, '..', '..', '..');
-const POLICY_FORMAT = new Set(['policy.ts', 'policy-access.ts']);
 
-async function sources(dir: string): Promise<string[]> {
+/**
+ * Modules only tests import, which may use the providers' fakes (devDependencies), each with its
+ * reason. Not under src/testing/: that is the published `@x/mcp-hosted/testing` entry, checked
+ * like the rest.
+ */
+const TEST_ONLY = new Map([
+  ['oauth/fixture.ts', "the hosted suite's fixture: a fake Basecamp and Launchpad, the built server"],
+]);
+
+/** Every `.ts` file under `dir`, tests included. */
+async function allFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'testing') files.push(...(await sources(path)));
-    } else if (
-      entry.name.endsWith('.ts') &&
-      !entry.name.endsWith('.test.ts') &&
-      entry.name !== 'fixture.ts'
-    ) {
-      files.push(path);
-    }
+    if (entry.isDirectory()) files.push(...(await allFiles(path)));
+    else if (entry.name.endsWith('.ts')) files.push(path);
   }
   return files;
+}
+
+/** The non-test sources: what the package builds and publishes. */
+async function sources(dir: string): Promise<string[]> {
+  return (await allFiles(dir)).filter(
+    (file) => !file.endsWith('.test.ts') && !TEST_ONLY.has(relative(dir, file)),
+  );
 }
 
 const names = () => new RegExp(`\\b(${[basecamp.id, forge.id, 'launchpad'].join('|')})\\b`, 'i');
@@ -48,11 +57,23 @@ describe('the hosted layer knows kinds, not providers', () => {
       const text = await readFile(file, 'utf8');
       const where = relative(src, file);
       if (/from '@x\/mcp-(?!core)/.test(text)) found.push(`${where}: imports a provider`);
-      if (!POLICY_FORMAT.has(where) && names().test(text)) {
+      if (names().test(text)) {
         found.push(`${where}: ${names().exec(text)?.[0]}`);
       }
     }
     expect(found).toEqual([]);
+  });
+
+  it('the test-only modules are imported by tests only', async () => {
+    const importers: string[] = [];
+    for (const file of await sources(src)) {
+      const text = await readFile(file, 'utf8');
+      for (const module of TEST_ONLY.keys()) {
+        const name = module.split('/').at(-1)?.replace(/\.ts$/, '.js') ?? '';
+        if (text.includes(`/${name}'`)) importers.push(`${relative(src, file)} imports ${module}`);
+      }
+    }
+    expect(importers).toEqual([]);
   });
 
   it('apps/server/src/hosted.ts imports no provider and keys nothing by a provider id', async () => {
