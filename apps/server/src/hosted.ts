@@ -617,7 +617,7 @@ ${STORE_HELP}  the sign-in app's client id, secret and URL variables, as for the
                                     revoke, forget: also revoke the user's token at the sign-in
   MCP_AUDIT                         revoke, forget: recorded in the server's audit log (file or
                                     redis, as the server's; nothing for off or stdout)
-For a file: store, stop the server first (one process per file).
+A sqlite: store admits the server and this command together (SQLite locks each write).
 `;
 
 const KEYS_HELP = `Usage: x-mcp-server keys rotate [--store <url>]
@@ -627,7 +627,7 @@ again with it, and makes a new signing key (the previous one stays published unt
 signed expire). Afterwards MCP_SECRET_PREVIOUS can be dropped. Running it again is harmless.
 
 ${STORE_HELP}  MCP_OAUTH_ACCESS_TTL              access token lifetime: at most one new signing key per lifetime
-For a file: store, stop the server first (one process per file).
+A sqlite: store admits the server and this command together (SQLite locks each write).
 `;
 
 /**
