@@ -3,10 +3,19 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, errorBody, resultData, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
+import {
+  connectHttp,
+  describeProviderBin,
+  errorBody,
+  resultData,
+  spawnStdioClient,
+  startHttpBin,
+} from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredLogin } from './auth/token-file.js';
+import { SETTINGS_TABLE } from './environment.js';
 import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from './testing/index.js';
+import { VERSION } from './version.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -55,19 +64,18 @@ function runBinToEnd(args: string[], onStderr: (text: string) => void = () => {}
   });
 }
 
-describe('basecamp-mcp login and logout (built bin)', () => {
-  it('lists the commands and variables in --help', () => {
-    const help = spawnSync(process.execPath, [bin, '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, ...env },
-    });
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain('login');
-    expect(help.stdout).toContain('logout');
-    expect(help.stdout).toContain('BASECAMP_CLIENT_ID');
-    expect(help.stdout).toContain('BASECAMP_TOKEN_FILE');
-  });
+// The checks every provider bin passes (@x/mcp-core/testing), before any login is saved.
+describeProviderBin({
+  bin,
+  name: 'basecamp-mcp',
+  version: VERSION,
+  table: SETTINGS_TABLE,
+  env: () => env,
+  commands: ['login', 'logout', 'whoami'],
+  unconfigured: { env: {}, tool: 'list_projects', message: 'basecamp-mcp login' },
+});
 
+describe('basecamp-mcp login and logout (built bin)', () => {
   it('logs in through the browser flow and saves the token to the OS config dir with mode 0600', async () => {
     let opened = false;
     const { code, stdout, stderr } = await runBinToEnd(['login', '--account', fake.accountId], (text) => {

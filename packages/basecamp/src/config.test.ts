@@ -1,19 +1,10 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describeProviderConfig } from '@x/mcp-core/testing';
 import { type BasecampConfig, BasecampConfigSchema } from './config.js';
+import { SETTINGS_TABLE } from './environment.js';
 import type { BasecampSettings } from './settings.js';
 
-describe('BasecampConfigSchema', () => {
-  it('holds only settings the provider reads, with their types', () => {
-    expectTypeOf<BasecampConfig>().toExtend<BasecampSettings>();
-    expectTypeOf<Exclude<keyof BasecampConfig, keyof BasecampSettings>>().toEqualTypeOf<never>();
-  });
-
-  it('refuses secrets and unknown keys, naming them', () => {
-    const secret = BasecampConfigSchema.safeParse({ accessToken: 'not-in-a-shared-file' });
-    expect(secret.success).toBe(false);
-    expect(secret.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['accessToken'] });
-    expect(BasecampConfigSchema.safeParse({}).success).toBe(true);
-    expect(BasecampConfigSchema.safeParse({ uploadDir: '/srv/files' }).success).toBe(true);
-    expect(BasecampConfigSchema.safeParse({ uploadDir: 'files' }).success).toBe(false);
-  });
+describeProviderConfig<BasecampConfig, BasecampSettings>(BasecampConfigSchema, {
+  table: SETTINGS_TABLE,
+  accepts: [{ uploadDir: '/srv/files' }],
+  refuses: [{ uploadDir: 'files' }],
 });

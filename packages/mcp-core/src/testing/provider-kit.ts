@@ -134,7 +134,10 @@ export function describeProviderConfig<Config extends Settings, Settings>(
     });
 
     it('refuses secrets and unknown keys, naming them', () => {
-      const secrets = options.table.flatMap((row) => (row.secret && row.setting ? [row.setting] : []));
+      // A secret row with a config schema is a path the registry calls secret (BASECAMP_TOKEN_FILE).
+      const secrets = options.table.flatMap((row) =>
+        row.secret && row.setting && !row.config ? [row.setting] : [],
+      );
       for (const key of [...secrets, ...(options.notInFile ?? []), 'notASetting']) {
         const parsed = schema.safeParse({ [key]: 'not-in-a-shared-file' });
         expect(parsed.success).toBe(false);
