@@ -169,6 +169,8 @@ export interface DescribeProviderBinOptions {
   env?: Env | (() => Env);
   /** Its subcommands, listed by `--help`. */
   commands?: readonly string[];
+  /** What `--read-only` serves: the tool names, or how many (default: at least one, each read-only). */
+  readOnlyTools?: readonly string[] | number;
   /** A required setting left out: the server still starts, and a tool says what to set, in one line. */
   unconfigured?: UnconfiguredCase;
 }
@@ -257,6 +259,9 @@ export function describeProviderBin(options: DescribeProviderBinOptions): void {
         for (const tool of tools)
           expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, true]);
         names = tools.map((tool) => tool.name);
+        const expected = options.readOnlyTools;
+        if (typeof expected === 'number') expect(names).toHaveLength(expected);
+        else if (expected) expect([...names].sort()).toEqual([...expected].sort());
       } finally {
         await stdio.close();
       }
