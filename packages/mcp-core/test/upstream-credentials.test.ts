@@ -9,6 +9,7 @@ import {
   createLoginFile,
   type LoginFile,
   loginFileCredentials,
+  loginFileKind,
   RefreshRejectedError,
   runAuthCommand,
   staticCredentials,
@@ -43,6 +44,28 @@ async function rejection(promise: Promise<unknown>): Promise<McpToolError> {
   }
   throw new Error('expected a failure');
 }
+
+describe('loginFileKind', () => {
+  it('opens the file of one kind at each path, with its messages and private writes', async () => {
+    const exampleLoginFile = loginFileKind({
+      schema: Schema,
+      label: 'Example login file',
+      loginCommand: '`example-mcp login`',
+      pathVariable: 'EXAMPLE_LOGIN_FILE',
+    });
+    const one = exampleLoginFile(join(directory, 'one.json'));
+    const other = exampleLoginFile(join(directory, 'other.json'));
+    expect([one.path, one.label]).toEqual([join(directory, 'one.json'), 'Example login file']);
+    await one.write({ accessToken: 'a' });
+    expect(await one.read()).toEqual({ accessToken: 'a' });
+    expect(await other.read()).toBeUndefined();
+    expect((await stat(one.path)).mode & 0o777).toBe(0o600);
+    await writeFile(other.path, '{"accessToken":""}');
+    expect((await rejection(other.read())).message).toBe(
+      'The Example login file is invalid (bad or missing: accessToken). Run `example-mcp login` again.',
+    );
+  });
+});
 
 describe('createLoginFile', () => {
   it('reads nothing as undefined, writes 0600 atomically, keeps unknown fields and removes', async () => {

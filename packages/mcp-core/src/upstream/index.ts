@@ -41,7 +41,7 @@ export {
   type UpstreamErrorReader,
 } from './error-reader.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
-export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-file.js';
+export { createLoginFile, type LoginFile, type LoginFileOptions, loginFileKind } from './login-file.js';
 export { redactSecrets, upstreamMessage } from './redact.js';
 export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
 export {
