@@ -7,12 +7,12 @@ import {
   type UpstreamClient,
   type UpstreamResponse,
 } from '@x/mcp-core/upstream';
-import { type BasecampCredentials, defaultBasecampCredentials } from '../auth/credentials.js';
-import { type BasecampSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
-import { VERSION } from '../version.js';
-import { basecampStatusErrors } from './errors.js';
-import { EtagCache } from './etag-cache.js';
-import { SlidingWindowLimiter } from './limiter.js';
+import { type BasecampCredentials, defaultBasecampCredentials } from './auth/credentials.js';
+import { basecampStatusErrors } from './client/errors.js';
+import { EtagCache } from './client/etag-cache.js';
+import { SlidingWindowLimiter } from './client/limiter.js';
+import { type BasecampSettings, type ResolvedSettings, resolveSettings } from './settings.js';
+import { VERSION } from './version.js';
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;

@@ -1,9 +1,9 @@
 import { createLogger, type Logger } from '@x/mcp-core';
 import { type CredentialSource, lazyCredentials, type UpstreamClient } from '@x/mcp-core/upstream';
-import { defaultForgeCredentials, type ForgeCredentials } from '../auth/credentials.js';
-import { type ForgeSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
-import { forgeStatusErrors } from './errors.js';
-import { forgeUpstream } from './upstream.js';
+import { defaultForgeCredentials, type ForgeCredentials } from './auth/credentials.js';
+import { forgeStatusErrors } from './client/errors.js';
+import { forgeUpstream } from './client/upstream.js';
+import { type ForgeSettings, type ResolvedSettings, resolveSettings } from './settings.js';
 
 export interface RequestOptions {
   query?: Record<string, string>;
