@@ -1,4 +1,5 @@
-import { describeProviderSettings } from '@x/mcp-core/testing';
+import { describeProviderConfig, describeProviderSettings } from '@x/mcp-core/testing';
+import { type BasecampConfig, BasecampConfigSchema } from './config.js';
 import { SETTINGS_TABLE } from './environment.js';
 import { type BasecampSettings, resolveSettings } from './settings.js';
 
@@ -43,4 +44,10 @@ describeProviderSettings<BasecampSettings>({
       message: 'BASECAMP_RATE_LIMIT_REQUESTS must be a whole number of at least 1, got "0".',
     },
   ],
+});
+
+describeProviderConfig<BasecampConfig, BasecampSettings>(BasecampConfigSchema, {
+  table: SETTINGS_TABLE,
+  accepts: [{ uploadDir: '/srv/files' }],
+  refuses: [{ uploadDir: 'files' }],
 });

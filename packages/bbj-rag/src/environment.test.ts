@@ -1,5 +1,6 @@
-import { describeProviderSettings } from '@x/mcp-core/testing';
+import { describeProviderConfig, describeProviderSettings } from '@x/mcp-core/testing';
 import { describe, expect, it } from 'vitest';
+import { type BbjRagConfig, BbjRagConfigSchema } from './config.js';
 import { SETTINGS_TABLE } from './environment.js';
 import { type BbjRagSettings, resolveApiSettings, resolveCompilerSettings } from './settings.js';
 
@@ -46,4 +47,9 @@ describe('timeoutMs', () => {
     expect(resolveApiSettings({ env: {}, timeoutMs: 500 }).timeoutMs).toBe(500);
     expect(resolveApiSettings({ env: {}, requestTimeoutMs: 700 }).timeoutMs).toBe(700);
   });
+});
+
+describeProviderConfig<BbjRagConfig, BbjRagSettings>(BbjRagConfigSchema, {
+  table: SETTINGS_TABLE,
+  notInFile: ['fetch'],
 });

@@ -1,4 +1,5 @@
-import { describeProviderSettings } from '@x/mcp-core/testing';
+import { describeProviderConfig, describeProviderSettings } from '@x/mcp-core/testing';
+import { type ForgeConfig, ForgeConfigSchema } from './config.js';
 import { SETTINGS_TABLE } from './environment.js';
 import { type ForgeSettings, resolveSettings } from './settings.js';
 
@@ -32,3 +33,5 @@ describeProviderSettings<ForgeSettings>({
     },
   ],
 });
+
+describeProviderConfig<ForgeConfig, ForgeSettings>(ForgeConfigSchema, { table: SETTINGS_TABLE });
