@@ -26,8 +26,7 @@ export const StoredLoginSchema = z.looseObject({
 export type StoredLogin = z.infer<typeof StoredLoginSchema>;
 
 /** The login file at a path, read and written the way every provider's is. */
-export const basecampLoginFile = loginFileKind({
-  schema: StoredLoginSchema,
+export const basecampLoginFile = loginFileKind(StoredLoginSchema, {
   label: 'Basecamp login file',
   loginCommand: LOGIN_COMMAND,
   pathVariable: SETTINGS.tokenFile.env,

@@ -23,8 +23,7 @@ export const ForgeConfigSchema = z.looseObject({
 export type ForgeConfig = z.infer<typeof ForgeConfigSchema>;
 
 /** The login file at a path, read and written the way every provider's is. */
-export const forgeLoginFile = loginFileKind({
-  schema: ForgeConfigSchema,
+export const forgeLoginFile = loginFileKind(ForgeConfigSchema, {
   label: 'Forge login file',
   loginCommand: LOGIN_COMMAND,
   pathVariable: SETTINGS.configPath.env,

@@ -31,6 +31,8 @@ export {
   lazyCredentials,
   loginFileCredentials,
   RefreshRejectedError,
+  type SettingsOnFirstUse,
+  settingsOnFirstUse,
   staticCredentials,
 } from './credentials.js';
 export {

@@ -30,13 +30,14 @@ export interface LoginFile<L> {
 }
 
 /**
- * A provider's kind of login file, declared once (schema, messages, the variable that moves it):
- * the function it returns opens the file at a path, as `createLoginFile` does.
+ * A provider's kind of login file, declared once (what it holds, its messages, the variable that
+ * moves it): the function it returns opens the file at a path, as `createLoginFile` does.
  */
 export function loginFileKind<S extends z.ZodType>(
-  kind: Omit<LoginFileOptions<S>, 'path'>,
+  schema: S,
+  kind: Omit<LoginFileOptions<S>, 'path' | 'schema'>,
 ): (path: string) => LoginFile<z.output<S>> {
-  return (path) => createLoginFile({ ...kind, path });
+  return (path) => createLoginFile({ ...kind, schema, path });
 }
 
 /** One login file: the same read, validation, messages and private atomic writes for every provider. */
