@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { resultText, spawnStdioClient } from '@x/mcp-core/testing';
+import { describeProviderBin, resultText, spawnStdioClient } from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS_TABLE } from './environment.js';
 import { type FakeNotes, startFakeNotes } from './testing/index.js';
+import { VERSION } from './version.js';
 
 // The built bin (`pnpm build` first, as `pnpm test` does): the provider works as a real command.
 const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -13,14 +14,21 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-describe('template-mcp bin', () => {
-  it('prints its help with the variables of the settings table', () => {
-    const help = spawnSync(process.execPath, [binPath, '--help'], { encoding: 'utf8' });
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain('template-mcp 0.0.0');
-    for (const name of ['TEMPLATE_API_URL', 'TEMPLATE_TOKEN']) expect(help.stdout).toContain(name);
-  });
+// The checks every provider bin passes (@x/mcp-core/testing): --help, --version, usage errors,
+// a clean stdout, --read-only over stdio and HTTP, and the error of a missing token.
+describeProviderBin({
+  bin: binPath,
+  name: 'template-mcp',
+  version: VERSION,
+  table: SETTINGS_TABLE,
+  unconfigured: {
+    env: { TEMPLATE_API_URL: undefined, TEMPLATE_TOKEN: undefined },
+    tool: 'list_notes',
+    message: 'set TEMPLATE_TOKEN',
+  },
+});
 
+describe('template-mcp bin', () => {
   it('serves the tools over stdio against the API named by TEMPLATE_API_URL', async () => {
     const { client, close } = await spawnStdioClient({
       command: process.execPath,

@@ -1,27 +1,32 @@
-import { documentedSettingsProblems } from '@x/mcp-core/testing';
-import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT, SETTINGS_TABLE } from './environment.js';
-import { resolveSettings } from './settings.js';
+import { describeProviderConfig, describeProviderSettings } from '@x/mcp-core/testing';
+import { expect, it } from 'vitest';
+import { type TemplateConfig, TemplateConfigSchema } from './config.js';
+import { SETTINGS_TABLE } from './environment.js';
+import { resolveSettings, type TemplateSettings } from './settings.js';
 
-describe('the variable table', () => {
-  it('is what the README and server.json document', () => {
-    expect(documentedSettingsProblems(new URL('..', import.meta.url), SETTINGS_TABLE)).toEqual([]);
-  });
+// The checks every provider makes of its settings table, reader and config schema
+// (@x/mcp-core/testing); below them, this provider's own cases.
+describeProviderSettings<TemplateSettings>({
+  packageDir: new URL('..', import.meta.url),
+  table: SETTINGS_TABLE,
+  resolve: resolveSettings,
+  defaults: { env: { TEMPLATE_TOKEN: 't' } },
+  reads: [
+    {
+      settings: { env: { TEMPLATE_API_URL: 'http://notes.internal:8080/api/', TEMPLATE_TOKEN: ' secret ' } },
+      read: { apiUrl: 'http://notes.internal:8080/api' },
+    },
+  ],
+  refuses: [
+    { settings: { env: { TEMPLATE_API_URL: 'ftp://x', TEMPLATE_TOKEN: 't' } }, message: 'TEMPLATE_API_URL' },
+    { settings: { env: {} }, message: 'TEMPLATE_TOKEN' },
+    { settings: { env: { TEMPLATE_TOKEN: 't' }, timeoutMs: 0 }, message: 'timeoutMs' },
+  ],
+});
 
-  it('is what the settings read from the env setting, with the defaults it states', async () => {
-    const env = { TEMPLATE_API_URL: 'http://notes.internal:8080/api/', TEMPLATE_TOKEN: ' secret ' };
-    const resolved = resolveSettings({ env });
-    expect(resolved.apiUrl).toBe('http://notes.internal:8080/api');
-    expect(await resolved.credentials.current()).toBe('secret');
-    const stated = Object.fromEntries(ENVIRONMENT.map((variable) => [variable.name, variable.default]));
-    expect(resolveSettings({ env: { TEMPLATE_TOKEN: 't' } }).apiUrl).toBe(stated.TEMPLATE_API_URL);
-  });
+describeProviderConfig<TemplateConfig, TemplateSettings>(TemplateConfigSchema, { table: SETTINGS_TABLE });
 
-  it('names the variable when a value is bad or missing', () => {
-    expect(() => resolveSettings({ env: { TEMPLATE_API_URL: 'ftp://x', TEMPLATE_TOKEN: 't' } })).toThrow(
-      'TEMPLATE_API_URL',
-    );
-    expect(() => resolveSettings({ env: {} })).toThrow('TEMPLATE_TOKEN');
-    expect(() => resolveSettings({ env: { TEMPLATE_TOKEN: 't' }, timeoutMs: 0 })).toThrow('timeoutMs');
-  });
+it('hands the tools the token of TEMPLATE_TOKEN, trimmed', async () => {
+  const resolved = resolveSettings({ env: { TEMPLATE_TOKEN: ' secret ' } });
+  expect(await resolved.credentials.current()).toBe('secret');
 });

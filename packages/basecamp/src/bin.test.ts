@@ -3,10 +3,19 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, errorBody, resultData, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
+import {
+  connectHttp,
+  describeProviderBin,
+  errorBody,
+  resultData,
+  spawnStdioClient,
+  startHttpBin,
+} from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredLogin } from './auth/token-file.js';
+import { SETTINGS_TABLE } from './environment.js';
 import { type FakeBasecamp, IDS, LAPTOP, LOCATOR, startFakeBasecamp } from './testing/index.js';
+import { VERSION } from './version.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -55,19 +64,19 @@ function runBinToEnd(args: string[], onStderr: (text: string) => void = () => {}
   });
 }
 
-describe('basecamp-mcp login and logout (built bin)', () => {
-  it('lists the commands and variables in --help', () => {
-    const help = spawnSync(process.execPath, [bin, '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, ...env },
-    });
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain('login');
-    expect(help.stdout).toContain('logout');
-    expect(help.stdout).toContain('BASECAMP_CLIENT_ID');
-    expect(help.stdout).toContain('BASECAMP_TOKEN_FILE');
-  });
+// The checks every provider bin passes (@x/mcp-core/testing), before any login is saved.
+describeProviderBin({
+  bin,
+  name: 'basecamp-mcp',
+  version: VERSION,
+  table: SETTINGS_TABLE,
+  env: () => env,
+  commands: ['login', 'logout', 'whoami'],
+  readOnlyTools: 17,
+  unconfigured: { env: {}, tool: 'list_projects', message: 'basecamp-mcp login' },
+});
 
+describe('basecamp-mcp login and logout (built bin)', () => {
   it('logs in through the browser flow and saves the token to the OS config dir with mode 0600', async () => {
     let opened = false;
     const { code, stdout, stderr } = await runBinToEnd(['login', '--account', fake.accountId], (text) => {
@@ -150,21 +159,6 @@ describe('basecamp-mcp serving (built bin)', () => {
     ...env,
     BASECAMP_ACCESS_TOKEN: fake.issueTokens().accessToken,
     BASECAMP_ACCOUNT_ID: fake.accountId,
-  });
-
-  it('serves only read tools with --read-only', async () => {
-    const { client, close } = await spawnStdioClient({
-      command: process.execPath,
-      args: [bin, '--read-only'],
-      env: tokenEnv(),
-    });
-    try {
-      const { tools } = await client.listTools();
-      expect(tools).toHaveLength(17);
-      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
-    } finally {
-      await close();
-    }
   });
 
   it('serves a fake Basecamp with --sandbox, needing no account', async () => {

@@ -1,5 +1,5 @@
 import { InvalidInputError, ToolNotEnabledError, toolRef, UpstreamError } from '@x/mcp-core';
-import type { BasecampClient } from './client/client.js';
+import type { BasecampClient } from './runtime.js';
 import { toDock } from './shapes.js';
 
 export type DockName =

@@ -11,10 +11,10 @@ import {
   toolRef,
 } from '@x/mcp-core';
 import { checkReachable } from '@x/mcp-core/upstream';
-import { BasecampClient } from './client/client.js';
 import { parseProjects } from './client/projects.js';
 import { DockResolver } from './dock.js';
 import { basecampResources } from './resources.js';
+import { BasecampClient } from './runtime.js';
 import type { BasecampSettings } from './settings.js';
 import { createDeps } from './tools/shared.js';
 import { TOOLSET_TOOL_NAMES } from './toolset-names.js';

@@ -1,5 +1,5 @@
 import { McpToolError, UpstreamError } from '@x/mcp-core';
-import type { BasecampClient } from './client/client.js';
+import type { BasecampClient } from './runtime.js';
 
 export interface SearchOption {
   /** The value to pass (`type` or `file_type`). */

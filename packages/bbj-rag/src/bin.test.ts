@@ -1,8 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { connectHttp, errorBody, resultText, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
+import {
+  connectHttp,
+  describeProviderBin,
+  errorBody,
+  resultText,
+  spawnStdioClient,
+  startHttpBin,
+} from '@x/mcp-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, compilers } from '../test/helpers.js';
+import { SETTINGS_TABLE } from './environment.js';
 import { type FakeBbjRag, startFakeBbjRag } from './testing/index.js';
+import { VERSION } from './version.js';
 
 let fake: FakeBbjRag;
 beforeAll(async () => {
@@ -10,16 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-describe('bbj-mcp bin', () => {
-  it('prints its help with the environment variables', () => {
-    const help = spawnSync(process.execPath, [binPath, '--help'], { encoding: 'utf8' });
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain('bbj-mcp 0.0.0');
-    for (const name of ['BBJ_RAG_API_URL', 'BBJ_RAG_COMPILER_PATH', 'BBJ_RAG_COMPILER_TIMEOUT']) {
-      expect(help.stdout).toContain(name);
-    }
-  });
+// The checks every provider bin passes (@x/mcp-core/testing).
+describeProviderBin({ bin: binPath, name: 'bbj-mcp', version: VERSION, table: SETTINGS_TABLE });
 
+describe('bbj-mcp bin', () => {
   it('serves the three tools over stdio against the service named by BBJ_RAG_API_URL', async () => {
     const { client, stderr, close } = await spawnStdioClient({
       command: process.execPath,

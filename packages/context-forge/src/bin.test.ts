@@ -1,13 +1,25 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectHttp, resultData, resultText, spawnStdioClient, startHttpBin } from '@x/mcp-core/testing';
+import {
+  connectHttp,
+  describeProviderBin,
+  resultData,
+  resultText,
+  spawnStdioClient,
+  startHttpBin,
+} from '@x/mcp-core/testing';
 import { describe, expect, it, vi } from 'vitest';
+import { SETTINGS_TABLE } from './environment.js';
 import type { Project } from './store/project.js';
 import { createExampleStore } from './testing/index.js';
+import { VERSION } from './version.js';
 
 /** The built bin: what `npx -y @x/mcp-context-forge` runs. */
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+// The checks every provider bin passes (@x/mcp-core/testing).
+describeProviderBin({ bin, name: 'context-forge-mcp', version: VERSION, table: SETTINGS_TABLE });
 
 describe('context-forge-mcp', () => {
   it('--sandbox serves a temporary example store over stdio and removes it on exit', async () => {

@@ -1,9 +1,9 @@
 import { McpToolError, type ReadinessCheck, type ToolProvider, toolRef } from '@x/mcp-core';
 import { checkReachable } from '@x/mcp-core/upstream';
-import { ForgeClient } from './client/client.js';
 import { createListPrompt } from './prompts/list.js';
 import { createTicketPrompts } from './prompts/workflow.js';
 import { createTicketResource } from './resources/ticket.js';
+import { ForgeClient } from './runtime.js';
 import type { ForgeSettings } from './settings.js';
 import { createGetFileChanges } from './tools/get-file-changes.js';
 import { createGetRepositoryContext } from './tools/get-repository-context.js';
@@ -70,7 +70,7 @@ export function createForgeProvider(settings: ForgeSettings = {}): ToolProvider 
 export { type ForgeConfig, readConfig, removeConfig, writeConfig } from './auth/config-file.js';
 export type { ForgeCredentials } from './auth/credentials.js';
 export { type LoginOptions, type LoginResult, login, logout } from './auth/login.js';
-export { ForgeClient, type RequestOptions } from './client/client.js';
+export { ForgeClient, type RequestOptions } from './runtime.js';
 export { DEFAULT_API_URL, defaultConfigPath, type ForgeSettings } from './settings.js';
 export { normalizeTicket } from './tickets/normalize.js';
 export type { FileChange, TicketContext, TicketSummary } from './tickets/schema.js';

@@ -9,8 +9,10 @@ import {
   createLoginFile,
   type LoginFile,
   loginFileCredentials,
+  loginFileKind,
   RefreshRejectedError,
   runAuthCommand,
+  settingsOnFirstUse,
   staticCredentials,
 } from '../src/upstream/index.js';
 
@@ -43,6 +45,64 @@ async function rejection(promise: Promise<unknown>): Promise<McpToolError> {
   }
   throw new Error('expected a failure');
 }
+
+describe('settingsOnFirstUse', () => {
+  it('resolves nothing until read, keeps a success, not a throw, and builds the default credentials from it', async () => {
+    let calls = 0;
+    let env: Record<string, string | undefined> = {};
+    const runtime = settingsOnFirstUse(
+      { env: () => env },
+      (given) => {
+        calls++;
+        const token = given.env().TOKEN;
+        if (!token) throw new ConfigError('No token: set TOKEN.');
+        return { token };
+      },
+      (settings) => staticCredentials(settings.token, () => new TokenExpiredError('refused')),
+    );
+    expect(calls).toBe(0);
+    expect(() => runtime.settings).toThrow('set TOKEN');
+    await expect(async () => runtime.credentials.current()).rejects.toThrow('set TOKEN');
+    env = { TOKEN: 'a' };
+    expect(runtime.settings).toEqual({ token: 'a' });
+    expect(await runtime.credentials.current()).toBe('a');
+    env = { TOKEN: 'b' };
+    expect(runtime.settings).toEqual({ token: 'a' });
+    expect(calls).toBe(3);
+  });
+
+  it('uses the credentials it was given, never the default', async () => {
+    const runtime = settingsOnFirstUse(
+      { credentials: staticCredentials('given', () => new TokenExpiredError('refused')) },
+      () => ({}),
+      () => {
+        throw new Error('the default was built');
+      },
+    );
+    expect(await runtime.credentials.current()).toBe('given');
+  });
+});
+
+describe('loginFileKind', () => {
+  it('opens the file of one kind at each path, with its messages and private writes', async () => {
+    const exampleLoginFile = loginFileKind(Schema, {
+      label: 'Example login file',
+      loginCommand: '`example-mcp login`',
+      pathVariable: 'EXAMPLE_LOGIN_FILE',
+    });
+    const one = exampleLoginFile(join(directory, 'one.json'));
+    const other = exampleLoginFile(join(directory, 'other.json'));
+    expect([one.path, one.label]).toEqual([join(directory, 'one.json'), 'Example login file']);
+    await one.write({ accessToken: 'a' });
+    expect(await one.read()).toEqual({ accessToken: 'a' });
+    expect(await other.read()).toBeUndefined();
+    expect((await stat(one.path)).mode & 0o777).toBe(0o600);
+    await writeFile(other.path, '{"accessToken":""}');
+    expect((await rejection(other.read())).message).toBe(
+      'The Example login file is invalid (bad or missing: accessToken). Run `example-mcp login` again.',
+    );
+  });
+});
 
 describe('createLoginFile', () => {
   it('reads nothing as undefined, writes 0600 atomically, keeps unknown fields and removes', async () => {

@@ -1,5 +1,6 @@
-import { createLoginFile, type LoginFile } from '@x/mcp-core/upstream';
+import { loginFileKind } from '@x/mcp-core/upstream';
 import { z } from 'zod';
+import { SETTINGS } from '../environment.js';
 
 export const LOGIN_COMMAND = '`basecamp-mcp login`';
 
@@ -24,16 +25,12 @@ export const StoredLoginSchema = z.looseObject({
 
 export type StoredLogin = z.infer<typeof StoredLoginSchema>;
 
-/** The login file at `path`, read and written the way every provider's is. */
-export function basecampLoginFile(path: string): LoginFile<StoredLogin> {
-  return createLoginFile({
-    path,
-    schema: StoredLoginSchema,
-    label: 'Basecamp login file',
-    loginCommand: LOGIN_COMMAND,
-    pathVariable: 'BASECAMP_TOKEN_FILE',
-  });
-}
+/** The login file at a path, read and written the way every provider's is. */
+export const basecampLoginFile = loginFileKind(StoredLoginSchema, {
+  label: 'Basecamp login file',
+  loginCommand: LOGIN_COMMAND,
+  pathVariable: SETTINGS.tokenFile.env,
+});
 
 /** Reads the login file; `undefined` when there is none. A damaged file asks for a new login. */
 export function readLogin(path: string): Promise<StoredLogin | undefined> {

@@ -1,9 +1,9 @@
 import { InvalidInputError, McpToolError, NotFoundError, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import type { BasecampClient } from '../client/client.js';
 import type { DockResolver } from '../dock.js';
 import { type HtmlToMarkdown, loadHtmlToMarkdown } from '../markdown/html-to-markdown.js';
 import { loadMarkdownToHtml, type MarkdownToHtml } from '../markdown/markdown-to-html.js';
+import type { BasecampClient } from '../runtime.js';
 import { SearchMetadataCache } from '../search-metadata.js';
 
 /** What every tool gets: the client, the dock resolver, the converters and the search filters. */

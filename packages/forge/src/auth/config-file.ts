@@ -1,5 +1,6 @@
-import { createLoginFile, type LoginFile } from '@x/mcp-core/upstream';
+import { loginFileKind } from '@x/mcp-core/upstream';
 import { z } from 'zod';
+import { SETTINGS } from '../environment.js';
 
 /** How messages name the command that signs in again. */
 export const LOGIN_COMMAND =
@@ -21,16 +22,12 @@ export const ForgeConfigSchema = z.looseObject({
 
 export type ForgeConfig = z.infer<typeof ForgeConfigSchema>;
 
-/** The login file at `path`, read and written the way every provider's is. */
-export function forgeLoginFile(path: string): LoginFile<ForgeConfig> {
-  return createLoginFile({
-    path,
-    schema: ForgeConfigSchema,
-    label: 'Forge login file',
-    loginCommand: LOGIN_COMMAND,
-    pathVariable: 'FORGE_CONFIG_PATH',
-  });
-}
+/** The login file at a path, read and written the way every provider's is. */
+export const forgeLoginFile = loginFileKind(ForgeConfigSchema, {
+  label: 'Forge login file',
+  loginCommand: LOGIN_COMMAND,
+  pathVariable: SETTINGS.configPath.env,
+});
 
 /**
  * Reads and validates the login file. Returns `undefined` when it does not exist. A file that

@@ -1,6 +1,6 @@
 import { definePrompt, matchCompletions } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { withAssigneeNames } from '../tickets/assignees.js';
 import { teamTickets } from './ticket-ids.js';
 

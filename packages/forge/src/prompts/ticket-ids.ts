@@ -1,5 +1,5 @@
 import { type Completer, matchCompletions, UpstreamError } from '@x/mcp-core';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { normalizeSummary } from '../tickets/normalize.js';
 import type { TicketSummary } from '../tickets/schema.js';
 

@@ -1,6 +1,6 @@
 import { definePrompt, type PromptDefinition } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { withAssigneeName } from '../tickets/assignees.js';
 import { ticketMarkdown } from '../tickets/markdown.js';
 import { normalizeTicket } from '../tickets/normalize.js';

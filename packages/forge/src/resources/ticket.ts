@@ -1,7 +1,7 @@
 import { defineResourceTemplate } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
 import { teamTickets, ticketIdCompleter } from '../prompts/ticket-ids.js';
+import type { ForgeClient } from '../runtime.js';
 import { withAssigneeName } from '../tickets/assignees.js';
 import { ticketMarkdown } from '../tickets/markdown.js';
 import { normalizeTicket } from '../tickets/normalize.js';

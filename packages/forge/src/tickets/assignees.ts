@@ -1,5 +1,5 @@
 import type { Logger } from '@x/mcp-core';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import type { TicketSummary } from './schema.js';
 
 /**

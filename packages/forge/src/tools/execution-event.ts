@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { ticketPath } from './shared.js';
 
 /** Forge's limits on an execution event (`RecordExecutionEventDto`). */

@@ -1,6 +1,6 @@
 import { defineTool, toolSuccess, UpstreamError } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { withAssigneeNames } from '../tickets/assignees.js';
 import { ticketLine } from '../tickets/markdown.js';
 import { normalizeSummary } from '../tickets/normalize.js';

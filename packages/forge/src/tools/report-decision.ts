@@ -1,6 +1,6 @@
 import { defineTool } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import {
   EVENT_ANNOTATIONS,
   eventOutputSchema,

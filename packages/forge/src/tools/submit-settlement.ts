@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { ticketIdSchema, ticketPath } from './shared.js';
 
 /** Forge's limits (`SubmitSettlementDto`): summary 10000, 500 files, 50 divergences. */

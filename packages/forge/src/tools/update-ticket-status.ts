@@ -1,6 +1,6 @@
 import { defineTool, toolRef } from '@x/mcp-core';
 import { z } from 'zod';
-import type { ForgeClient } from '../client/client.js';
+import type { ForgeClient } from '../runtime.js';
 import { SETTABLE_STATUSES, TICKET_STATUSES } from '../tickets/status.js';
 import { ticketIdSchema, ticketPath } from './shared.js';
 

@@ -37,5 +37,16 @@ export {
   startHttpBin,
   startProcess,
 } from './processes.js';
+export {
+  type DescribeProviderBinOptions,
+  type DescribeProviderConfigOptions,
+  type DescribeProviderSettingsOptions,
+  describeProviderBin,
+  describeProviderConfig,
+  describeProviderSettings,
+  type ProviderSettingsCase,
+  type RefusedSettingsCase,
+  type UnconfiguredCase,
+} from './provider-kit.js';
 export { errorBody, resultData, resultText } from './results.js';
 export { documentedSettingsProblems } from './settings.js';

@@ -20,6 +20,35 @@ export interface CredentialSource<C> {
   refused?(credentials: C): McpToolError;
 }
 
+/** What a provider's runtime reads on first use: its settings, and where its credentials come from. */
+export interface SettingsOnFirstUse<Resolved, C> {
+  /** The settings resolved from what the provider was given and the environment; a throw is not kept. */
+  readonly settings: Resolved;
+  /** The given `credentials`, else the default source built from the settings when first asked. */
+  readonly credentials: CredentialSource<C>;
+}
+
+/**
+ * The lazy part every provider runtime with credentials has: settings resolved when first read
+ * (a configuration error goes to the calling tool, and the next call tries again) and the
+ * credentials a hosted server gave (`settings.credentials`), else `defaults` of the settings.
+ */
+export function settingsOnFirstUse<Given, Resolved, C>(
+  given: Given & { credentials?: CredentialSource<C> },
+  resolve: (given: Given) => Resolved,
+  defaults: (settings: Resolved) => CredentialSource<C>,
+): SettingsOnFirstUse<Resolved, C> {
+  let resolved: Resolved | undefined;
+  const runtime: SettingsOnFirstUse<Resolved, C> = {
+    get settings() {
+      resolved ??= resolve(given);
+      return resolved;
+    },
+    credentials: given.credentials ?? lazyCredentials(() => defaults(runtime.settings)),
+  };
+  return runtime;
+}
+
 /**
  * A source resolved on first use, so building a provider reads no settings or files. A
  * configuration error is thrown to the call and resolution is tried again on the next one.

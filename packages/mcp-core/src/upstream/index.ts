@@ -31,6 +31,8 @@ export {
   lazyCredentials,
   loginFileCredentials,
   RefreshRejectedError,
+  type SettingsOnFirstUse,
+  settingsOnFirstUse,
   staticCredentials,
 } from './credentials.js';
 export {
@@ -41,7 +43,7 @@ export {
   type UpstreamErrorReader,
 } from './error-reader.js';
 export { networkErrorCode, parseRetryAfter, sleep } from './helpers.js';
-export { createLoginFile, type LoginFile, type LoginFileOptions } from './login-file.js';
+export { createLoginFile, type LoginFile, type LoginFileOptions, loginFileKind } from './login-file.js';
 export { redactSecrets, upstreamMessage } from './redact.js';
 export { DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy, retryDelay } from './retry.js';
 export {

@@ -29,6 +29,17 @@ export interface LoginFile<L> {
   modeWarning(): Promise<string | undefined>;
 }
 
+/**
+ * A provider's kind of login file, declared once (what it holds, its messages, the variable that
+ * moves it): the function it returns opens the file at a path, as `createLoginFile` does.
+ */
+export function loginFileKind<S extends z.ZodType>(
+  schema: S,
+  kind: Omit<LoginFileOptions<S>, 'path' | 'schema'>,
+): (path: string) => LoginFile<z.output<S>> {
+  return (path) => createLoginFile({ ...kind, schema, path });
+}
+
 /** One login file: the same read, validation, messages and private atomic writes for every provider. */
 export function createLoginFile<S extends z.ZodType>(options: LoginFileOptions<S>): LoginFile<z.output<S>> {
   const { path, schema, label, loginCommand, pathVariable } = options;

@@ -1,9 +1,14 @@
 import { createLogger, type Logger } from '@x/mcp-core';
-import { type CredentialSource, lazyCredentials, type UpstreamClient } from '@x/mcp-core/upstream';
-import { defaultForgeCredentials, type ForgeCredentials } from '../auth/credentials.js';
-import { type ForgeSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
-import { forgeStatusErrors } from './errors.js';
-import { forgeUpstream } from './upstream.js';
+import {
+  type CredentialSource,
+  type SettingsOnFirstUse,
+  settingsOnFirstUse,
+  type UpstreamClient,
+} from '@x/mcp-core/upstream';
+import { defaultForgeCredentials, type ForgeCredentials } from './auth/credentials.js';
+import { forgeStatusErrors } from './client/errors.js';
+import { forgeUpstream } from './client/upstream.js';
+import { type ForgeSettings, type ResolvedSettings, resolveSettings } from './settings.js';
 
 export interface RequestOptions {
   query?: Record<string, string>;
@@ -22,24 +27,21 @@ const MAX_RETRY_WAIT_MS = 5_000;
  * bearer token and `x-team-id` from one credential source, renewed once on a 401.
  */
 export class ForgeClient {
-  readonly #settings: ForgeSettings;
-  readonly #logger: Logger;
-  #resolved: ResolvedSettings | undefined;
+  readonly #lazy: SettingsOnFirstUse<ResolvedSettings, ForgeCredentials>;
   #upstream: UpstreamClient<ForgeCredentials> | undefined;
   #memberNames: Promise<Map<string, string>> | undefined;
   readonly credentials: CredentialSource<ForgeCredentials>;
 
   constructor(settings: ForgeSettings = {}, logger: Logger = createLogger('forge')) {
-    this.#settings = settings;
-    this.#logger = logger;
-    this.credentials =
-      settings.credentials ?? lazyCredentials(() => defaultForgeCredentials(this.settings, this.#logger));
+    this.#lazy = settingsOnFirstUse(settings, resolveSettings, (resolved) =>
+      defaultForgeCredentials(resolved, logger),
+    );
+    this.credentials = this.#lazy.credentials;
   }
 
   /** Settings with their environment fallbacks, read on first use. */
   get settings(): ResolvedSettings {
-    this.#resolved ??= resolveSettings(this.#settings);
-    return this.#resolved;
+    return this.#lazy.settings;
   }
 
   /** The team requests are made for (loads the login if needed). */

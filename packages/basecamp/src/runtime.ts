@@ -3,16 +3,17 @@ import { createLogger, LimitExceededError, type Logger, UpstreamError } from '@x
 import {
   type CredentialSource,
   createUpstreamClient,
-  lazyCredentials,
+  type SettingsOnFirstUse,
+  settingsOnFirstUse,
   type UpstreamClient,
   type UpstreamResponse,
 } from '@x/mcp-core/upstream';
-import { type BasecampCredentials, defaultBasecampCredentials } from '../auth/credentials.js';
-import { type BasecampSettings, type ResolvedSettings, resolveSettings } from '../settings.js';
-import { VERSION } from '../version.js';
-import { basecampStatusErrors } from './errors.js';
-import { EtagCache } from './etag-cache.js';
-import { SlidingWindowLimiter } from './limiter.js';
+import { type BasecampCredentials, defaultBasecampCredentials } from './auth/credentials.js';
+import { basecampStatusErrors } from './client/errors.js';
+import { EtagCache } from './client/etag-cache.js';
+import { SlidingWindowLimiter } from './client/limiter.js';
+import { type BasecampSettings, type ResolvedSettings, resolveSettings } from './settings.js';
+import { VERSION } from './version.js';
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -65,9 +66,7 @@ const MAX_PAGES_PER_CALL = 25;
  * revalidation and `Link` pagination.
  */
 export class BasecampClient {
-  readonly #settings: BasecampSettings;
-  readonly #logger: Logger;
-  #resolved: ResolvedSettings | undefined;
+  readonly #lazy: SettingsOnFirstUse<ResolvedSettings, BasecampCredentials>;
   #upstream: UpstreamClient<BasecampCredentials> | undefined;
   #cache: EtagCache | undefined;
   readonly #limiters = new Map<string, SlidingWindowLimiter>();
@@ -76,16 +75,17 @@ export class BasecampClient {
   readonly credentials: CredentialSource<BasecampCredentials>;
 
   constructor(settings: BasecampSettings = {}, logger: Logger = createLogger('basecamp')) {
-    this.#settings = settings;
-    this.#logger = logger;
-    this.credentials =
-      settings.credentials ?? lazyCredentials(() => defaultBasecampCredentials(this.settings, this.#logger));
+    this.#lazy = settingsOnFirstUse(
+      settings,
+      (given) => resolveSettings(given, VERSION),
+      (resolved) => defaultBasecampCredentials(resolved, logger),
+    );
+    this.credentials = this.#lazy.credentials;
   }
 
   /** Settings with their environment fallbacks, read on first use. */
   get settings(): ResolvedSettings {
-    this.#resolved ??= resolveSettings(this.#settings, VERSION);
-    return this.#resolved;
+    return this.#lazy.settings;
   }
 
   /** Counters of what reached Basecamp, for benchmarks and diagnostics. */
