@@ -24,6 +24,14 @@ const LOCAL = { readOnlyHint: true, destructiveHint: false, idempotentHint: true
 // A 1×1 transparent PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
+const NAME = formQuestion('What is your name?', { name: { type: 'string' } }, ['name']);
+const OK = formQuestion('Please confirm', { ok: { type: 'boolean' } }, ['ok']);
+
+/** The name in a form answer ("stranger" when the person declined). */
+function nameOf(answer) {
+  return answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : 'stranger';
+}
+
 const tools = [
   defineTool({
     name: 'test_simple_text',
@@ -194,15 +202,49 @@ const tools = [
       throw new McpRequestError(-32603, 'The job broke down.', { reason: 'fixture' });
     },
   }),
+  // Tasks that wait for input (tasks-mrtr-input, tasks-mrtr-composition).
+  defineTool({
+    name: 'confirm_delete',
+    description: 'Asks the person to confirm deleting `filename`; as a task, the task waits for the answer.',
+    inputSchema: z.strictObject({ filename: z.string().describe('The file') }),
+    annotations: LOCAL,
+    task: 'optional',
+    handler: async ({ filename }, context) => {
+      const { confirm } = await context.ask({
+        confirm: formQuestion(`Delete ${filename}?`, { confirm: { type: 'boolean' } }, ['confirm']),
+      });
+      return confirm.action === 'accept' && confirm.content?.confirm === true
+        ? `Deleted ${filename}.`
+        : `Kept ${filename}.`;
+    },
+  }),
+  defineTool({
+    name: 'multi_input',
+    description: 'Asks two questions at once; as a task, waits until both are answered.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'optional',
+    handler: async (_input, context) => {
+      const { first, second } = await context.ask({
+        first: formQuestion('First name?', { name: { type: 'string' } }),
+        second: formQuestion('Second name?', { name: { type: 'string' } }),
+      });
+      return `${nameOf(first)} and ${nameOf(second)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_task',
+    description: 'Asks a name before it runs (in rounds), then runs as a task that greets them.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'required',
+    questions: () => ({ user_name: NAME }),
+    handler: async (_input, context) => {
+      const { user_name } = await context.ask({ user_name: NAME });
+      return `Hello, ${nameOf(user_name)}!`;
+    },
+  }),
 ];
-
-const NAME = formQuestion('What is your name?', { name: { type: 'string' } }, ['name']);
-const OK = formQuestion('Please confirm', { ok: { type: 'boolean' } }, ['ok']);
-
-/** The name in a form answer ("stranger" when the person declined). */
-function nameOf(answer) {
-  return answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : 'stranger';
-}
 
 /** Resolves after `ms`, or rejects when `signal` aborts first. */
 function sleep(ms, signal) {

@@ -41,6 +41,12 @@ export interface CallContext {
   /** `false`: a destructive tool's `confirm` question is not asked (`--no-confirm`). Default `true`. */
   confirm?: boolean;
   /**
+   * Ask the questions the call asks before its handler (`confirm`, `questions`), then stop: the
+   * result carries their answers (`preparedAnswers`) instead of running the handler. For a call
+   * about to become a task, so that it asks in rounds before the task exists.
+   */
+  prepare?: boolean;
+  /**
    * Set when the client can send its person to a sign-in page (URL elicitation): a call that fails
    * for a missing or dead login (`needsSignIn`) asks it to, and runs again once signed in.
    */
@@ -66,6 +72,13 @@ const PENDING: unique symbol = Symbol('@x/mcp-core.pendingInput');
  */
 export function pendingInput(result: ToolCallResult): PendingInput | undefined {
   return (result as { [PENDING]?: PendingInput })[PENDING];
+}
+
+const PREPARED: unique symbol = Symbol('@x/mcp-core.preparedAnswers');
+
+/** The answers a `prepare` call gathered; `undefined` when it stopped to ask or failed. */
+export function preparedAnswers(result: ToolCallResult): Record<string, unknown> | undefined {
+  return (result as { [PREPARED]?: Record<string, unknown> })[PREPARED];
 }
 
 const PROTOCOL_ERROR: unique symbol = Symbol('@x/mcp-core.protocolError');
@@ -186,6 +199,15 @@ async function runOnce(
             );
           }
         }
+      }
+      if (tool.questions) {
+        const questions = (await call.run(tool.questions, input, options.timeoutMs)) as Questions | undefined;
+        if (questions !== undefined) await call.ask(questions);
+      }
+      if (context.prepare) {
+        const result: ToolCallResult = { content: [] };
+        Object.defineProperty(result, PREPARED, { value: { ...call.answered } });
+        return result;
       }
       const output = await call.run(tool.handler, input, options.timeoutMs);
       return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);

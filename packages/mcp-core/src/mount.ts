@@ -172,13 +172,7 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
     const plain = view
       ? (name: string, args: unknown, callContext: CallContext) => view.call(name, args, callContext)
       : (name: string, args: unknown, callContext: CallContext) => registry.call(name, args, callContext);
-    mountTasks(
-      server as McpServer,
-      tasks,
-      (name) => registry.getByName(name),
-      plain,
-      (extra) => callContext(extra, options.transport),
-    );
+    mountTasks(server as McpServer, tasks, (name) => registry.getByName(name), plain, context, ask);
   }
   if (single) return;
   content();

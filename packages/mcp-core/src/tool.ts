@@ -136,6 +136,17 @@ export interface ToolDefinition<
     context: ToolContext,
   ) => Promise<string | undefined> | string | undefined;
   /**
+   * Questions the call needs answered before its handler runs, built from the validated input
+   * (e.g. a name the arguments do not give). They are asked like `context.ask` (after `confirm`);
+   * for a tool with `task`, in rounds before the task is created, so the task never waits for
+   * them. The handler reads the answers with `context.ask` under the same keys, which returns
+   * them at once. `undefined`: nothing to ask for this call.
+   */
+  questions?: (
+    input: z.output<Input>,
+    context: ToolContext,
+  ) => Promise<Questions | undefined> | Questions | undefined;
+  /**
    * Returns data (sent as JSON, and as `structuredContent` when it is an object), a
    * string (sent as text), or a result built with `toolSuccess`. Failures are thrown as
    * `McpToolError` subclasses.
