@@ -29,7 +29,9 @@ const OK = formQuestion('Please confirm', { ok: { type: 'boolean' } }, ['ok']);
 
 /** The name in a form answer ("stranger" when the person declined). */
 function nameOf(answer) {
-  return answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : 'stranger';
+  return answer.action === 'accept' && typeof answer.content?.name === 'string'
+    ? answer.content.name
+    : 'stranger';
 }
 
 const tools = [

@@ -210,10 +210,12 @@ export class RoundStateCodec {
     if (secret !== undefined && secret.length < 32) {
       throw new TypeError('The requestState key must be at least 32 characters.');
     }
-    this.#key =
-      secret === undefined
-        ? (processKey ??= importKey(globalThis.crypto.getRandomValues(new Uint8Array(32))))
-        : importKey(new TextEncoder().encode(secret));
+    if (secret === undefined) {
+      processKey ??= importKey(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+      this.#key = processKey;
+    } else {
+      this.#key = importKey(new TextEncoder().encode(secret));
+    }
   }
 
   async mint(state: Omit<RoundState, 'exp'>, now = Date.now()): Promise<string> {

@@ -9,9 +9,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RegistryView } from './access.js';
+import type { InputChannel, Question, RoundState, RoundStateCodec } from './ask.js';
 import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
-import type { InputChannel, Question, RoundState, RoundStateCodec } from './ask.js';
 import { type CallContext, pendingInput } from './execute.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
