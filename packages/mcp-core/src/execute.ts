@@ -172,10 +172,10 @@ async function runOnce(
       context.task,
       context.input,
     );
-    if (context.input) {
-      call.digest = await callDigest('call_', tool.name, input);
-      // Answers carried in a requestState issued for another call are no answers to this one.
-      if (context.input.boundTo !== undefined && context.input.boundTo !== call.digest) {
+    // Answers carried in a requestState issued for another call are no answers to this one.
+    // (Hashed only then, or when the call asks: a plain call starts its handler at once.)
+    if (context.input?.boundTo !== undefined) {
+      if (context.input.boundTo !== (await callDigest('call_', tool.name, input))) {
         throw new InvalidInputError(
           `The requestState sent with this call was issued for another call (other tool or arguments): call ${tool.name} again without it.`,
         );
@@ -212,7 +212,9 @@ async function runOnce(
       const output = await call.run(tool.handler, input, options.timeoutMs);
       return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
     } catch (error) {
-      if (error instanceof InputRequired) return asking(error.questions, call);
+      if (error instanceof InputRequired) {
+        return asking(error.questions, call, await callDigest('call_', tool.name, input));
+      }
       throw error;
     }
   } catch (error) {
@@ -224,12 +226,12 @@ async function runOnce(
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
 /** A result that stands for the questions; its text is their messages, should anyone show it. */
-function asking(questions: Questions, call: ToolCall): ToolCallResult {
+function asking(questions: Questions, call: ToolCall, digest: string): ToolCallResult {
   const text = Object.values(questions)
     .map((question) => ('message' in question.params ? question.params.message : question.method))
     .join('\n');
   const result: ToolCallResult = { content: [{ type: 'text', text }] };
-  const pending: PendingInput = { questions, answers: { ...call.answered }, call: call.digest };
+  const pending: PendingInput = { questions, answers: { ...call.answered }, call: digest };
   Object.defineProperty(result, PENDING, { value: pending });
   return result;
 }
@@ -287,8 +289,6 @@ class ToolCall implements ToolContext {
     private readonly input: InputChannel | undefined,
   ) {}
 
-  /** The call's `callDigest`, once the input is validated (when it can ask). */
-  digest = '';
   /** Every answer this call has used, by key: carried into the next round when it asks again. */
   readonly answered: Record<string, unknown> = {};
 

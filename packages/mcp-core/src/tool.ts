@@ -82,8 +82,9 @@ export interface ToolContext {
    * (`samplingQuestion`) or its roots (`rootsQuestion`). Several questions in one call are sent
    * together. On a plain call the handler runs again from the start once the client answers (a
    * 2026-07-28 retry, or the 2025-11-25 SDK's `elicitation/create` round), so everything before
-   * `ask` must be safe to repeat, and `ask` must not be caught; answers already given in this
-   * call are returned at once. In a task, the task waits in `input_required` for `tasks/update`.
+   * `ask` must be safe to repeat, and what `ask` throws must reach the core (catch only
+   * `InputUnavailableError`); answers already given in this call are returned at once. In a
+   * task, the task waits in `input_required` for `tasks/update`.
    * A form answer may be a decline or a cancel: check `action`. Throws `InputUnavailableError`
    * when the client did not declare that kind of request, or nothing can carry it.
    */
