@@ -17,7 +17,7 @@ import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
 import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { SearchSurface, type Surface } from './surface/search.js';
-import { mountTasks, type TaskHost, taskOwner } from './tasks.js';
+import { mountTasks, type TaskHost, taskOwner, VERIFIED_STATE } from './tasks.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
 /**
@@ -271,7 +271,7 @@ function contextMaker(server: McpServerLike, options: MountOptions): (extra: unk
       ? request?.envelope?.[CLIENT_CAPABILITIES_META_KEY]
       : server.server.getClientCapabilities();
     const elicitation = objectOr(capabilities?.elicitation);
-    const state = request?.requestState?.() as RoundState | undefined;
+    const state = (request?.requestState?.() ?? request?.[VERIFIED_STATE]) as RoundState | undefined;
     const round = new RoundAnswers(request?.inputResponses, typeof state === 'object' ? state : undefined);
     round.declared = {
       'elicitation/create': canAskForm(elicitation),
@@ -438,6 +438,7 @@ interface SdkExtra {
     envelope?: { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities };
     inputResponses?: Record<string, unknown>;
     requestState?: () => unknown;
+    [VERIFIED_STATE]?: unknown;
     notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
   };
   http?: { authInfo?: SdkAuthInfo };

@@ -15,6 +15,9 @@ import { preparedAnswers, protocolErrorOf } from './execute.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, RequestInfo } from './tool.js';
 
+/** Where a request's already verified `requestState` rides past the SDK's second seam. */
+export const VERIFIED_STATE: unique symbol = Symbol('@x/mcp-core.verifiedRequestState');
+
 /** The extension key of tasks on protocol 2026-07-28 (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -462,13 +465,24 @@ export function mountTasks(
     low as unknown as { _getRequestHandler(method: string): Handler | undefined }
   )._getRequestHandler('tools/call');
   if (!original) throw new Error('mountTasks: mount the tools first.');
+  // The SDK's original handler is wrapped in its input_required seam too, which would check the
+  // requestState once more: it gets it as already verified (see VERIFIED_STATE), not again.
+  const plain = (request: Parameters<Handler>[0], ctx: unknown) => {
+    const mcpReq = (ctx as { mcpReq?: { requestState?: () => unknown } }).mcpReq;
+    const state = mcpReq?.requestState?.();
+    if (state === undefined) return original(request, ctx);
+    return original(request, {
+      ...(ctx as object),
+      mcpReq: { ...mcpReq, requestState: () => undefined, [VERIFIED_STATE]: state },
+    });
+  };
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = lookup(request.params.name);
-    if (!tool?.task) return (await original(request, ctx)) as never;
+    if (!tool?.task) return (await plain(request, ctx)) as never;
     const params = request.params as { name: string; arguments?: unknown; task?: { ttl?: unknown } };
     const asked = modern() ? declared(ctx) : params.task !== undefined && typeof params.task === 'object';
     if (!asked) {
-      if (tool.task !== 'required') return (await original(request, ctx)) as never;
+      if (tool.task !== 'required') return (await plain(request, ctx)) as never;
       if (modern()) requireExtension(ctx);
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
