@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +21,7 @@ import {
   errorBody,
   type ModernRequest,
   modernHttpClient,
+  spawnStdioClient,
 } from '../src/testing/index.js';
 
 /** How often each tool's handler started: a handler that asks runs again once answered. */
@@ -241,6 +243,24 @@ describe.each([
     expect(errorBody(result)).toMatchObject({ error_code: 'INPUT_UNAVAILABLE' });
     expect(asked).toEqual([]);
   });
+});
+
+describe('over stdio, next to a task tool (the tasks wrapper in front of every call)', () => {
+  it.each([
+    { era: '2025-11-25', modern: false },
+    { era: '2026-07-28', modern: true },
+  ])('a $era client answers two rounds', async ({ modern }) => {
+    const { client, asked } = answeringClient({ modern });
+    connection = await spawnStdioClient({
+      command: process.execPath,
+      args: ['--import', 'tsx', fileURLToPath(new URL('./fixtures/ask-server.ts', import.meta.url))],
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      client,
+    });
+    const result = await connection.client.callTool({ name: 'greet', arguments: {} });
+    expect(text(result)).toBe('Ada1 likes teal');
+    expect(asked).toEqual(['Name?', 'Colour?']);
+  }, 90_000);
 });
 
 describe('hostile answers on 2026-07-28 (a client written out by hand)', () => {
