@@ -249,18 +249,22 @@ describe('over stdio, next to a task tool (the tasks wrapper in front of every c
   it.each([
     { era: '2025-11-25', modern: false },
     { era: '2026-07-28', modern: true },
-  ])('a $era client answers two rounds', async ({ modern }) => {
-    const { client, asked } = answeringClient({ modern });
-    connection = await spawnStdioClient({
-      command: process.execPath,
-      args: ['--import', 'tsx', fileURLToPath(new URL('./fixtures/ask-server.ts', import.meta.url))],
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      client,
-    });
-    const result = await connection.client.callTool({ name: 'greet', arguments: {} });
-    expect(text(result)).toBe('Ada1 likes teal');
-    expect(asked).toEqual(['Name?', 'Colour?']);
-  }, 90_000);
+  ])(
+    'a $era client answers two rounds',
+    async ({ modern }) => {
+      const { client, asked } = answeringClient({ modern });
+      connection = await spawnStdioClient({
+        command: process.execPath,
+        args: ['--import', 'tsx', fileURLToPath(new URL('./fixtures/ask-server.ts', import.meta.url))],
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        client,
+      });
+      const result = await connection.client.callTool({ name: 'greet', arguments: {} });
+      expect(text(result)).toBe('Ada1 likes teal');
+      expect(asked).toEqual(['Name?', 'Colour?']);
+    },
+    90_000,
+  );
 });
 
 describe('hostile answers on 2026-07-28 (a client written out by hand)', () => {
