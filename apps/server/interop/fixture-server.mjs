@@ -10,8 +10,11 @@ import {
   defineResource,
   defineResourceTemplate,
   defineTool,
+  formQuestion,
   McpRequestError,
   McpToolError,
+  rootsQuestion,
+  samplingQuestion,
 } from '@x/mcp-core';
 import { serveHttp } from '@x/mcp-core/node';
 import { z } from 'zod';
@@ -20,6 +23,16 @@ const NO_ARGS = z.strictObject({});
 const LOCAL = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 // A 1×1 transparent PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+const NAME = formQuestion('What is your name?', { name: { type: 'string' } }, ['name']);
+const OK = formQuestion('Please confirm', { ok: { type: 'boolean' } }, ['ok']);
+
+/** The name in a form answer ("stranger" when the person declined). */
+function nameOf(answer) {
+  return answer.action === 'accept' && typeof answer.content?.name === 'string'
+    ? answer.content.name
+    : 'stranger';
+}
 
 const tools = [
   defineTool({
@@ -46,6 +59,105 @@ const tools = [
     handler: async (_input, context) => {
       for (const step of [0, 50, 100]) await context.reportProgress(step, 100, `step ${step}`);
       return 'Progress complete.';
+    },
+  }),
+  // A handler's own questions (input-required-result-* on 2026-07-28, answered on the retry;
+  // tools-call-elicitation and the like on 2025-11-25, where the SDK sends elicitation/create).
+  defineTool({
+    name: 'test_input_required_result_elicitation',
+    description: 'Asks the person for a name, then greets them.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { user_name } = await context.ask({ user_name: NAME });
+      return `Hello, ${nameOf(user_name)}!`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_sampling',
+    description: "Asks the client's model for the capital of France.",
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { capital_question } = await context.ask({
+        capital_question: samplingQuestion('What is the capital of France?', 100),
+      });
+      return `The model answered: ${capital_question.content.text ?? ''}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_list_roots',
+    description: "Lists the client's roots.",
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { client_roots } = await context.ask({ client_roots: rootsQuestion() });
+      return `Roots: ${client_roots.roots.map((root) => root.uri).join(', ')}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_request_state',
+    description: 'Asks for a confirmation; the answer comes back with a signed requestState.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { confirm } = await context.ask({ confirm: OK });
+      return `state-ok: confirmed ${confirm.content?.ok === true}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_tampered_state',
+    description: 'Asks for a confirmation; a tampered requestState is refused.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { confirm } = await context.ask({ confirm: OK });
+      return `confirmed ${confirm.content?.ok === true}`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_multiple_inputs',
+    description: 'Asks a name, a greeting from the model and the roots, all at once.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const answers = await context.ask({
+        user_name: NAME,
+        greeting: samplingQuestion('Generate a greeting', 50),
+        client_roots: rootsQuestion(),
+      });
+      return `${answers.greeting.content.text ?? ''} ${nameOf(answers.user_name)} (${answers.client_roots.roots.length} roots)`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_multi_round',
+    description: 'Asks a name, then a colour: two rounds.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      const { step1 } = await context.ask({
+        step1: formQuestion('Step 1: What is your name?', { name: { type: 'string' } }, ['name']),
+      });
+      const { step2 } = await context.ask({
+        step2: formQuestion('Step 2: What is your favorite color?', { color: { type: 'string' } }, ['color']),
+      });
+      return `${nameOf(step1)} likes ${String(step2.content?.color ?? 'nothing')}.`;
+    },
+  }),
+  defineTool({
+    name: 'test_input_required_result_capabilities',
+    description: 'Asks only what the client declared: a form when it can, else the model.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    handler: async (_input, context) => {
+      try {
+        const { user_name } = await context.ask({ user_name: NAME });
+        return `Hello, ${nameOf(user_name)}!`;
+      } catch (error) {
+        if (!McpToolError.isInstance(error) || error.code !== 'INPUT_UNAVAILABLE') throw error;
+      }
+      const { guess } = await context.ask({ guess: samplingQuestion('Suggest a name.', 20) });
+      return `Hello, ${guess.content.text ?? 'stranger'}!`;
     },
   }),
   // The tasks extension's scenarios (tasks-*).
@@ -90,6 +202,48 @@ const tools = [
     task: 'optional',
     handler: () => {
       throw new McpRequestError(-32603, 'The job broke down.', { reason: 'fixture' });
+    },
+  }),
+  // Tasks that wait for input (tasks-mrtr-input, tasks-mrtr-composition).
+  defineTool({
+    name: 'confirm_delete',
+    description: 'Asks the person to confirm deleting `filename`; as a task, the task waits for the answer.',
+    inputSchema: z.strictObject({ filename: z.string().describe('The file') }),
+    annotations: LOCAL,
+    task: 'optional',
+    handler: async ({ filename }, context) => {
+      const { confirm } = await context.ask({
+        confirm: formQuestion(`Delete ${filename}?`, { confirm: { type: 'boolean' } }, ['confirm']),
+      });
+      return confirm.action === 'accept' && confirm.content?.confirm === true
+        ? `Deleted ${filename}.`
+        : `Kept ${filename}.`;
+    },
+  }),
+  defineTool({
+    name: 'multi_input',
+    description: 'Asks two questions at once; as a task, waits until both are answered.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'optional',
+    handler: async (_input, context) => {
+      const { first, second } = await context.ask({
+        first: formQuestion('First name?', { name: { type: 'string' } }),
+        second: formQuestion('Second name?', { name: { type: 'string' } }),
+      });
+      return `${nameOf(first)} and ${nameOf(second)}`;
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_task',
+    description: 'Asks a name before it runs (in rounds), then runs as a task that greets them.',
+    inputSchema: NO_ARGS,
+    annotations: LOCAL,
+    task: 'required',
+    questions: () => ({ user_name: NAME }),
+    handler: async (_input, context) => {
+      const { user_name } = await context.ask({ user_name: NAME });
+      return `Hello, ${nameOf(user_name)}!`;
     },
   }),
 ];

@@ -69,6 +69,19 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     'http-header-validation',
     'input-required-result-unsupported-methods',
     'input-required-result-validate-input',
+    // A handler's own questions (ToolContext.ask): forms, sampling, roots, several at once,
+    // several rounds with a signed requestState, a tampered one refused.
+    'input-required-result-basic-elicitation',
+    'input-required-result-basic-sampling',
+    'input-required-result-basic-list-roots',
+    'input-required-result-request-state',
+    'input-required-result-multiple-input-requests',
+    'input-required-result-multi-round',
+    'input-required-result-missing-input-response',
+    'input-required-result-ignore-extra-params',
+    'input-required-result-result-type',
+    'input-required-result-tampered-state',
+    'input-required-result-capability-check',
     // The tasks extension (SEP-2663), against the fixture's task tools.
     'tasks-lifecycle',
     'tasks-capability-negotiation',
@@ -76,6 +89,10 @@ it('passes the MCP conformance suite (bar the capabilities we do not offer) and 
     'tasks-request-state-removal',
     'tasks-request-headers',
     'tasks-required-task-error',
+    // Tasks that wait for input, and questions asked before the task exists.
+    'tasks-mrtr-input',
+    'tasks-mrtr-composition',
+    'tasks-dispatch-and-envelope',
   ]);
   expect(result.inspector.map((item) => [item.bin, item.ok])).toEqual([
     ['packages/basecamp/dist/bin.js', true],

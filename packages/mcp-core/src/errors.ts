@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'LIMIT_EXCEEDED',
   'CONFLICT',
   'DECLINED',
+  'INPUT_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -124,6 +125,12 @@ export type ConflictError = McpToolError;
  */
 export const DeclinedError = errorClass('DECLINED', 'DeclinedError');
 export type DeclinedError = McpToolError;
+/**
+ * A handler asked the client a question (`context.ask`) it cannot answer: the client did not declare
+ * that kind of request (elicitation, sampling, roots), or nothing can carry it (a 2025-11-25 task).
+ */
+export const InputUnavailableError = errorClass('INPUT_UNAVAILABLE', 'InputUnavailableError');
+
 export const InternalError = errorClass('INTERNAL_ERROR', 'InternalError');
 export type InternalError = McpToolError;
 

@@ -1,4 +1,14 @@
 import type { z } from 'zod';
+import {
+  type Answers,
+  callDigest,
+  checkAnswer,
+  checkQuestions,
+  formQuestion,
+  type InputChannel,
+  InputRequired,
+  type Questions,
+} from './ask.js';
 import { DeclinedError, ERROR_CODES, InvalidInputError, McpToolError, ToolTimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 import { observed, startToolCall, type ToolCallOutcome } from './observability/events.js';
@@ -24,10 +34,18 @@ export interface CallContext {
   reportProgress?: ToolContext['reportProgress'];
   request?: RequestInfo;
   /**
-   * Set when the person behind the client can be asked to confirm a destructive call (see
-   * `ToolDefinition.confirm`); absent, nobody is asked and the handler runs as it always did.
+   * How the call's questions reach the client (`ToolContext.ask`, a destructive tool's `confirm`);
+   * absent, the call cannot ask anything (`ask` throws `InputUnavailableError`).
    */
-  confirmation?: Confirmation;
+  input?: InputChannel;
+  /** `false`: a destructive tool's `confirm` question is not asked (`--no-confirm`). Default `true`. */
+  confirm?: boolean;
+  /**
+   * Ask the questions the call asks before its handler (`confirm`, `questions`), then stop: the
+   * result carries their answers (`preparedAnswers`) instead of running the handler. For a call
+   * about to become a task, so that it asks in rounds before the task exists.
+   */
+  prepare?: boolean;
   /**
    * Set when the client can send its person to a sign-in page (URL elicitation): a call that fails
    * for a missing or dead login (`needsSignIn`) asks it to, and runs again once signed in.
@@ -37,26 +55,30 @@ export interface CallContext {
   task?: { taskId: string };
 }
 
-/** What the client answered to the confirmation asked under a key, in this round of the call. */
-export interface Confirmation {
-  answer(key: string): 'accept' | 'decline' | 'cancel' | undefined;
+/** The questions a call stopped to ask, for the serving layer to send. */
+export interface PendingInput {
+  questions: Questions;
+  /** Every answer the call used so far (to carry into the next round). */
+  answers: Record<string, unknown>;
+  /** The call they belong to (`callDigest`). */
+  call: string;
 }
 
-/** The question a call must ask before its handler runs, for the serving layer to ask. */
-export interface PendingConfirmation {
-  /** Names the exact call (tool and arguments), so an answer is never used for another one. */
-  key: string;
-  message: string;
-}
-
-const PENDING: unique symbol = Symbol('@x/mcp-core.pendingConfirmation');
+const PENDING: unique symbol = Symbol('@x/mcp-core.pendingInput');
 
 /**
- * The question a result stands for, when the call stopped to ask the person: only a caller that
- * passed `confirmation` ever gets such a result, and it must ask instead of answering with it.
+ * The questions a result stands for, when the call stopped to ask: only a caller that passed
+ * `input` ever gets such a result, and it must ask instead of answering with it.
  */
-export function pendingConfirmation(result: ToolCallResult): PendingConfirmation | undefined {
-  return (result as { [PENDING]?: PendingConfirmation })[PENDING];
+export function pendingInput(result: ToolCallResult): PendingInput | undefined {
+  return (result as { [PENDING]?: PendingInput })[PENDING];
+}
+
+const PREPARED: unique symbol = Symbol('@x/mcp-core.preparedAnswers');
+
+/** The answers a `prepare` call gathered; `undefined` when it stopped to ask or failed. */
+export function preparedAnswers(result: ToolCallResult): Record<string, unknown> | undefined {
+  return (result as { [PREPARED]?: Record<string, unknown> })[PREPARED];
 }
 
 const PROTOCOL_ERROR: unique symbol = Symbol('@x/mcp-core.protocolError');
@@ -102,7 +124,7 @@ async function observedCall(
   try {
     const result = await scope.run(() => runTool(tool, args, context, options));
     outcome =
-      pendingConfirmation(result) || pendingSignIn(result)
+      pendingInput(result) || pendingSignIn(result)
         ? 'input_required'
         : result.isError
           ? errorCodeOf(result)
@@ -148,21 +170,53 @@ async function runOnce(
       context.request ?? IN_PROCESS,
       context.reportProgress ?? noProgress,
       context.task,
+      context.input,
     );
-    if (tool.confirm && context.confirmation) {
-      const key = await confirmationKey(tool.name, input);
-      const answer = context.confirmation.answer(key);
-      if (answer === undefined) {
-        const message = await call.run(tool.confirm, input, options.timeoutMs);
-        if (typeof message === 'string') return asking({ key, message });
-      } else if (answer !== 'accept') {
-        throw new DeclinedError(
-          `The person ${answer === 'decline' ? 'declined' : 'dismissed'} the confirmation: nothing was changed. Do not call ${tool.name} again for this unless they ask you to.`,
+    // Answers carried in a requestState issued for another call are no answers to this one.
+    // (Hashed only then, or when the call asks: a plain call starts its handler at once.)
+    if (context.input?.boundTo !== undefined) {
+      if (context.input.boundTo !== (await callDigest('call_', tool.name, input))) {
+        throw new InvalidInputError(
+          `The requestState sent with this call was issued for another call (other tool or arguments): call ${tool.name} again without it.`,
         );
       }
     }
-    const output = await call.run(tool.handler, input, options.timeoutMs);
-    return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
+    try {
+      if (tool.confirm && context.confirm !== false && context.input?.can('elicitation/create')) {
+        // Keyed by the exact call: an answer given for other arguments is not an answer to this one.
+        const key = await callDigest('confirm_', tool.name, input);
+        if (context.input.known(key) === undefined) {
+          const message = await call.run(tool.confirm, input, options.timeoutMs);
+          if (typeof message === 'string') await call.ask({ [key]: formQuestion(message, {}) });
+        }
+        const answer = context.input.known(key) as { action?: string } | undefined;
+        if (answer !== undefined) {
+          const { action } = checkAnswer(key, formQuestion('', {}), answer) as { action: string };
+          call.answered[key] = answer;
+          if (action !== 'accept') {
+            throw new DeclinedError(
+              `The person ${action === 'decline' ? 'declined' : 'dismissed'} the confirmation: nothing was changed. Do not call ${tool.name} again for this unless they ask you to.`,
+            );
+          }
+        }
+      }
+      if (tool.questions) {
+        const questions = (await call.run(tool.questions, input, options.timeoutMs)) as Questions | undefined;
+        if (questions !== undefined) await call.ask(questions);
+      }
+      if (context.prepare) {
+        const result: ToolCallResult = { content: [] };
+        Object.defineProperty(result, PREPARED, { value: { ...call.answered } });
+        return result;
+      }
+      const output = await call.run(tool.handler, input, options.timeoutMs);
+      return renderToolRefsDeep(shapeOutput(tool, output, options), options.served);
+    } catch (error) {
+      if (error instanceof InputRequired) {
+        return asking(error.questions, call, await callDigest('call_', tool.name, input));
+      }
+      throw error;
+    }
   } catch (error) {
     // Messages and hints name tools wherever they were built, client code included.
     return keepSignInError(renderToolRefsDeep(errorResult(tool.name, error, log), options.served), error);
@@ -171,23 +225,15 @@ async function runOnce(
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
-/** A result that stands for the question; its text is the question, should anyone show it. */
-function asking(pending: PendingConfirmation): ToolCallResult {
-  const result: ToolCallResult = { content: [{ type: 'text', text: pending.message }] };
+/** A result that stands for the questions; its text is their messages, should anyone show it. */
+function asking(questions: Questions, call: ToolCall, digest: string): ToolCallResult {
+  const text = Object.values(questions)
+    .map((question) => ('message' in question.params ? question.params.message : question.method))
+    .join('\n');
+  const result: ToolCallResult = { content: [{ type: 'text', text }] };
+  const pending: PendingInput = { questions, answers: { ...call.answered }, call: digest };
   Object.defineProperty(result, PENDING, { value: pending });
   return result;
-}
-
-/**
- * `confirm_` and 16 hex digits of SHA-256 over the tool's name and its validated input (keys in
- * the schema's order): an answer given for other arguments is not an answer to this call.
- */
-async function confirmationKey(toolName: string, input: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([toolName, input]));
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest.subarray(0, 8)) hex += byte.toString(16).padStart(2, '0');
-  return `confirm_${hex}`;
 }
 
 /** The `error_code` of an error result; `error` when it carries none of ours (a bounded label). */
@@ -240,7 +286,32 @@ class ToolCall implements ToolContext {
     readonly request: RequestInfo,
     readonly reportProgress: ToolContext['reportProgress'],
     readonly task: ToolContext['task'],
+    private readonly input: InputChannel | undefined,
   ) {}
+
+  /** Every answer this call has used, by key: carried into the next round when it asks again. */
+  readonly answered: Record<string, unknown> = {};
+
+  async ask<Q extends Questions>(questions: Q): Promise<Answers<Q>> {
+    checkQuestions(questions, this.input);
+    const input = this.input as InputChannel;
+    const answers: Record<string, unknown> = {};
+    const missing: Questions = {};
+    for (const [key, question] of Object.entries(questions)) {
+      const known = input.known(key);
+      if (known === undefined) missing[key] = question;
+      else answers[key] = checkAnswer(key, question, known);
+    }
+    Object.assign(this.answered, answers);
+    if (Object.keys(missing).length === 0) return answers as Answers<Q>;
+    if (!input.wait) throw new InputRequired(missing);
+    const waited = await input.wait(missing, this.signal);
+    for (const [key, question] of Object.entries(missing)) {
+      answers[key] = checkAnswer(key, question, waited[key]);
+    }
+    Object.assign(this.answered, answers);
+    return answers as Answers<Q>;
+  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {

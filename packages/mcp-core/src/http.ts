@@ -68,6 +68,11 @@ export interface ServeHttpOptions {
    * polls and cancellation.
    */
   tasks?: TaskHost;
+  /**
+   * Signs the `requestState` that carries a call's earlier answers between 2026-07-28 rounds:
+   * see `CreateMcpServerOptions.requestStateKey`. Give every replica the same one.
+   */
+  requestStateKey?: string;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -255,6 +260,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         ...(surface ? { surface } : {}),
         ...(scope?.tool === undefined ? {} : { only: scope.tool }),
         ...(options.confirm === false ? { confirm: false } : {}),
+        ...(options.requestStateKey === undefined ? {} : { requestStateKey: options.requestStateKey }),
         tasks,
       });
     },

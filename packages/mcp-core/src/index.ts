@@ -7,6 +7,21 @@
 
 export { type AccessRefusal, RegistryView, type ToolAccess } from './access.js';
 export {
+  type Answers,
+  type AnswerTo,
+  type FormAnswer,
+  type FormQuestion,
+  formQuestion,
+  type Question,
+  type Questions,
+  type RootsAnswer,
+  type RootsQuestion,
+  rootsQuestion,
+  type SamplingAnswer,
+  type SamplingQuestion,
+  samplingQuestion,
+} from './ask.js';
+export {
   type Completer,
   type CompletionContext,
   matchCompletions,
@@ -28,6 +43,7 @@ export {
   ERROR_CODES,
   type ErrorCode,
   type ErrorDetails,
+  InputUnavailableError,
   InternalError,
   InvalidInputError,
   LimitExceededError,

@@ -9,14 +9,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { RegistryView } from './access.js';
+import type { InputChannel, Question, RoundState, RoundStateCodec } from './ask.js';
 import { mountContent } from './content-mount.js';
 import type { ToolDescriptor } from './descriptor.js';
-import { type CallContext, type Confirmation, pendingConfirmation } from './execute.js';
+import { type CallContext, pendingInput } from './execute.js';
 import { ToolRegistry } from './registry.js';
 import type { ToolCallResult } from './result.js';
 import { pendingSignIn, type SignInRound } from './sign-in.js';
 import { SearchSurface, type Surface } from './surface/search.js';
-import { mountTasks, type TaskHost } from './tasks.js';
+import { mountTasks, type TaskHost, taskOwner, VERIFIED_STATE } from './tasks.js';
 import type { AnyToolDefinition, RequestInfo, ToolProvider } from './tool.js';
 
 /**
@@ -70,6 +71,12 @@ export interface MountOptions {
    * host keeps their state. Without it, every call answers with the plain result.
    */
   tasks?: TaskHost;
+  /**
+   * Signs the `requestState` that carries a call's earlier answers between 2026-07-28 rounds
+   * (`ToolContext.ask`). Set by `createMcpServer`; without it, a 2026-07-28 call that asks gets
+   * its questions without a state, and a question asked after an answered one is asked again.
+   */
+  roundState?: RoundStateCodec;
 }
 
 /**
@@ -90,7 +97,13 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
       view && { prompt: (name) => view.allowsPrompt(name), resource: (name) => view.allowsResource(name) },
     );
   if (options.surface === 'search') {
-    mountSearch(server, new SearchSurface(registry, view), register, contextMaker(server, options));
+    mountSearch(
+      server,
+      new SearchSurface(registry, view),
+      register,
+      contextMaker(server, options),
+      options.roundState,
+    );
     content();
     return;
   }
@@ -99,9 +112,17 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
   // tools/list shows only the allowed ones. Any other server gets the allowed tools only.
   const listAll = view !== undefined && server instanceof McpServer;
   const context = contextMaker(server, options);
+  const ask = (pending: Promise<ToolCallResult>, callContext: CallContext) =>
+    asked(pending, callContext, options.roundState);
   const call = view
-    ? (name: string, args: unknown, extra: unknown) => asked(view.call(name, args, context(extra)))
-    : (name: string, args: unknown, extra: unknown) => asked(registry.call(name, args, context(extra)));
+    ? (name: string, args: unknown, extra: unknown) => {
+        const callContext = context(extra);
+        return ask(view.call(name, args, callContext), callContext);
+      }
+    : (name: string, args: unknown, extra: unknown) => {
+        const callContext = context(extra);
+        return ask(registry.call(name, args, callContext), callContext);
+      };
   const tasks = options.tasks && server instanceof McpServer ? options.tasks : undefined;
   const mount = (descriptor: ToolDescriptor) => {
     const schemas = sdkSchemas(descriptor);
@@ -151,13 +172,7 @@ export function mountTools(server: McpServerLike, source: ToolSource, options: M
     const plain = view
       ? (name: string, args: unknown, callContext: CallContext) => view.call(name, args, callContext)
       : (name: string, args: unknown, callContext: CallContext) => registry.call(name, args, callContext);
-    mountTasks(
-      server as McpServer,
-      tasks,
-      (name) => registry.getByName(name),
-      plain,
-      (extra) => callContext(extra, options.transport),
-    );
+    mountTasks(server as McpServer, tasks, (name) => registry.getByName(name), plain, context, ask);
   }
   if (single) return;
   content();
@@ -173,6 +188,7 @@ function mountSearch(
   surface: SearchSurface,
   register: RegisterTool,
   context: (extra: unknown) => CallContext,
+  roundState: RoundStateCodec | undefined,
 ): void {
   let shown = surface.descriptors();
   const handles = new Map<string, { update?(changes: Record<string, unknown>): void }>();
@@ -188,11 +204,15 @@ function mountSearch(
         ...(schemas.output === undefined ? {} : { outputSchema: schemas.output }),
         annotations: descriptor.annotations,
       },
-      (args, extra) =>
-        asked(
-          surface.call(name, args, context(extra)) ??
+      (args, extra) => {
+        const callContext = context(extra);
+        return asked(
+          surface.call(name, args, callContext) ??
             Promise.reject(new Error(`${name} is not a search surface tool`)),
-        ),
+          callContext,
+          roundState,
+        );
+      },
     );
     handles.set(name, (handle ?? {}) as { update?(changes: Record<string, unknown>): void });
   }
@@ -235,10 +255,10 @@ type RegisterTool = (
 ) => unknown;
 
 /**
- * How a mounted tool's call context is built. On an SDK v2 server with confirmations on, a call
- * whose client declared form elicitation (in `initialize` on 2025-11-25, on the request itself on
- * 2026-07-28) can ask the person; its answer arrives as one of the round's `inputResponses` (on
- * 2025-11-25 the SDK sends `elicitation/create` itself and calls again with the answer there).
+ * How a mounted tool's call context is built. On an SDK v2 server, a call can ask what its client
+ * declared (in `initialize` on 2025-11-25, on the request itself on 2026-07-28); the answers arrive
+ * as the round's `inputResponses` (on 2025-11-25 the SDK sends `elicitation/create` itself and
+ * calls again with the answer there), and those of earlier rounds in the verified `requestState`.
  */
 function contextMaker(server: McpServerLike, options: MountOptions): (extra: unknown) => CallContext {
   const transport = options.transport;
@@ -247,18 +267,28 @@ function contextMaker(server: McpServerLike, options: MountOptions): (extra: unk
     const context = callContext(extra, transport);
     const request = (extra as SdkExtra | undefined)?.mcpReq;
     const modern = isModern(server);
-    const elicitation = clientElicitation(server, request, modern);
-    if (options.confirm !== false && canAskForm(elicitation))
-      context.confirmation = new RoundAnswers(request?.inputResponses);
+    const capabilities: ClientCapabilities | undefined = modern
+      ? request?.envelope?.[CLIENT_CAPABILITIES_META_KEY]
+      : server.server.getClientCapabilities();
+    const elicitation = objectOr(capabilities?.elicitation);
+    const state = (request?.requestState?.() ?? request?.[VERIFIED_STATE]) as RoundState | undefined;
+    const round = new RoundAnswers(request?.inputResponses, typeof state === 'object' ? state : undefined);
+    round.declared = {
+      'elicitation/create': canAskForm(elicitation),
+      'sampling/createMessage': capabilities?.sampling !== undefined,
+      'roots/list': capabilities?.roots !== undefined,
+    };
+    context.input = round;
+    if (options.confirm === false) context.confirm = false;
     // Sign-in is not a confirmation: `--no-confirm` leaves it on.
     if (elicitation && 'url' in elicitation) {
-      const round = new RoundAnswers(request?.inputResponses);
+      const signIn = new RoundAnswers(request?.inputResponses, undefined);
       const id = request?.id;
       if (!modern && id !== undefined) {
-        round.completed = (elicitationId) =>
+        signIn.completed = (elicitationId) =>
           server.server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: id })();
       }
-      context.signIn = round;
+      context.signIn = signIn;
     }
     return context;
   };
@@ -269,19 +299,8 @@ function isModern(server: McpServer): boolean {
   return version !== undefined && version >= '2026-07-28';
 }
 
-/** The client's elicitation capability as the SDK's own input-required gate reads it for this request. */
-function clientElicitation(
-  server: McpServer,
-  request: SdkExtra['mcpReq'],
-  modern: boolean,
-): Record<string, unknown> | undefined {
-  const capabilities: ClientCapabilities | undefined = modern
-    ? request?.envelope?.[CLIENT_CAPABILITIES_META_KEY]
-    : server.server.getClientCapabilities();
-  const elicitation = capabilities?.elicitation;
-  return typeof elicitation === 'object' && elicitation !== null
-    ? (elicitation as Record<string, unknown>)
-    : undefined;
+function objectOr(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
 function canAskForm(elicitation: Record<string, unknown> | undefined): boolean {
@@ -290,10 +309,32 @@ function canAskForm(elicitation: Record<string, unknown> | undefined): boolean {
   return 'form' in elicitation || !('url' in elicitation);
 }
 
-class RoundAnswers implements Confirmation, SignInRound {
+/** One round's answers: this round's `inputResponses`, then those carried in its `requestState`. */
+class RoundAnswers implements InputChannel, SignInRound {
   completed?: (elicitationId: string) => Promise<void>;
+  declared: Record<Question['method'], boolean> = {
+    'elicitation/create': false,
+    'sampling/createMessage': false,
+    'roots/list': false,
+  };
+  readonly boundTo: string | undefined;
 
-  constructor(private readonly responses: Record<string, unknown> | undefined) {}
+  constructor(
+    private readonly responses: Record<string, unknown> | undefined,
+    private readonly state: RoundState | undefined,
+  ) {
+    this.boundTo = state?.call;
+  }
+
+  can(method: Question['method']): boolean {
+    return this.declared[method] === true;
+  }
+
+  known(key: string): unknown {
+    if (this.responses !== undefined && Object.hasOwn(this.responses, key)) return this.responses[key];
+    if (this.state !== undefined && Object.hasOwn(this.state.answers, key)) return this.state.answers[key];
+    return undefined;
+  }
 
   answer(key: string): 'accept' | 'decline' | 'cancel' | undefined {
     if (this.responses === undefined) return undefined;
@@ -307,16 +348,16 @@ class RoundAnswers implements Confirmation, SignInRound {
 }
 
 /**
- * Empty: the question is the message, and the person answers with the client's accept and
- * decline; no field to fill in.
+ * A call that stopped to ask becomes the SDK's `input_required` answer (on 2025-11-25 the SDK
+ * sends its requests, `elicitation/create` with our `elicitationId` for a URL, and runs the call
+ * again with the answers). Its `requestState` carries the answers given so far, signed and bound
+ * to the call and its owner.
  */
-const YES_OR_NO = { type: 'object', properties: {} } as const;
-
-/**
- * A call that stopped to ask the person becomes the SDK's `input_required` answer (on 2025-11-25
- * the SDK sends it as `elicitation/create`, with our `elicitationId` for a URL).
- */
-async function asked(pending: Promise<ToolCallResult>): Promise<ToolCallResult | InputRequiredResult> {
+async function asked(
+  pending: Promise<ToolCallResult>,
+  context: CallContext,
+  roundState: RoundStateCodec | undefined,
+): Promise<ToolCallResult | InputRequiredResult> {
   const result = await pending;
   const signIn = pendingSignIn(result);
   if (signIn) {
@@ -331,12 +372,18 @@ async function asked(pending: Promise<ToolCallResult>): Promise<ToolCallResult |
       },
     });
   }
-  const question = pendingConfirmation(result);
-  if (!question) return result;
+  const questions = pendingInput(result);
+  if (!questions) return result;
+  const requestState =
+    roundState &&
+    (await roundState.mint({
+      call: questions.call,
+      owner: taskOwner(context.request),
+      answers: questions.answers,
+    }));
   return inputRequired({
-    inputRequests: {
-      [question.key]: inputRequired.elicit({ message: question.message, requestedSchema: YES_OR_NO }),
-    },
+    inputRequests: questions.questions as Parameters<typeof inputRequired>[0]['inputRequests'],
+    ...(requestState === undefined ? {} : { requestState }),
   });
 }
 
@@ -390,6 +437,8 @@ interface SdkExtra {
     _meta?: { progressToken?: string | number };
     envelope?: { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities };
     inputResponses?: Record<string, unknown>;
+    requestState?: () => unknown;
+    [VERIFIED_STATE]?: unknown;
     notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
   };
   http?: { authInfo?: SdkAuthInfo };

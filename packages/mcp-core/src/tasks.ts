@@ -8,10 +8,15 @@ import {
   RELATED_TASK_META_KEY,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { checkAnswer, type InputChannel, type Question, type Questions } from './ask.js';
+import { McpToolError } from './errors.js';
 import type { CallContext } from './execute.js';
-import { protocolErrorOf } from './execute.js';
+import { preparedAnswers, protocolErrorOf } from './execute.js';
 import type { ToolCallResult } from './result.js';
 import type { AnyToolDefinition, RequestInfo } from './tool.js';
+
+/** Where a request's already verified `requestState` rides past the SDK's second seam. */
+export const VERIFIED_STATE: unique symbol = Symbol('@x/mcp-core.verifiedRequestState');
 
 /** The extension key of tasks on protocol 2026-07-28 (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -38,6 +43,10 @@ export interface StoredTask {
   result?: ToolCallResult;
   /** `failed`: the protocol error the call ended in. */
   error?: { code: number; message: string; data?: unknown };
+  /** `input_required`: the questions still unanswered, by key (as `tasks/get` shows them). */
+  inputRequests?: Questions;
+  /** Answers `tasks/update` brought that the running call has not taken yet, by key. */
+  inputResponses?: Record<string, unknown>;
 }
 
 /**
@@ -148,7 +157,10 @@ export class TaskHost {
   readonly pollIntervalMs: number;
   readonly #cancelCheckMs: number;
   /** The calls running in this process, by task id. */
-  readonly #running = new Map<string, { owner: string; controller: AbortController; done: Promise<void> }>();
+  readonly #running = new Map<
+    string,
+    { owner: string; controller: AbortController; done: Promise<void>; wake?: () => void }
+  >();
 
   constructor(options: TaskOptions = {}) {
     this.store = options.store ?? new MemoryTaskStore();
@@ -252,6 +264,116 @@ export class TaskHost {
     return updated;
   }
 
+  /**
+   * Parks the owner's running task in `input_required` with `questions`, and resolves with their
+   * answers once `tasks/update` has brought them all (on this replica, or written to the store by
+   * another one and read here at the next check). Rejects when `signal` aborts (a cancellation).
+   */
+  async waitForInput(
+    owner: string,
+    taskId: string,
+    questions: Questions,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const keys = Object.keys(questions);
+    await this.store.update(owner, taskId, (current) =>
+      TERMINAL.has(current.status)
+        ? undefined
+        : {
+            ...current,
+            status: 'input_required',
+            inputRequests: { ...current.inputRequests, ...questions },
+            lastUpdatedAt: new Date().toISOString(),
+          },
+    );
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      let taken: Record<string, unknown> | undefined;
+      const task = await this.store.update(owner, taskId, (current) => {
+        const responses = current.inputResponses ?? {};
+        if (!keys.every((key) => Object.hasOwn(responses, key))) return undefined;
+        taken = Object.fromEntries(keys.map((key) => [key, responses[key]]));
+        const rest = Object.fromEntries(Object.entries(responses).filter(([key]) => !keys.includes(key)));
+        const { inputResponses: _taken, ...next } = current;
+        return Object.keys(rest).length > 0 ? { ...next, inputResponses: rest } : next;
+      });
+      if (taken) return taken;
+      if (!task || TERMINAL.has(task.status)) {
+        throw new McpToolError('INTERNAL_ERROR', `Task ${taskId} ended while it waited for input.`);
+      }
+      const running = this.#running.get(taskId);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.#cancelCheckMs);
+        timer.unref?.();
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          if (running) running.wake = undefined;
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+        if (running) running.wake = done;
+      });
+    }
+  }
+
+  /**
+   * `tasks/update`: keeps the answers to questions the owner's task is waiting for (others are
+   * ignored), takes their keys off `inputRequests`, and goes back to `working` once none is left.
+   * A malformed answer to a pending question is refused whole (-32602) before anything is kept.
+   */
+  async answer(owner: string, taskId: string, responses: Record<string, unknown>): Promise<void> {
+    let refused: Error | undefined;
+    const updated = await this.store.update(owner, taskId, (current) => {
+      refused = undefined;
+      const pending = current.inputRequests ?? {};
+      const answered = Object.keys(responses).filter((key) => Object.hasOwn(pending, key));
+      if (current.status !== 'input_required' || answered.length === 0) return undefined;
+      try {
+        for (const key of answered) checkAnswer(key, pending[key] as Question, responses[key]);
+      } catch (error) {
+        refused = error as Error;
+        return undefined;
+      }
+      const left = Object.fromEntries(Object.entries(pending).filter(([key]) => !answered.includes(key)));
+      const next: StoredTask = {
+        ...current,
+        inputResponses: {
+          ...current.inputResponses,
+          ...Object.fromEntries(answered.map((key) => [key, responses[key]])),
+        },
+        lastUpdatedAt: new Date().toISOString(),
+      };
+      if (Object.keys(left).length > 0) next.inputRequests = left;
+      else {
+        delete next.inputRequests;
+        next.status = 'working';
+      }
+      return next;
+    });
+    if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidParams, refused.message);
+    if (updated) this.#running.get(taskId)?.wake?.();
+  }
+
+  /** How a task's call asks: it waits in `input_required`; `known` are answers given before it began. */
+  channel(
+    owner: string,
+    taskId: string,
+    can: (method: Question['method']) => boolean,
+    known: Record<string, unknown> = {},
+  ): InputChannel {
+    const answers = { ...known };
+    return {
+      can,
+      known: (key) => answers[key],
+      wait: async (questions, signal) => {
+        const waited = await this.waitForInput(owner, taskId, questions, signal);
+        Object.assign(answers, waited);
+        return waited;
+      },
+    };
+  }
+
   /** Resolves when the owner's task has ended (or is gone), polling the store between looks. */
   async settled(owner: string, taskId: string, signal?: AbortSignal): Promise<StoredTask | undefined> {
     for (;;) {
@@ -315,6 +437,7 @@ export function mountTasks(
   lookup: (name: string) => AnyToolDefinition | undefined,
   call: ToolCall,
   context: (extra: unknown) => CallContext,
+  answerAsking: (pending: Promise<ToolCallResult>, context: CallContext) => Promise<unknown>,
 ): void {
   const low = server.server;
   const modern = () => {
@@ -342,13 +465,24 @@ export function mountTasks(
     low as unknown as { _getRequestHandler(method: string): Handler | undefined }
   )._getRequestHandler('tools/call');
   if (!original) throw new Error('mountTasks: mount the tools first.');
+  // The SDK's original handler is wrapped in its input_required seam too, which would check the
+  // requestState once more: it gets it as already verified (see VERIFIED_STATE), not again.
+  const plain = (request: Parameters<Handler>[0], ctx: unknown) => {
+    const mcpReq = (ctx as { mcpReq?: { requestState?: () => unknown } }).mcpReq;
+    const state = mcpReq?.requestState?.();
+    if (state === undefined) return original(request, ctx);
+    return original(request, {
+      ...(ctx as object),
+      mcpReq: { ...mcpReq, requestState: () => undefined, [VERIFIED_STATE]: state },
+    });
+  };
   low.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = lookup(request.params.name);
-    if (!tool?.task) return (await original(request, ctx)) as never;
+    if (!tool?.task) return (await plain(request, ctx)) as never;
     const params = request.params as { name: string; arguments?: unknown; task?: { ttl?: unknown } };
     const asked = modern() ? declared(ctx) : params.task !== undefined && typeof params.task === 'object';
     if (!asked) {
-      if (tool.task !== 'required') return (await original(request, ctx)) as never;
+      if (tool.task !== 'required') return (await plain(request, ctx)) as never;
       if (modern()) requireExtension(ctx);
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
@@ -357,12 +491,31 @@ export function mountTasks(
     }
     const callContext = context(ctx);
     const owner = taskOwner(callContext.request);
+    const args = params.arguments ?? {};
+    // The questions the call asks before it runs (a confirmation, the tool's `questions`) are
+    // asked now, in rounds, before any task exists (MRTR, then a task: SEP-2663).
+    let known: Record<string, unknown> = {};
+    if (tool.questions || tool.confirm) {
+      const prepared = await call(params.name, args, { ...callContext, prepare: true });
+      const answers = preparedAnswers(prepared);
+      if (!answers) return (await answerAsking(Promise.resolve(prepared), callContext)) as never;
+      known = answers;
+    }
+    const { input, signIn: _signIn, ...base } = callContext;
+    // 2025-11-25 tasks have no way to ask (their side channel is not served): ask answers
+    // INPUT_UNAVAILABLE there, never a task that waits for ever.
+    const can = (method: Question['method']) => modern() && input?.can(method) === true;
     const ttl = typeof params.task?.ttl === 'number' ? params.task.ttl : undefined;
     const task = await host.start(
       owner,
       params.name,
       (signal, taskId) =>
-        call(params.name, params.arguments ?? {}, { ...callContext, signal, task: { taskId } }),
+        call(params.name, args, {
+          ...base,
+          signal,
+          task: { taskId },
+          input: host.channel(owner, taskId, can, known),
+        }),
       ttl,
     );
     if (modern()) return { resultType: 'task', ...wireTask(task, true) } as never;
@@ -385,6 +538,7 @@ export function mountTasks(
     const detailed: Record<string, unknown> = { resultType: 'complete', ...wireTask(task, true) };
     if (task.status === 'completed' && task.result) detailed.result = task.result;
     if (task.status === 'failed' && task.error) detailed.error = task.error;
+    if (task.status === 'input_required') detailed.inputRequests = task.inputRequests ?? {};
     return detailed as never;
   });
   low.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
@@ -399,14 +553,18 @@ export function mountTasks(
     const updated = (await host.cancel(owner, task.taskId)) ?? task;
     return (modern() ? { resultType: 'complete' } : wireTask(updated, false)) as never;
   });
-  // 2026-07-28: answers for a task waiting on input. Our tasks never wait on input, so there is
-  // nothing to apply; unknown keys are ignored, as the extension asks.
+  // 2026-07-28: answers for a task waiting on input (unknown or already answered keys ignored).
   low.setRequestHandler(
     'tasks/update',
     { params: TaskIdParams.extend({ inputResponses: z.record(z.string(), z.unknown()).optional() }) },
     async (params, ctx) => {
       requireExtension(ctx);
-      await find(ctx, params.taskId);
+      const { owner, task } = await find(ctx, params.taskId);
+      // The SDK lifts `inputResponses` off the params of every request into the context.
+      const responses =
+        (ctx as { mcpReq?: { inputResponses?: Record<string, unknown> } }).mcpReq?.inputResponses ??
+        params.inputResponses;
+      if (responses) await host.answer(owner, task.taskId, responses);
       return { resultType: 'complete' } as never;
     },
   );

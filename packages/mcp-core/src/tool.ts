@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Answers, Questions } from './ask.js';
 import type { Logger } from './logger.js';
 import type { AnyPromptDefinition } from './prompt.js';
 import type { AnyResourceDefinition } from './resource.js';
@@ -75,6 +76,19 @@ export interface ToolContext {
    * instead of answering with the first step. Its `signal` aborts on `tasks/cancel`.
    */
   task?: { taskId: string };
+  /**
+   * Asks the client, and resolves with every answer, keyed like the questions: a form for the
+   * person (`formQuestion`; never for secrets), a completion from the client's model
+   * (`samplingQuestion`) or its roots (`rootsQuestion`). Several questions in one call are sent
+   * together. On a plain call the handler runs again from the start once the client answers (a
+   * 2026-07-28 retry, or the 2025-11-25 SDK's `elicitation/create` round), so everything before
+   * `ask` must be safe to repeat, and what `ask` throws must reach the core (catch only
+   * `InputUnavailableError`); answers already given in this call are returned at once. In a
+   * task, the task waits in `input_required` for `tasks/update`.
+   * A form answer may be a decline or a cancel: check `action`. Throws `InputUnavailableError`
+   * when the client did not declare that kind of request, or nothing can carry it.
+   */
+  ask<Q extends Questions>(questions: Q): Promise<Answers<Q>>;
 }
 
 export type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -122,6 +136,17 @@ export interface ToolDefinition<
     input: z.output<Input>,
     context: ToolContext,
   ) => Promise<string | undefined> | string | undefined;
+  /**
+   * Questions the call needs answered before its handler runs, built from the validated input
+   * (e.g. a name the arguments do not give). They are asked like `context.ask` (after `confirm`);
+   * for a tool with `task`, in rounds before the task is created, so the task never waits for
+   * them. The handler reads the answers with `context.ask` under the same keys, which returns
+   * them at once. `undefined`: nothing to ask for this call.
+   */
+  questions?: (
+    input: z.output<Input>,
+    context: ToolContext,
+  ) => Promise<Questions | undefined> | Questions | undefined;
   /**
    * Returns data (sent as JSON, and as `structuredContent` when it is an object), a
    * string (sent as text), or a result built with `toolSuccess`. Failures are thrown as

@@ -228,19 +228,26 @@ describe('a 2025-11-25 client over stateless HTTP', () => {
 describe('the answer is bound to the call', () => {
   it('asks again, under another key, when the arguments differ', async () => {
     const tools = registry();
-    const noAnswer = { answer: () => undefined };
-    const first = await tools.call('drop_table', { table: 'orders' }, { confirmation: noAnswer });
-    const other = await tools.call('drop_table', { table: 'users' }, { confirmation: noAnswer });
-    const { pendingConfirmation } = await import('../src/execute.js');
-    const key = pendingConfirmation(first)?.key;
+    const { pendingInput } = await import('../src/execute.js');
+    const channel = (answers: Record<string, unknown>) => ({
+      can: () => true,
+      known: (key: string) => answers[key],
+    });
+    const first = await tools.call('drop_table', { table: 'orders' }, { input: channel({}) });
+    const other = await tools.call('drop_table', { table: 'users' }, { input: channel({}) });
+    const key = Object.keys(pendingInput(first)?.questions ?? {})[0];
     expect(key).toMatch(/^confirm_[0-9a-f]{16}$/);
-    expect(pendingConfirmation(other)?.key).not.toBe(key);
+    expect(Object.keys(pendingInput(other)?.questions ?? {})).not.toEqual([key]);
     // An accept given for orders is no answer for users: asked again, nothing dropped.
-    const acceptOrders = { answer: (asked: string) => (asked === key ? ('accept' as const) : undefined) };
-    const users = await tools.call('drop_table', { table: 'users' }, { confirmation: acceptOrders });
-    expect(pendingConfirmation(users)?.message).toBe("Drop table 'users' and every row in it?");
+    const acceptOrders = channel({ [key as string]: { action: 'accept', content: {} } });
+    const users = await tools.call('drop_table', { table: 'users' }, { input: acceptOrders });
+    expect(Object.values(pendingInput(users)?.questions ?? {})).toEqual([
+      expect.objectContaining({
+        params: expect.objectContaining({ message: "Drop table 'users' and every row in it?" }),
+      }),
+    ]);
     expect(dropped).toEqual([]);
-    const orders = await tools.call('drop_table', { table: 'orders' }, { confirmation: acceptOrders });
+    const orders = await tools.call('drop_table', { table: 'orders' }, { input: acceptOrders });
     expect(orders.content).toEqual([{ type: 'text', text: 'dropped orders' }]);
     expect(dropped).toEqual(['orders']);
   });

@@ -16,6 +16,10 @@ const MAX_ROUNDS = 16;
  * task started on one replica is polled, cancelled and read back on any other. Every record is
  * sealed like the other hosted records (its result and error included) and expires with the
  * task's `ttlMs`; the owner is part of the key, so one user's tasks are never found for another.
+ * A task waiting for input keeps its questions (`inputRequests`) and the answers `tasks/update`
+ * brought (`inputResponses`) in the same sealed record, so any replica shows them and takes
+ * answers; the handler that waits for them runs on the replica that started the task, which
+ * reads them at its next store check.
  */
 export class HostedTaskStore implements TaskStore {
   readonly #store: KvStore;
