@@ -567,6 +567,9 @@ export async function createOAuthSetup(
       provider: [...shared, ...hostedEntry],
       // Tasks (long tool calls) in the store: a task started on one replica is polled on any.
       tasks: new TaskHost({ store: new hosted.HostedTaskStore(store, keyring) }),
+      // A question's answers come back on a retry that may reach another replica: every replica
+      // signs and checks the carried state with the same key, derived from the store's secret.
+      requestStateKey: keyring.deriveKey('mcp request state').toString('base64url'),
       gauges: [
         {
           name: 'mcp_hosted_user_registries',

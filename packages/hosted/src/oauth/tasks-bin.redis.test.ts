@@ -1,5 +1,6 @@
 // A long tool call as a task across two real server processes (apps/server, --auth oauth) on one
 // Redis: started through one replica, polled and read through the other, invisible to another user.
+// And a question's answer (2026-07-28 input_required) brought back to the other replica.
 
 import { type FakeBasecamp, startFakeBasecamp, TEMPLATE_ID } from '@x/mcp-basecamp/testing';
 import { TASKS_EXTENSION } from '@x/mcp-core';
@@ -62,5 +63,39 @@ describe('tasks across replicas', () => {
       status: 'completed',
       result: { structuredContent: { status: 'completed', project: { name: 'Launch across replicas' } } },
     });
+  });
+});
+
+describe('questions across replicas', () => {
+  it('a confirmation asked by one replica is answered on the other (one request-state key per fleet)', async (context) => {
+    if ('skip' in requirement) return context.skip(requirement.skip);
+    const [first, second] = (replicas as ReplicaBins).servers;
+    const alice = await tokenOf(ALICE);
+    const capabilities = { elicitation: { form: {} } };
+    const onFirst = modernHttpClient(first?.url as string, { capabilities, token: alice });
+    const onSecond = modernHttpClient(second?.url as string, { capabilities, token: alice });
+    const created = await onFirst('tools/call', {
+      name: 'basecamp_create_project',
+      arguments: { name: 'Doomed across replicas' },
+    });
+    const project = (created.structuredContent as { id: number }).id;
+    const call = {
+      name: 'basecamp_trash_project',
+      arguments: { project_id: project, confirm_name: 'Doomed across replicas' },
+    };
+    fake.resetLog();
+    const asked = await onFirst('tools/call', call);
+    expect(asked).toMatchObject({ resultType: 'input_required' });
+    const [key] = Object.keys(asked.inputRequests as Record<string, unknown>);
+    expect(fake.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    const answered = await onSecond('tools/call', {
+      ...call,
+      inputResponses: { [key as string]: { action: 'accept', content: {} } },
+      ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }),
+    });
+    expect(answered).toMatchObject({ structuredContent: { project_id: project, trashed: true } });
+    expect(fake.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
+      `/${fake.accountId}/projects/${project}.json`,
+    ]);
   });
 });
