@@ -73,6 +73,11 @@ export interface HttpAuthSetup {
    * that every replica answers a task's polls. Default: this process's memory.
    */
   tasks?: TaskHost;
+  /**
+   * The key every replica of this mode signs a question's carried answers with (`requestState`,
+   * see `CreateMcpServerOptions.requestStateKey`). Default: a key random to this process.
+   */
+  requestStateKey?: string;
 }
 
 /** What `createHttpAuth` receives. */
@@ -284,6 +289,7 @@ export async function runBin(options: RunBinOptions): Promise<void> {
         ...(setup?.gauges ? { gauges: setup.gauges } : {}),
         ...(setup?.health ? { health: setup.health } : {}),
         ...(setup?.tasks ? { tasks: setup.tasks } : {}),
+        ...(setup?.requestStateKey ? { requestStateKey: setup.requestStateKey } : {}),
         logger,
       });
       logger.info(
