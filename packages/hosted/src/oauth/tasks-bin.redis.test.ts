@@ -94,8 +94,8 @@ describe('questions across replicas', () => {
       ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }),
     });
     expect(answered).toMatchObject({ structuredContent: { project_id: project, trashed: true } });
-    expect(fake.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
-      `/${fake.accountId}/projects/${project}.json`,
-    ]);
+    expect(
+      fake.requests.filter((request) => request.method === 'DELETE').map((request) => request.path),
+    ).toEqual([`/${fake.accountId}/projects/${project}.json`]);
   });
 });
