@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -70,7 +70,9 @@ export interface ServeHttpOptions {
   tasks?: TaskHost;
   /**
    * Signs the `requestState` that carries a call's earlier answers between 2026-07-28 rounds:
-   * see `CreateMcpServerOptions.requestStateKey`. Give every replica the same one.
+   * see `CreateMcpServerOptions.requestStateKey`. Give every replica the same one. Default:
+   * with `token`, a key derived from it (so replicas that share the token share the key);
+   * otherwise one random to this process.
    */
   requestStateKey?: string;
   /** Default 3000; 0 picks a free port. */
@@ -260,7 +262,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         ...(surface ? { surface } : {}),
         ...(scope?.tool === undefined ? {} : { only: scope.tool }),
         ...(options.confirm === false ? { confirm: false } : {}),
-        ...(options.requestStateKey === undefined ? {} : { requestStateKey: options.requestStateKey }),
+        ...(requestStateKey === undefined ? {} : { requestStateKey }),
         tasks,
       });
     },
@@ -283,6 +285,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
       : undefined;
   const allowedOrigins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
   const expectedToken = options.token ? digest(options.token) : undefined;
+  // Replicas behind one static token take a retry's carried answers from each other.
+  const requestStateKey =
+    options.requestStateKey ??
+    (options.token
+      ? createHmac('sha256', 'x-mcp request state').update(options.token).digest('base64url')
+      : undefined);
   // Load balancers poll often; upstream checks run at most once per READINESS_TTL_MS.
   let lastReadiness: { at: number; result: Promise<RegistryReadiness> } | undefined;
   const readiness = (): Promise<RegistryReadiness> => {

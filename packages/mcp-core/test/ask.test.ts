@@ -182,7 +182,7 @@ function answeringClient(options: { modern?: boolean; form?: Answer; capabilitie
   return { client, asked };
 }
 
-async function http(options: { tasks?: TaskHost; requestStateKey?: string } = {}) {
+async function http(options: { tasks?: TaskHost; requestStateKey?: string; token?: string } = {}) {
   const server = await serveHttp({
     name: 'ask-test',
     version: '0.0.0',
@@ -269,6 +269,30 @@ describe('over stdio, next to a task tool (the tasks wrapper in front of every c
 
 describe('hostile answers on 2026-07-28 (a client written out by hand)', () => {
   const form = { elicitation: { form: {} } };
+
+  it('replicas behind one static token take each other’s state; another token’s is refused', async () => {
+    const token = 'a-static-token-shared-by-two-replicas';
+    const [first, second, stranger] = [
+      modernHttpClient(await http({ token }), { capabilities: form, token }),
+      modernHttpClient(await http({ token }), { capabilities: form, token }),
+      modernHttpClient(await http({ token: 'another-static-token' }), {
+        capabilities: form,
+        token: 'another-static-token',
+      }),
+    ];
+    const asked = await first('tools/call', { name: 'two_rounds', arguments: {} });
+    const retry = {
+      name: 'two_rounds',
+      arguments: {},
+      inputResponses: { step1: { action: 'accept', content: { name: 'Eve' } } },
+      requestState: asked.requestState,
+    };
+    expect(await second('tools/call', retry)).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { step2: expect.any(Object) },
+    });
+    await expect(stranger('tools/call', retry)).rejects.toMatchObject({ code: -32602 });
+  });
 
   it('refuses a tampered or foreign requestState (-32602), and one replayed for other arguments', async () => {
     const url = await http();
