@@ -41,17 +41,19 @@ it('pnpm demo says what it builds, then walks through the agent session on all f
   expect(out).toContain('"error_code": "NOT_FOUND"');
   expect(out).toContain('"error_code": "INVALID_INPUT"');
   expect(out).toContain(
-    'GET /readyz  → 200 basecamp: ready, forge: ready, context-forge: ready, bbj-rag: ready',
+    'GET /readyz  → 200 basecamp: ready, bbj-rag: ready, context-forge: ready, forge: ready',
   );
   expect(out).toContain('POST /mcp without the token → 401');
   // The same configuration over HTTP: a request starts where the stdio session began.
   expect(out).toMatch(/tools\/list over HTTP → 49 tools \(as the stdio session began/);
   expect(out).not.toMatch(/\(1 cards\)/);
   expect(out).toMatch(/\(\d+ cards?\)/);
-  expect(out).toContain('✓ 7 prompts: forge_list, forge_execute, forge_develop, forge_review, forge_exec');
+  expect(out).toContain(
+    '✓ 7 prompts: context_forge_context, context_forge_template, forge_list, forge_execute, forge_develop, forge_review, forge_exec',
+  );
   expect(out).toMatch(/completion\/complete forge_execute ticketId "FOR"\n {2}✓ FOR-1, FOR-2/);
   expect(out).toContain('✓ Execute a Forge ticket: Add password reset by email');
-  expect(out).toContain('forge://tickets/{ticketId}, context-forge://projects/{id}');
+  expect(out).toContain('context-forge://projects/{id}/context, forge://tickets/{ticketId}');
   expect(out).toMatch(
     /resources\/read forge:\/\/tickets\/FOR-1\n {2}✓ text\/markdown\n {4}# Add password reset by email/,
   );
