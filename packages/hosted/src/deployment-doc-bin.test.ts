@@ -501,7 +501,7 @@ describe('docs/deployment.md', () => {
           expect(rule).not.toBe('');
           expect(output.split('\n')[0]).toContain(`: ${rule} of /etc/x-mcp/policy.json`);
           expect(output).toContain('readOnly: yes');
-          expect(output).toContain('basecampProjects: 1001, 1002');
+          expect(output).toContain('projects: 1001, 1002');
           expect(output).toContain('rateLimit: 60/min');
         }
       }, 60_000);
