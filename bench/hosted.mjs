@@ -638,7 +638,9 @@ async function gcSummary(children, calls) {
       .join(', ');
     const space = (name) => stats.heapKiB[name] ?? 0;
     // With bench/promise-count-preload.mjs loaded too: the promises of the phase.
-    const promises = Number(await readFile(`${profiles.get(child)}.promises`, 'utf8').catch(() => Number.NaN));
+    const promises = Number(
+      await readFile(`${profiles.get(child)}.promises`, 'utf8').catch(() => Number.NaN),
+    );
     parts.push(
       `GC: ${kinds}; new space ${fmt(space('new_space') / 1024, 1)} MiB, old ${fmt(space('old_space') / 1024, 1)} MiB, heap used ${fmt(stats.heap.used_heap_size / 2 ** 20, 1)} MiB${Number.isNaN(promises) ? '' : `; ${fmt(promises / calls, 0)} promises per call`}`,
     );
