@@ -44,6 +44,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     'gc-stats': { type: 'string' },
     'alloc-prof': { type: 'string' },
+    promoted: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     baseline: { type: 'string', multiple: true },
     'json-logs': { type: 'boolean', default: false },
@@ -59,7 +60,8 @@ if (flags.help) {
   process.stdout.write(`node bench/hosted.mjs [--quick] [--users 10,100,1000] [--seconds 6] [--rounds 3] [--concurrency 16]
                       [--only <text>]... (throughput setups whose name contains one of them) [--no-memory]
                       [--cpu-prof <dir>] (V8 CPU profiles of the server processes into <dir>)
-                      [--alloc-prof <dir>] (allocation samples of the measured phase, per server, into <dir>)
+                      [--alloc-prof <dir> [--promoted]] (allocation samples of the measured phase, per server, into
+                                 <dir>; --promoted: only what outlived young-generation collections)
                       [--gc-stats <dir>] (garbage collections of the measured phase, per server, into <dir>)
                       [--node-options '<flags>'] (Node/V8 flags for every server process)
                       [--gc-heap] (memory: collect garbage, through a heap snapshot, before each heap reading)
@@ -197,7 +199,7 @@ async function startServer({ mode, port, publicUrl, env = {}, bin = BIN }) {
           profiled,
           `${mode}-${port}.${flags['cpu-prof'] ? 'cpuprofile' : 'heapprofile'}`,
         ),
-        ...(flags['cpu-prof'] ? {} : { X_BENCH_ALLOC: '1' }),
+        ...(flags['cpu-prof'] ? {} : { X_BENCH_ALLOC: flags.promoted ? 'promoted' : '1' }),
       }
     : flags['gc-stats']
       ? {
@@ -366,7 +368,7 @@ async function cpuSeconds(children) {
  */
 async function cpuDetail(children) {
   const { readFile, readdir } = await import('node:fs/promises');
-  const detail = { user: 0, system: 0, main: 0, helpers: 0, migrations: 0, switches: 0 };
+  const detail = { user: 0, system: 0, main: 0, helpers: 0, migrations: 0, switches: 0, faults: 0 };
   for (const child of children) {
     for (const tid of await readdir(`/proc/${child.pid}/task`).catch(() => [])) {
       const stat = await readFile(`/proc/${child.pid}/task/${tid}/stat`, 'utf8').catch(() => '');
@@ -374,6 +376,7 @@ async function cpuDetail(children) {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const user = Number(fields[11]) / CLOCK_TICKS;
       const system = Number(fields[12]) / CLOCK_TICKS;
+      detail.faults += Number(fields[7]);
       detail.user += user;
       detail.system += system;
       // Node names every thread `node`: the JavaScript thread is the one whose id is the pid; the
@@ -594,6 +597,10 @@ async function runInterleaved(first, second, slice) {
       failed: 0,
       seconds: 0,
       cpu: 0,
+      driverCpu: 0,
+      helpers: 0,
+      system: 0,
+      faults: 0,
     }));
     const slices = Math.max(2, Math.round(config.seconds / slice));
     await toggleProfiles([...a.children, ...b.children], 'started');
@@ -601,10 +608,18 @@ async function runInterleaved(first, second, slice) {
       // ABBA order: neither side always follows the other.
       for (const side of index % 2 === 0 ? sides : [...sides].reverse()) {
         const cpuBefore = await cpuSeconds(side.children);
+        const detailBefore = await cpuDetail(side.children);
+        const driverBefore = process.cpuUsage();
         const t0 = performance.now();
         const measured = await load(side.publicPort, side.tokens, slice, side.agent);
         side.seconds += (performance.now() - t0) / 1000;
+        const driver = process.cpuUsage(driverBefore);
+        side.driverCpu += (driver.user + driver.system) / 1e6;
         side.cpu += (await cpuSeconds(side.children)) - cpuBefore;
+        const detailAfter = await cpuDetail(side.children);
+        side.helpers += detailAfter.helpers - detailBefore.helpers;
+        side.system += detailAfter.system - detailBefore.system;
+        side.faults += detailAfter.faults - detailBefore.faults;
         side.ok += measured.ok;
         side.failed += measured.failed;
       }
@@ -615,6 +630,10 @@ async function runInterleaved(first, second, slice) {
     return sides.map((side) => ({
       callsPerSecond: side.ok / side.seconds,
       cpuMicrosPerCall: (side.cpu / side.ok) * 1e6,
+      driverMicrosPerCall: (side.driverCpu / side.ok) * 1e6,
+      helperMicrosPerCall: (side.helpers / side.ok) * 1e6,
+      systemMicrosPerCall: (side.system / side.ok) * 1e6,
+      faultsPerCall: side.faults / side.ok,
       failed: side.failed,
       calls: side.ok,
     }));
@@ -751,7 +770,7 @@ if (flags.interleaved) {
       ratios.push(oauth.callsPerSecond / token.callsPerSecond);
       cpuRatios.push(oauth.cpuMicrosPerCall / token.cpuMicrosPerCall);
       log(
-        `  round ${round + 1} ${pair.oauth} ÷ ${pair.token}: ${fmt(oauth.callsPerSecond)} ÷ ${fmt(token.callsPerSecond)} calls/s = ${fmt(ratios.at(-1), 3)}×; server CPU per call ${fmt(oauth.cpuMicrosPerCall, 0)} ÷ ${fmt(token.cpuMicrosPerCall, 0)} µs = ${fmt(cpuRatios.at(-1), 3)}× (${oauth.calls} and ${token.calls} calls, ${oauth.failed + token.failed} failed)`,
+        `  round ${round + 1} ${pair.oauth} ÷ ${pair.token}: ${fmt(oauth.callsPerSecond)} ÷ ${fmt(token.callsPerSecond)} calls/s = ${fmt(ratios.at(-1), 3)}×; server CPU per call ${fmt(oauth.cpuMicrosPerCall, 0)} ÷ ${fmt(token.cpuMicrosPerCall, 0)} µs = ${fmt(cpuRatios.at(-1), 3)}× (helper threads ${fmt(oauth.helperMicrosPerCall, 0)} ÷ ${fmt(token.helperMicrosPerCall, 0)}, system ${fmt(oauth.systemMicrosPerCall, 0)} ÷ ${fmt(token.systemMicrosPerCall, 0)}, page faults ${fmt(oauth.faultsPerCall, 1)} ÷ ${fmt(token.faultsPerCall, 1)}); this driver and its fakes ${fmt(oauth.driverMicrosPerCall, 0)} ÷ ${fmt(token.driverMicrosPerCall, 0)} µs per call (${oauth.calls} and ${token.calls} calls, ${oauth.failed + token.failed} failed)`,
       );
     }
     results.interleaved.push({ ...pair, ratios, cpuRatios, slice });

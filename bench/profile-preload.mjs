@@ -2,7 +2,9 @@
 // profile of the measured phase only. The first SIGUSR2 starts the profiler and writes
 // `<file>.started`; the second writes the profile to `<file>` (X_BENCH_PROFILE) and then `<file>.done`.
 // With X_BENCH_ALLOC (`--alloc-prof <dir>`), V8's sampling heap profiler instead: every allocation
-// of the phase, collected or not, sampled every 4 KiB (a `.heapprofile`).
+// of the phase, collected or not, sampled every 4 KiB (a `.heapprofile`); with X_BENCH_ALLOC=promoted
+// (`--alloc-prof <dir> --promoted`), only what outlived the young generation's collections (what
+// was promoted to the old space, where the costly collections and page faults are).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
@@ -24,7 +26,7 @@ if (file) {
         await post('HeapProfiler.startSampling', {
           samplingInterval: 4096,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          includeObjectsCollectedByMinorGC: process.env.X_BENCH_ALLOC !== 'promoted',
         });
       } else {
         await post('Profiler.enable');

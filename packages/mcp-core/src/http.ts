@@ -471,10 +471,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     res.once('close', () => {
       if (!res.writableFinished) abort.abort();
     });
+    // Parsed here once: the SDK takes it as `parsedBody` rather than cloning the request (a tee of
+    // its body stream) to read and parse it again. A body that does not parse goes to the SDK as
+    // is, which answers it.
+    const parsed = body === undefined ? undefined : parseJson(body);
     const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? path}`, {
       method: req.method ?? 'GET',
       headers: toHeaders(req),
-      ...(body === undefined ? {} : { body }),
+      ...(body !== undefined && parsed === undefined ? { body } : {}),
       signal: abort.signal,
     });
     let authInfo: AuthInfo | undefined = expectedToken
@@ -496,7 +500,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
     const granted =
       auth?.accessFor && authInfo ? [...always, ...(await auth.accessFor(authInfo, request))] : always;
     // The tool a `tools/call` calls: its challenge, and a server that mounts only that tool.
-    const call = body ? toolCall(body) : undefined;
+    const call = parsed ? toolCall(parsed.message) : undefined;
     if (requested || granted.length > 0) {
       const base = authInfo && auth?.registryFor ? await userRegistry(auth.registryFor, authInfo) : registry;
       let accesses = granted;
@@ -527,12 +531,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpHandle> 
         await sendResponse(res, challenge);
         return;
       }
-      const fetchOptions = authInfo ? { authInfo } : undefined;
+      const fetchOptions = mcpFetchOptions(authInfo, parsed);
       const scope = { view, surface, ...(call ? { tool: call.name } : {}) };
       await sendResponse(res, await served.run(scope, () => handler.fetch(request, fetchOptions)));
       return;
     }
-    const fetchOptions = authInfo ? { authInfo } : undefined;
+    const fetchOptions = mcpFetchOptions(authInfo, parsed);
     await sendResponse(
       res,
       await (call === undefined
@@ -580,23 +584,30 @@ function digest(token: string): Buffer {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const NO_ACCESS: readonly ToolAccess[] = Object.freeze([]);
 
-const TOOLS_CALL = Buffer.from('tools/call');
-
-/**
- * The tool a JSON-RPC `tools/call` body calls, and the tool named by its `name` argument (which
- * `call_tool` of the search surface calls); `undefined` for anything else (a batch, another
- * method) or unparsable JSON. A body without the bytes `tools/call` is not parsed at all (a call
- * written with escapes there only misses the challenge and gets a server with every tool: the
- * view still refuses it, as a tool error).
- */
-function toolCall(body: Buffer): { name: string; inner: string | undefined } | undefined {
-  if (!body.includes(TOOLS_CALL)) return undefined;
-  let message: unknown;
+/** A request body's JSON, or `undefined` when it is not JSON. */
+function parseJson(body: Buffer): { message: unknown } | undefined {
   try {
-    message = JSON.parse(body.toString('utf8'));
+    return { message: JSON.parse(body.toString('utf8')) };
   } catch {
     return undefined;
   }
+}
+
+/** What the SDK's handler is told besides the request: the caller, and the body parsed here. */
+function mcpFetchOptions(
+  authInfo: AuthInfo | undefined,
+  parsed: { message: unknown } | undefined,
+): { authInfo?: AuthInfo; parsedBody?: unknown } | undefined {
+  if (!authInfo && !parsed) return undefined;
+  return { ...(authInfo ? { authInfo } : {}), ...(parsed ? { parsedBody: parsed.message } : {}) };
+}
+
+/**
+ * The tool a JSON-RPC `tools/call` message calls, and the tool named by its `name` argument
+ * (which `call_tool` of the search surface calls); `undefined` for anything else (a batch,
+ * another method).
+ */
+function toolCall(message: unknown): { name: string; inner: string | undefined } | undefined {
   const { method, params } = (message ?? {}) as {
     method?: unknown;
     params?: { name?: unknown; arguments?: { name?: unknown } };

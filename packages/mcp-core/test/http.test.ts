@@ -243,6 +243,29 @@ describe('serveHttp', () => {
     }
   });
 
+  it('answers a body parsed here and one left to the SDK alike', async () => {
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } };
+    const answer = async (response: Response) => {
+      const text = await response.text();
+      // The legacy exchange answers as one SSE event (or JSON).
+      const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+      return { status: response.status, message: JSON.parse(data ?? 'null') };
+    };
+    const headers = { 'mcp-protocol-version': '2025-11-25' };
+    const parsed = await answer(await post(open.url, call, headers));
+    expect(parsed.status).toBe(200);
+    expect(parsed.message).toMatchObject({ id: 7, result: { structuredContent: { sum: 3 } } });
+    // A byte-order mark: not JSON to JSON.parse, so the SDK reads the body itself (and skips it).
+    const withBom = await answer(await post(open.url, `\uFEFF${JSON.stringify(call)}`, headers));
+    expect(withBom).toEqual(parsed);
+    // Not JSON at all, and an empty body: the SDK's own answers.
+    const broken = await answer(await post(open.url, '{"jsonrpc": "2.0", "id": 1,', headers));
+    expect(broken.status).toBe(400);
+    expect(broken.message).toMatchObject({ error: { code: -32700 } });
+    const empty = await post(open.url, '', headers);
+    expect(empty.status).toBe(400);
+  });
+
   it('rejects a foreign Origin with 403', async () => {
     const response = await post(open.url, initialize, { origin: 'https://evil.example' });
     expect(response.status).toBe(403);
