@@ -244,7 +244,12 @@ describe('serveHttp', () => {
   });
 
   it('answers a body parsed here and one left to the SDK alike', async () => {
-    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    };
     const answer = async (response: Response) => {
       const text = await response.text();
       // The legacy exchange answers as one SSE event (or JSON).
