@@ -2,13 +2,13 @@
 // Node built-ins: it turns on Node's compile cache, then loads the bin's program from dist/bin/.
 // The compile cache keeps V8's compiled code of every module loaded after the call, so from the
 // second start on the bundle is not compiled again; `module.enableCompileCache` exists from
-// Node 22.1, on Node 20 this is a no-op. An HTTP server on Node 22 or 23 first restarts itself in
-// place with --experimental-async-context-frame (launcher/async-context.ts explains why).
+// Node 22.1, on Node 20 this is a no-op. An HTTP server first restarts itself in place with the
+// Node options it is served best with (launcher/async-context.ts says which and why).
 import module from 'node:module';
-import { asyncContextFrameRestart } from './packages/mcp-core/src/launcher/async-context.js';
+import { httpServerRestart } from './packages/mcp-core/src/launcher/async-context.js';
 
 const { execve } = process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never };
-const restart = asyncContextFrameRestart({
+const restart = httpServerRestart({
   args: process.argv.slice(2),
   execArgv: process.execArgv,
   nodeVersion: process.versions.node,
