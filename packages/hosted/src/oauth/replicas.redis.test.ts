@@ -8,7 +8,7 @@ import { type FakeBasecamp, startFakeBasecamp } from '@x/mcp-basecamp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '../crypto.js';
 import { createStore } from '../store/create.js';
-import type { KvStore } from '../store/kv.js';
+import type { KvStore, KvWatcher } from '../store/kv.js';
 import { SealedRecords } from '../store/sealed.js';
 import { type RedisServer, redisRequirement, startRedisServer } from '../testing/index.js';
 import { forgetUser, revokeUser } from './admin.js';
@@ -26,6 +26,44 @@ describe('two replicas on one Redis', () => {
   const counts = [0, 0];
   const stores: KvStore[] = [];
   const replicas: Replica[] = [];
+  /** Per replica: the changes its store's watch has reported to it, and who waits for one. */
+  const heard: Array<{ keys: Set<string>; waiters: Array<() => void> }> = [];
+  /** Resolves once replica `index` has been told that `key` changed. */
+  const hearOf = (index: number, key: string) =>
+    new Promise<void>((resolve) => {
+      const ears = heard[index] as (typeof heard)[number];
+      const check = () => {
+        if (!ears.keys.has(key)) return false;
+        resolve();
+        return true;
+      };
+      if (!check()) ears.waiters.push(check as () => void);
+    });
+  /**
+   * The store a replica is given, reporting to the test what its watch tells the replica. Every
+   * other call goes to the store itself.
+   */
+  const listened = (store: KvStore, index: number): KvStore => {
+    const ears = { keys: new Set<string>(), waiters: [] as Array<() => void> };
+    heard[index] = ears;
+    return new Proxy(store, {
+      get(target, property) {
+        if (property === 'watch') {
+          return (watcher: KvWatcher) =>
+            target.watch?.({
+              ...watcher,
+              changed: (key) => {
+                watcher.changed(key);
+                ears.keys.add(key);
+                ears.waiters = ears.waiters.filter((check) => !(check as () => boolean)());
+              },
+            });
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
 
   beforeAll(async () => {
     if (!('path' in requirement)) return;
@@ -56,7 +94,7 @@ describe('two replicas on one Redis', () => {
     for (let index = 0; index < 2; index++) {
       const store = await createStore(redis.url);
       stores.push(store);
-      const replica = await startReplica({ fake, store, keyring, publicUrl: origin });
+      const replica = await startReplica({ fake, store: listened(store, index), keyring, publicUrl: origin });
       replicas.push(replica);
       upstreams.push(new URL(replica.http.url).origin);
     }
@@ -153,8 +191,10 @@ describe('two replicas on one Redis', () => {
 
   // Each replica caches what it verified of an access token (its signature and claims), and keeps
   // the grant and the connection the request check reads in memory; Redis publishes every change
-  // of them in the same step as the write (before the writer hears back), so the very next request
-  // after a revocation, made by anyone, is refused by both replicas.
+  // of them in the same step as the write, and a replica's next request after the report reaches
+  // it is refused. The report is not awaited by the writer (Redis may answer the writer a moment
+  // before it writes to the subscribers): the test waits until each replica has heard of a probe
+  // written after the change, which the channel delivers after it, then asks with no pause.
   const ended: Array<[string, (store: KvStore, user: string) => Promise<unknown>]> = [
     ['users revoke (every grant)', (store, user) => revokeUser(store, keyring, user)],
     [
@@ -195,6 +235,9 @@ describe('two replicas on one Redis', () => {
         expect(replica.hosted.resourceServer.verifiedTokens).toBe(cached);
       }
       await end(stores[0] as KvStore, `basecamp:${identity.id}`);
+      const probe = `probe:${identity.id}`;
+      await (stores[0] as KvStore).set(probe, '1', { ttlMs: 60_000 });
+      await Promise.all(replicas.map((_, replica) => hearOf(replica, probe)));
       const after = await Promise.all(replicas.map(direct));
       expect(after.map((response) => response.status)).toEqual([401, 401]);
       for (const response of after)
