@@ -27,24 +27,25 @@ describe('two replicas on one Redis', () => {
   const stores: KvStore[] = [];
   const replicas: Replica[] = [];
   /** Per replica: the changes its store's watch has reported to it, and who waits for one. */
-  const heard: Array<{ keys: Set<string>; waiters: Array<() => void> }> = [];
+  const heard: Array<{ keys: Set<string>; waiters: Set<() => void> }> = [];
   /** Resolves once replica `index` has been told that `key` changed. */
   const hearOf = (index: number, key: string) =>
     new Promise<void>((resolve) => {
       const ears = heard[index] as (typeof heard)[number];
-      const check = () => {
-        if (!ears.keys.has(key)) return false;
+      if (ears.keys.has(key)) return resolve();
+      const waiter = () => {
+        if (!ears.keys.has(key)) return;
+        ears.waiters.delete(waiter);
         resolve();
-        return true;
       };
-      if (!check()) ears.waiters.push(check as () => void);
+      ears.waiters.add(waiter);
     });
   /**
    * The store a replica is given, reporting to the test what its watch tells the replica. Every
    * other call goes to the store itself.
    */
   const listened = (store: KvStore, index: number): KvStore => {
-    const ears = { keys: new Set<string>(), waiters: [] as Array<() => void> };
+    const ears = { keys: new Set<string>(), waiters: new Set<() => void>() };
     heard[index] = ears;
     return new Proxy(store, {
       get(target, property) {
@@ -55,7 +56,7 @@ describe('two replicas on one Redis', () => {
               changed: (key) => {
                 watcher.changed(key);
                 ears.keys.add(key);
-                ears.waiters = ears.waiters.filter((check) => !(check as () => boolean)());
+                for (const waiter of [...ears.waiters]) waiter();
               },
             });
         }
