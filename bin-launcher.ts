@@ -3,9 +3,9 @@
 // The compile cache keeps V8's compiled code of every module loaded after the call, so from the
 // second start on the bundle is not compiled again; `module.enableCompileCache` exists from
 // Node 22.1, on Node 20 this is a no-op. An HTTP server first restarts itself in place with the
-// Node options it is served best with (launcher/async-context.ts says which and why).
+// Node options it is served best with (launcher/http-node-options.ts says which and why).
 import module from 'node:module';
-import { httpServerRestart } from './packages/mcp-core/src/launcher/async-context.js';
+import { httpServerRestart } from './packages/mcp-core/src/launcher/http-node-options.js';
 
 const { execve } = process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never };
 const restart = httpServerRestart({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASYNC_CONTEXT_FRAME, httpServerRestart, SEMI_SPACE } from './async-context.js';
+import { ASYNC_CONTEXT_FRAME, httpServerRestart, SEMI_SPACE } from './http-node-options.js';
 
 const start = {
   args: ['--http', '--port', '0'],
